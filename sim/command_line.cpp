@@ -1,0 +1,76 @@
+#include "command_line.h"
+
+#include "base/error.h"
+
+namespace commsim::cli {
+
+po::variables_map parse_options(const std::vector<std::string>& args,
+                                const po::options_description& options) {
+  // Stray arguments are collected under a hidden name so the error can quote them.
+  constexpr const char* kStray = "unexpected-argument";
+  po::options_description all;
+  all.add(options).add_options()(kStray, po::value<std::vector<std::string>>());
+  po::positional_options_description stray;
+  stray.add(kStray, -1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(all).positional(stray).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw InputError(e.what());
+  }
+  if (vm.count(kStray)) {
+    throw InputError("unexpected argument '" + vm[kStray].as<std::vector<std::string>>()[0] +
+                     "' (options start with --; see --help)");
+  }
+  return vm;
+}
+
+std::optional<std::string> option_text(const po::variables_map& vm, const std::string& name) {
+  if (!vm.count(name)) return std::nullopt;
+  return vm[name].as<std::string>();
+}
+
+void add_option(po::options_description& options, const char* name, const char* value_name,
+                const char* help) {
+  options.add_options()(name, po::value<std::string>()->value_name(value_name), help);
+}
+
+}  // namespace commsim::cli
+
+#include "base/units.h"
+
+namespace commsim::cli {
+
+void add_size_options(po::options_description& options, const char* default_sweep) {
+  const std::string help = std::string("message sizes MIN, 2*MIN, 4*MIN .. MAX, e.g. 1K:1G "
+                                       "(K M G = powers of 2, KB MB GB = powers of 10; "
+                                       "default ") + default_sweep + ")";
+  options.add_options()("sizes", po::value<std::string>()->value_name("MIN:MAX"), help.c_str());
+  add_option(options, "size", "S", "a single message size instead of a sweep");
+}
+
+std::vector<unsigned long long> sizes_from_options(const po::variables_map& vm,
+                                                   const char* default_sweep) {
+  const auto single = option_text(vm, "size");
+  const auto sweep = option_text(vm, "sizes");
+  if (single && sweep) throw InputError("give either --size or --sizes, not both");
+  if (single) return {parse_size(*single, "--size")};
+  const std::string text = sweep.value_or(default_sweep);
+  const std::size_t colon = text.find(':');
+  if (colon == std::string::npos) {
+    throw InputError("--sizes: expected MIN:MAX, e.g. 1K:1G, got '" + text + "'");
+  }
+  const Bytes min = parse_size(text.substr(0, colon), "--sizes (MIN)");
+  const Bytes max = parse_size(text.substr(colon + 1), "--sizes (MAX)");
+  if (min == 0) throw InputError("--sizes: MIN must be at least 1 byte, got '" + text + "'");
+  if (min > max) throw InputError("--sizes: MIN is larger than MAX in '" + text + "'");
+  std::vector<unsigned long long> sizes;
+  for (Bytes s = min; s <= max; s *= 2) {
+    sizes.push_back(s);
+    if (s > max / 2) break;
+  }
+  return sizes;
+}
+
+}  // namespace commsim::cli

@@ -1,0 +1,37 @@
+#pragma once
+// Option parsing shared by the subcommands (Boost.Program_options). Every option value is
+// taken as text and parsed by commsim's own parsers, so a bad value gets a message that
+// names the option and the value. Unknown options and stray arguments are errors.
+
+#include <boost/program_options.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace commsim::cli {
+
+namespace po = boost::program_options;
+
+/// Throws InputError on an unknown option, a missing value or a stray argument.
+po::variables_map parse_options(const std::vector<std::string>& args,
+                                const po::options_description& options);
+
+/// The option's text, if given.
+std::optional<std::string> option_text(const po::variables_map& vm, const std::string& name);
+
+/// Adds a text-valued option.
+void add_option(po::options_description& options, const char* name, const char* value_name,
+                const char* help);
+
+}  // namespace commsim::cli
+
+namespace commsim::cli {
+
+/// Adds --sizes MIN:MAX and --size S.
+void add_size_options(po::options_description& options, const char* default_sweep);
+/// The sizes to run: --size S alone, or MIN, 2 MIN, 4 MIN, ... up to MAX (as nccl-tests'
+/// -b MIN -e MAX -f 2). Throws InputError if MIN > MAX, MIN is 0, or both are given.
+std::vector<unsigned long long> sizes_from_options(const po::variables_map& vm,
+                                                   const char* default_sweep);
+
+}  // namespace commsim::cli

@@ -1,0 +1,14 @@
+#pragma once
+// The subcommands. Each takes its arguments (after the subcommand's name), writes its
+// report to `out`, returns the exit status, and throws InputError on bad input.
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace commsim::cli {
+
+int run_topo(const std::vector<std::string>& args, std::ostream& out);
+int run_p2p(const std::vector<std::string>& args, std::ostream& out);
+
+}  // namespace commsim::cli

@@ -1,0 +1,151 @@
+#include "topology_options.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "base/error.h"
+#include "topology/builders.h"
+#include "topology/spec_file.h"
+
+namespace commsim::cli {
+namespace {
+
+using Kinds = std::vector<TopologyKind>;
+constexpr std::uint64_t kMaxCount = std::numeric_limits<std::uint32_t>::max();
+
+struct BuilderOption {
+  const char* name;
+  Kinds kinds;  // the kinds it applies to; empty: all
+};
+
+const std::vector<BuilderOption>& builder_options() {
+  using K = TopologyKind;
+  static const std::vector<BuilderOption> options{
+      {"npus", {K::kRing, K::kSwitch, K::kFullyConnected, K::kTree}},
+      {"dims", {K::kMesh, K::kTorus}},
+      {"arity", {K::kTree}},
+      {"oversubscription", {K::kTree, K::kHierarchical}},
+      {"nodes", {K::kHierarchical}},
+      {"gpus-per-node", {K::kHierarchical}},
+      {"leaf-size", {K::kHierarchical}},
+      {"nic-bandwidth", {K::kHierarchical}},
+      {"nic-latency", {K::kHierarchical}},
+      {"bandwidth", {}},
+      {"latency", {}},
+      {"link-kind", {}},
+      {"duplex", {}},
+  };
+  return options;
+}
+
+std::uint32_t count_option(const po::variables_map& vm, const char* name, std::uint32_t fallback,
+                           std::uint64_t min) {
+  const auto text = option_text(vm, name);
+  if (!text) return fallback;
+  return static_cast<std::uint32_t>(parse_count(*text, std::string("--") + name, min, kMaxCount));
+}
+
+std::vector<double> parse_ratios(const std::string& text) {
+  std::vector<double> ratios;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t end = text.find(',', start);
+    const double r = parse_real(text.substr(start, end - start), "--oversubscription");
+    if (!(r > 0)) {
+      throw InputError("--oversubscription: ratio must be positive, got '" + text + "'");
+    }
+    ratios.push_back(r);
+    if (end == std::string::npos) return ratios;
+    start = end + 1;
+  }
+}
+
+}  // namespace
+
+po::options_description topology_options() {
+  po::options_description o("Topology (default: an 8-GPU H100 NVSwitch node)");
+  add_option(o, "topology-file", "FILE",
+             "topology spec file (protobuf text format, or JSON if it ends in .json); "
+             "see topologies/");
+  add_option(o, "topology", "KIND",
+             "build a topology: ring, switch, fully-connected, tree, hierarchical, mesh, torus");
+  add_option(o, "npus", "N", "NPUs of a ring, switch, fully-connected or tree (default 8)");
+  add_option(o, "dims", "AxB[xC]", "mesh or torus dimensions, e.g. 4x4 or 4x4x4");
+  add_option(o, "arity", "K", "tree: children per switch (default 2)");
+  add_option(o, "oversubscription", "R[,R..]",
+             "tree: ratio per switch level from the leaves up (one value: every level); "
+             "hierarchical: leaf uplinks (default 1 = non-blocking)");
+  add_option(o, "nodes", "N", "hierarchical: nodes (default 2)");
+  add_option(o, "gpus-per-node", "G", "hierarchical: GPUs per node (default 8)");
+  add_option(o, "leaf-size", "L",
+             "hierarchical: nodes per leaf switch under a spine (default: one network switch)");
+  add_option(o, "bandwidth", "BW",
+             "NPU link bandwidth per direction (intra-node in hierarchical), e.g. 450GB/s, "
+             "50GiB/s, 400Gbps (default 450GB/s)");
+  add_option(o, "latency", "T", "NPU link latency per hop, e.g. 250ns, 1us (default 250ns)");
+  add_option(o, "link-kind", "KIND",
+             "kind of the NPU links: nvlink, pcie, infiniband, ethernet, other (default nvlink)");
+  add_option(o, "nic-bandwidth", "BW", "hierarchical: per-GPU NIC bandwidth (default 400Gbps)");
+  add_option(o, "nic-latency", "T", "hierarchical: NIC link latency per hop (default 1us)");
+  add_option(o, "duplex", "full|half",
+             "duplex of every link of a built topology (default full)");
+  return o;
+}
+
+Topology topology_from_options(const po::variables_map& vm) {
+  const auto file = option_text(vm, "topology-file");
+  const auto kind_text = option_text(vm, "topology");
+  if (file && kind_text) throw InputError("give either --topology-file or --topology, not both");
+  if (!kind_text) {
+    for (const BuilderOption& option : builder_options()) {
+      if (vm.count(option.name)) {
+        throw InputError(std::string("--") + option.name + " needs --topology KIND" +
+                         (file ? " (a spec file gives its own parameters)" : ""));
+      }
+    }
+    return file ? load_topology_file(*file) : build_topology(default_topology_config());
+  }
+
+  TopologyConfig c;
+  c.kind = parse_topology_kind(*kind_text, "--topology");
+  for (const BuilderOption& option : builder_options()) {
+    const bool applies = option.kinds.empty() ||
+                         std::find(option.kinds.begin(), option.kinds.end(), c.kind) !=
+                             option.kinds.end();
+    if (vm.count(option.name) && !applies) {
+      throw InputError(std::string("--") + option.name + " does not apply to --topology " +
+                       *kind_text);
+    }
+  }
+  c.npus = count_option(vm, "npus", 8, 1);
+  c.arity = count_option(vm, "arity", 2, 2);
+  c.nodes = count_option(vm, "nodes", 2, 1);
+  c.gpus_per_node = count_option(vm, "gpus-per-node", 8, 1);
+  c.leaf_size = count_option(vm, "leaf-size", 0, 1);
+  if (const auto dims = option_text(vm, "dims")) {
+    c.dims = parse_dims(*dims, "--dims");
+  } else if (c.kind == TopologyKind::kMesh || c.kind == TopologyKind::kTorus) {
+    throw InputError("--topology " + *kind_text + " needs --dims, e.g. --dims 4x4");
+  }
+  if (const auto ratios = option_text(vm, "oversubscription")) c.oversubscription = parse_ratios(*ratios);
+  if (const auto bw = option_text(vm, "bandwidth")) c.link.bandwidth_Bps = parse_bandwidth(*bw, "--bandwidth");
+  if (const auto lat = option_text(vm, "latency")) c.link.latency_ps = parse_time(*lat, "--latency");
+  if (const auto kind = option_text(vm, "link-kind")) {
+    const auto parsed = link_kind_from_name(*kind);
+    if (!parsed) {
+      throw InputError("--link-kind: unknown link kind '" + *kind +
+                       "' (known: nvlink, pcie, infiniband, ethernet, other)");
+    }
+    c.link.kind = *parsed;
+  }
+  if (const auto bw = option_text(vm, "nic-bandwidth")) c.nic.bandwidth_Bps = parse_bandwidth(*bw, "--nic-bandwidth");
+  if (const auto lat = option_text(vm, "nic-latency")) c.nic.latency_ps = parse_time(*lat, "--nic-latency");
+  if (const auto duplex = option_text(vm, "duplex")) {
+    const auto parsed = duplex_from_name(*duplex);
+    if (!parsed) throw InputError("--duplex: expected full or half, got '" + *duplex + "'");
+    c.link.duplex = c.nic.duplex = *parsed;
+  }
+  return build_topology(c);
+}
+
+}  // namespace commsim::cli

@@ -1,0 +1,78 @@
+#pragma once
+// The simulation clock and event loop. The engine owns simulated time; nothing else
+// advances it. It knows nothing about networks.
+//
+// Events are (time, sequence, callable). All events of one timestamp form a batch: the
+// engine runs them in insertion order, then calls every batch-end hook once, so that a
+// model can react to all changes of one instant together (the network recomputes its
+// rates there). A hook may schedule more events at the same instant; they form a new
+// batch at that instant.
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "base/units.h"
+#include "engine/event_queue.h"
+
+namespace commsim {
+
+using Callback = std::function<void()>;
+
+/// Identifies a scheduled event so it can be cancelled. Default-constructed: no event.
+struct EventId {
+  std::uint32_t slot = UINT32_MAX;
+  std::uint32_t generation = 0;
+  bool valid() const { return slot != UINT32_MAX; }
+};
+
+class Engine {
+ public:
+  TimePs now() const { return now_; }
+
+  /// Runs `callback` at absolute time `at` (>= now()).
+  EventId schedule_at(TimePs at, Callback callback);
+  /// Runs `callback` `delay` picoseconds from now (delay >= 0).
+  EventId schedule_after(TimePs delay, Callback callback) {
+    return schedule_at(now_ + delay, std::move(callback));
+  }
+  /// Cancels a pending event. Returns false if it already ran or was cancelled. O(1): the
+  /// heap entry stays and is skipped when it reaches the top.
+  bool cancel(EventId id);
+
+  /// `hook` runs after the last event of every timestamp batch.
+  void add_batch_end_hook(Callback hook) { batch_end_hooks_.push_back(std::move(hook)); }
+
+  /// Runs events until none is pending, or until an event calls stop().
+  void run();
+  /// Makes run() return after the current event; pending events stay for the next run().
+  void stop() { stop_requested_ = true; }
+
+  std::size_t pending_events() const { return pending_; }
+  std::uint64_t events_processed() const { return processed_; }
+  std::uint64_t batches_processed() const { return batches_; }
+
+ private:
+  struct Slot {
+    Callback callback;
+    std::uint32_t generation = 0;
+  };
+
+  std::uint32_t acquire_slot();
+  void release_slot(std::uint32_t slot);
+  /// Pops cancelled entries off the top; returns whether a live event remains.
+  bool drop_cancelled_top();
+
+  TimePs now_ = 0;
+  std::uint64_t next_sequence_ = 0;
+  std::uint64_t processed_ = 0;
+  std::uint64_t batches_ = 0;
+  std::size_t pending_ = 0;
+  bool stop_requested_ = false;
+  EventQueue queue_;
+  std::vector<Slot> slots_;
+  std::vector<std::uint32_t> free_slots_;
+  std::vector<Callback> batch_end_hooks_;
+};
+
+}  // namespace commsim

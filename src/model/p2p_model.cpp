@@ -1,0 +1,25 @@
+#include "model/p2p_model.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace commsim {
+
+PathParams path_params(const Topology& topology, Rank src, Rank dst) {
+  PathParams path;
+  path.bottleneck_Bps = std::numeric_limits<double>::infinity();
+  for (const ChannelId channel : topology.route(src, dst)) {
+    const LinkParams& link = topology.link(link_of(channel)).params;
+    ++path.hops;
+    path.latency_ps += link.latency_ps;
+    path.bottleneck_Bps = std::min(path.bottleneck_Bps, link.bandwidth_Bps);
+  }
+  return path;
+}
+
+double p2p_time_s(const PathParams& path, double overhead_s, Bytes bytes) {
+  return overhead_s + seconds_from_ps(path.latency_ps) +
+         static_cast<double>(bytes) / path.bottleneck_Bps;
+}
+
+}  // namespace commsim

@@ -1,0 +1,29 @@
+#pragma once
+// Closed-form cost of one point-to-point message (Hockney's alpha-beta model):
+//
+//   T(S) = alpha + S * beta,  alpha = o + sum(latency of the route's links),
+//                             beta  = 1 / min(bandwidth of the route's links)
+//
+// (R. Hockney, "The communication challenge for MPP", Parallel Computing 20, 1994).
+// Written from the topology alone, independently of the engine and network, so that the
+// simulator can be checked against it: on an idle network the two must agree exactly.
+
+#include <cstddef>
+
+#include "base/units.h"
+#include "topology/topology.h"
+
+namespace commsim {
+
+struct PathParams {
+  std::size_t hops = 0;
+  TimePs latency_ps = 0;
+  BandwidthBps bottleneck_Bps = 0;  // infinite for an empty route (src == dst)
+};
+
+PathParams path_params(const Topology& topology, Rank src, Rank dst);
+
+/// T in seconds, for `overhead_s` = o.
+double p2p_time_s(const PathParams& path, double overhead_s, Bytes bytes);
+
+}  // namespace commsim

@@ -1,0 +1,21 @@
+#include "network/concurrent_messages.h"
+
+#include "engine/engine.h"
+#include "network/network.h"
+
+namespace commsim {
+
+std::vector<TimePs> simulate_concurrent_messages(const Topology& topology, TimePs overhead_ps,
+                                                 const std::vector<Message>& messages) {
+  Engine engine;
+  Network network(engine, topology, overhead_ps);
+  std::vector<TimePs> arrival(messages.size(), -1);
+  for (std::size_t i = 0; i < messages.size(); ++i) {
+    const Message& m = messages[i];
+    network.send(m.src, m.dst, m.bytes, [&arrival, &engine, i] { arrival[i] = engine.now(); });
+  }
+  engine.run();
+  return arrival;
+}
+
+}  // namespace commsim

@@ -1,0 +1,22 @@
+#pragma once
+// Runs a set of messages that all start at time 0 on an otherwise idle network and
+// reports when each arrived: the building block of P2P measurements.
+
+#include <vector>
+
+#include "base/units.h"
+#include "topology/topology.h"
+
+namespace commsim {
+
+struct Message {
+  Rank src;
+  Rank dst;
+  Bytes bytes;
+};
+
+/// Arrival time of each message, in the order given.
+std::vector<TimePs> simulate_concurrent_messages(const Topology& topology, TimePs overhead_ps,
+                                                 const std::vector<Message>& messages);
+
+}  // namespace commsim

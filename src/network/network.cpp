@@ -1,0 +1,145 @@
+#include "network/network.h"
+
+#include <algorithm>
+#include <string>
+
+#include "base/error.h"
+
+namespace commsim {
+
+Network::Network(Engine& engine, const Topology& topology, TimePs overhead_ps)
+    : engine_(engine), topology_(topology), overhead_ps_(overhead_ps) {
+  COMMSIM_CHECK(overhead_ps >= 0, "negative overhead");
+  const std::size_t channels = 2 * topology.link_count();
+  resource_of_channel_.resize(channels);
+  resource_capacity_.resize(channels);
+  for (LinkId l = 0; l < topology.link_count(); ++l) {
+    const LinkParams& p = topology.link(l).params;
+    resource_of_channel_[2 * l] = 2 * l;
+    resource_of_channel_[2 * l + 1] = p.duplex == Duplex::kHalf ? 2 * l : 2 * l + 1;
+    resource_capacity_[2 * l] = p.bandwidth_Bps;
+    resource_capacity_[2 * l + 1] = p.bandwidth_Bps;
+  }
+  flows_on_resource_.resize(channels);
+  resource_epoch_.resize(channels, 0);
+  resource_local_.resize(channels, 0);
+  engine_.add_batch_end_hook([this] { recompute_rates(); });
+}
+
+void Network::send(Rank src, Rank dst, Bytes bytes, Callback on_arrival, SendOptions options) {
+  COMMSIM_CHECK(src < topology_.npu_count() && dst < topology_.npu_count(),
+                "send between ranks " + std::to_string(src) + " and " + std::to_string(dst) +
+                    " on " + std::to_string(topology_.npu_count()) + " NPUs");
+  COMMSIM_CHECK(options.rate_cap_Bps > 0, "flow rate cap must be positive");
+  FlowId id;
+  if (free_flows_.empty()) {
+    id = static_cast<FlowId>(flows_.size());
+    flows_.emplace_back();
+    flow_epoch_.push_back(0);
+  } else {
+    id = free_flows_.back();
+    free_flows_.pop_back();
+  }
+  Flow& flow = flows_[id];
+  flow.route = &topology_.route(src, dst);
+  flow.remaining_bytes = static_cast<double>(bytes);
+  flow.rate_Bps = 0;
+  flow.cap_Bps = options.rate_cap_Bps;
+  flow.latency_ps = 0;
+  for (const ChannelId c : *flow.route) flow.latency_ps += topology_.link(link_of(c)).params.latency_ps;
+  flow.completion = {};
+  flow.on_arrival = std::move(on_arrival);
+  engine_.schedule_after(overhead_ps_, [this, id] { start_flow(id); });
+}
+
+void Network::start_flow(FlowId id) {
+  Flow& flow = flows_[id];
+  if (flow.remaining_bytes == 0 || flow.route->empty()) {
+    engine_.schedule_after(flow.latency_ps, std::move(flow.on_arrival));
+    release_flow(id);
+    return;
+  }
+  flow.last_update = engine_.now();
+  for (const ChannelId c : *flow.route) {
+    const std::uint32_t r = resource_of(c);
+    flows_on_resource_[r].push_back(id);
+    dirty_resources_.push_back(r);
+  }
+  ++active_flows_;
+}
+
+void Network::finish_flow(FlowId id) {
+  Flow& flow = flows_[id];
+  for (const ChannelId c : *flow.route) {
+    const std::uint32_t r = resource_of(c);
+    std::vector<FlowId>& on = flows_on_resource_[r];
+    const auto it = std::find(on.begin(), on.end(), id);
+    COMMSIM_CHECK(it != on.end(), "finished flow not on its resource");
+    *it = on.back();
+    on.pop_back();
+    dirty_resources_.push_back(r);
+  }
+  --active_flows_;
+  engine_.schedule_after(flow.latency_ps, std::move(flow.on_arrival));
+  release_flow(id);
+}
+
+void Network::release_flow(FlowId id) {
+  flows_[id].on_arrival = nullptr;
+  flows_[id].route = nullptr;
+  free_flows_.push_back(id);
+}
+
+void Network::recompute_rates() {
+  if (dirty_resources_.empty()) return;
+  ++recomputations_;
+  ++epoch_;
+  // Collect the flows that share resources, transitively, with the changed resources.
+  component_resources_.clear();
+  component_flows_.clear();
+  const auto visit_resource = [&](std::uint32_t r) {
+    if (resource_epoch_[r] == epoch_) return;
+    resource_epoch_[r] = epoch_;
+    component_resources_.push_back(r);
+  };
+  for (const std::uint32_t r : dirty_resources_) visit_resource(r);
+  dirty_resources_.clear();
+  for (std::size_t i = 0; i < component_resources_.size(); ++i) {
+    for (const FlowId f : flows_on_resource_[component_resources_[i]]) {
+      if (flow_epoch_[f] == epoch_) continue;
+      flow_epoch_[f] = epoch_;
+      component_flows_.push_back(f);
+      for (const ChannelId c : *flows_[f].route) visit_resource(resource_of(c));
+    }
+  }
+  if (component_flows_.empty()) return;
+
+  problem_.clear();
+  for (const std::uint32_t r : component_resources_) {
+    resource_local_[r] = problem_.add_resource(resource_capacity_[r]);
+  }
+  for (const FlowId f : component_flows_) {
+    local_route_.clear();
+    for (const ChannelId c : *flows_[f].route) local_route_.push_back(resource_local_[resource_of(c)]);
+    problem_.add_flow(local_route_, flows_[f].cap_Bps);
+  }
+  const std::vector<double>& rates = solver_.solve(problem_);
+  flow_rate_evaluations_ += component_flows_.size();
+
+  const TimePs now = engine_.now();
+  for (std::size_t i = 0; i < component_flows_.size(); ++i) {
+    const FlowId f = component_flows_[i];
+    Flow& flow = flows_[f];
+    // Bytes moved at the old rate since the last update.
+    flow.remaining_bytes -= flow.rate_Bps * seconds_from_ps(now - flow.last_update);
+    flow.remaining_bytes = std::max(0.0, flow.remaining_bytes);
+    flow.last_update = now;
+    if (rates[i] == flow.rate_Bps && flow.completion.valid()) continue;  // still on time
+    engine_.cancel(flow.completion);
+    flow.rate_Bps = rates[i];
+    flow.completion = engine_.schedule_at(now + transfer_time_ps(flow.remaining_bytes, rates[i]),
+                                          [this, f] { finish_flow(f); });
+  }
+}
+
+}  // namespace commsim

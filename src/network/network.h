@@ -1,0 +1,98 @@
+#pragma once
+// Flow-level network model (DESIGN.md section 3, "Messages (flows)").
+//
+// A message of S bytes from rank a to rank b:
+//   1. waits the per-message overhead o (kernel launch, protocol set-up);
+//   2. flows as a fluid through every channel of its route at once, at a max-min fair
+//      rate shared with all other active flows (and at most its own rate cap);
+//   3. arrives one path latency after its last byte left.
+// On an idle route that is exactly T = o + sum(link latency) + S / min(link bandwidth).
+//
+// Whenever flows start or finish, rates are recomputed once per instant (at the engine's
+// batch end), over the flows that share resources, transitively, with those that changed;
+// each affected flow's remaining bytes are first advanced at its old rate up to now.
+// A full-duplex link is two resources (one per direction); a half-duplex link is one.
+//
+// A message to oneself (src == dst) has an empty route and arrives after o.
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "base/units.h"
+#include "engine/engine.h"
+#include "network/max_min_fair.h"
+#include "topology/topology.h"
+
+namespace commsim {
+
+struct SendOptions {
+  /// Upper bound on the flow's rate, bytes per second (e.g. a NIC limit or a protocol's
+  /// efficiency); infinite: no cap.
+  BandwidthBps rate_cap_Bps = std::numeric_limits<double>::infinity();
+};
+
+class Network {
+ public:
+  Network(Engine& engine, const Topology& topology, TimePs overhead_ps = 0);
+  Network(const Network&) = delete;
+  Network& operator=(const Network&) = delete;
+
+  /// Sends `bytes` from `src` to `dst`; `on_arrival` runs when the last byte arrives.
+  void send(Rank src, Rank dst, Bytes bytes, Callback on_arrival, SendOptions options = {});
+
+  Engine& engine() { return engine_; }
+  const Topology& topology() const { return topology_; }
+  TimePs overhead_ps() const { return overhead_ps_; }
+  std::size_t active_flows() const { return active_flows_; }
+  /// How many times rates were recomputed (once per instant with changes at most).
+  std::uint64_t rate_recomputations() const { return recomputations_; }
+  /// How many flow rates those recomputations evaluated in all (a measure of their cost:
+  /// flows that share nothing with a change are not re-evaluated).
+  std::uint64_t flow_rate_evaluations() const { return flow_rate_evaluations_; }
+
+ private:
+  using FlowId = std::uint32_t;
+  struct Flow {
+    const Route* route = nullptr;
+    double remaining_bytes = 0;
+    BandwidthBps rate_Bps = 0;
+    BandwidthBps cap_Bps = 0;
+    TimePs last_update = 0;
+    TimePs latency_ps = 0;
+    EventId completion;
+    Callback on_arrival;
+  };
+
+  std::uint32_t resource_of(ChannelId channel) const { return resource_of_channel_[channel]; }
+  void start_flow(FlowId id);
+  void finish_flow(FlowId id);
+  void recompute_rates();
+  void release_flow(FlowId id);
+
+  Engine& engine_;
+  const Topology& topology_;
+  TimePs overhead_ps_;
+  std::vector<std::uint32_t> resource_of_channel_;  // half-duplex: both directions -> one
+  std::vector<BandwidthBps> resource_capacity_;
+  std::vector<Flow> flows_;
+  std::vector<FlowId> free_flows_;
+  std::vector<std::vector<FlowId>> flows_on_resource_;
+  std::vector<std::uint32_t> dirty_resources_;
+  std::size_t active_flows_ = 0;
+  std::uint64_t recomputations_ = 0;
+  std::uint64_t flow_rate_evaluations_ = 0;
+
+  // Working memory of recompute_rates(), kept to avoid allocation.
+  std::uint64_t epoch_ = 0;
+  std::vector<std::uint64_t> resource_epoch_;
+  std::vector<std::uint32_t> resource_local_;
+  std::vector<std::uint64_t> flow_epoch_;
+  std::vector<std::uint32_t> component_resources_;
+  std::vector<FlowId> component_flows_;
+  std::vector<std::uint32_t> local_route_;
+  MaxMinProblem problem_;
+  MaxMinSolver solver_;
+};
+
+}  // namespace commsim

@@ -1,0 +1,34 @@
+#pragma once
+// Text tables in the layout of nccl-tests: '#'-prefixed header lines with column names
+// and units, then right-aligned rows. And CSV rows.
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace commsim {
+
+struct Column {
+  std::string name;
+  std::string unit;  // printed in parentheses on the second header line; may be empty
+  int width;
+};
+
+class Table {
+ public:
+  explicit Table(std::vector<Column> columns) : columns_(std::move(columns)) {}
+  void add_row(std::vector<std::string> cells);
+  void print(std::ostream& out) const;
+
+ private:
+  std::vector<Column> columns_;
+  std::vector<std::vector<std::string>> rows_;
+};
+
+/// printf("%.*f"): locale-independent fixed-point text.
+std::string fixed(double value, int decimals);
+
+/// Writes one CSV line; cells with a comma, quote or newline are quoted.
+void write_csv_row(std::ostream& out, const std::vector<std::string>& cells);
+
+}  // namespace commsim

@@ -1,0 +1,302 @@
+#include "topology/builders.h"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <utility>
+
+#include "base/error.h"
+#include "topology/topology_builder.h"
+
+namespace commsim {
+namespace {
+
+constexpr std::array<std::pair<TopologyKind, std::string_view>, 7> kKindNames{{
+    {TopologyKind::kRing, "ring"},
+    {TopologyKind::kSwitch, "switch"},
+    {TopologyKind::kFullyConnected, "fully-connected"},
+    {TopologyKind::kTree, "tree"},
+    {TopologyKind::kHierarchical, "hierarchical"},
+    {TopologyKind::kMesh, "mesh"},
+    {TopologyKind::kTorus, "torus"},
+}};
+
+// Large enough for any cluster of interest, small enough that N^2 route tables fit.
+constexpr std::uint32_t kMaxNpus = 1u << 20;
+
+std::string kind_context(const TopologyConfig& c) {
+  return std::string(topology_kind_name(c.kind)) + " topology";
+}
+
+void require_at_least(std::uint64_t value, std::uint64_t min, const TopologyConfig& c,
+                      std::string_view parameter) {
+  if (value < min || value > kMaxNpus) {
+    throw InputError(kind_context(c) + ": " + std::string(parameter) + " must be in [" +
+                     std::to_string(min) + ", " + std::to_string(kMaxNpus) + "], got " +
+                     std::to_string(value));
+  }
+}
+
+std::vector<double> oversubscription_per_level(const TopologyConfig& c, std::size_t levels) {
+  std::vector<double> ratios = c.oversubscription;
+  if (ratios.empty()) ratios.push_back(1.0);
+  for (const double r : ratios) {
+    if (!(r > 0) || !std::isfinite(r)) {
+      throw InputError(kind_context(c) + ": oversubscription must be positive, got " +
+                       std::to_string(r));
+    }
+  }
+  if (ratios.size() == 1) ratios.resize(levels, ratios[0]);
+  if (ratios.size() != levels) {
+    throw InputError(kind_context(c) + ": " + std::to_string(c.oversubscription.size()) +
+                     " oversubscription ratios given for " + std::to_string(levels) +
+                     " switch levels (give one, or one per level)");
+  }
+  return ratios;
+}
+
+std::string npu_name(std::uint32_t r) { return "npu" + std::to_string(r); }
+
+Topology build_ring(const TopologyConfig& c) {
+  require_at_least(c.npus, 1, c, "npus");
+  TopologyBuilder b(c.name, "ring, " + std::to_string(c.npus) + " NPUs");
+  for (std::uint32_t r = 0; r < c.npus; ++r) b.add_npu(npu_name(r));
+  for (std::uint32_t r = 0; r + 1 < c.npus; ++r) b.add_link(r, r + 1, c.link);
+  if (c.npus > 2) b.add_link(c.npus - 1, 0, c.link);
+  b.set_grid(Grid{{c.npus}, true});
+  return std::move(b).build();
+}
+
+Topology build_switch(const TopologyConfig& c) {
+  require_at_least(c.npus, 1, c, "npus");
+  TopologyBuilder b(c.name, "switch, " + std::to_string(c.npus) + " NPUs");
+  for (std::uint32_t r = 0; r < c.npus; ++r) b.add_npu(npu_name(r));
+  const VertexId sw = b.add_switch("switch");
+  for (std::uint32_t r = 0; r < c.npus; ++r) b.add_link(r, sw, c.link);
+  return std::move(b).build();
+}
+
+Topology build_fully_connected(const TopologyConfig& c) {
+  require_at_least(c.npus, 1, c, "npus");
+  TopologyBuilder b(c.name, "fully connected, " + std::to_string(c.npus) + " NPUs");
+  for (std::uint32_t r = 0; r < c.npus; ++r) b.add_npu(npu_name(r));
+  for (std::uint32_t i = 0; i < c.npus; ++i) {
+    for (std::uint32_t j = i + 1; j < c.npus; ++j) b.add_link(i, j, c.link);
+  }
+  return std::move(b).build();
+}
+
+Topology build_tree(const TopologyConfig& c) {
+  require_at_least(c.npus, 1, c, "npus");
+  require_at_least(c.arity, 2, c, "arity");
+  std::size_t levels = 0;  // switch levels: ceil(log_arity(npus)), at least 1
+  for (std::uint64_t reach = 1; levels == 0 || reach < c.npus; reach *= c.arity) ++levels;
+  const std::vector<double> ratios = oversubscription_per_level(c, levels);
+
+  TopologyBuilder b(c.name, "tree, " + std::to_string(c.npus) + " NPUs, arity " +
+                                std::to_string(c.arity) + ", " + std::to_string(levels) +
+                                " switch levels");
+  struct Member {
+    VertexId vertex;
+    std::uint32_t npus_below;
+  };
+  std::vector<Member> current;
+  for (std::uint32_t r = 0; r < c.npus; ++r) current.push_back({b.add_npu(npu_name(r)), 1});
+  for (std::size_t level = 1; level <= levels; ++level) {
+    std::vector<Member> parents;
+    for (std::size_t first = 0; first < current.size(); first += c.arity) {
+      const VertexId sw = b.add_switch("sw" + std::to_string(level) + "." +
+                                       std::to_string(parents.size()));
+      Member parent{sw, 0};
+      for (std::size_t i = first; i < std::min(current.size(), first + c.arity); ++i) {
+        LinkParams up = c.link;
+        // NPU links carry B; a switch's uplink carries what its NPUs could send at full
+        // rate, divided by that level's oversubscription ratio.
+        if (level > 1) up.bandwidth_Bps *= current[i].npus_below / ratios[level - 2];
+        b.add_link(current[i].vertex, sw, up);
+        parent.npus_below += current[i].npus_below;
+      }
+      parents.push_back(parent);
+    }
+    current = std::move(parents);
+  }
+  return std::move(b).build();
+}
+
+Topology build_hierarchical(const TopologyConfig& c) {
+  require_at_least(c.nodes, 1, c, "nodes");
+  require_at_least(c.gpus_per_node, 1, c, "gpus per node");
+  require_at_least(static_cast<std::uint64_t>(c.nodes) * c.gpus_per_node, 1, c, "GPUs");
+  const std::uint32_t leaf_size = c.leaf_size == 0 ? c.nodes : c.leaf_size;
+  const std::uint32_t leaves = (c.nodes + leaf_size - 1) / leaf_size;
+  const std::vector<double> ratios = oversubscription_per_level(c, 1);
+
+  std::string description = "hierarchical, " + std::to_string(c.nodes) + " nodes x " +
+                            std::to_string(c.gpus_per_node) + " GPUs";
+  if (c.leaf_size > 0) description += ", " + std::to_string(c.leaf_size) + " nodes per leaf";
+  TopologyBuilder b(c.name, description);
+  for (std::uint32_t n = 0; n < c.nodes; ++n) {
+    for (std::uint32_t g = 0; g < c.gpus_per_node; ++g) {
+      b.add_npu("node" + std::to_string(n) + "/gpu" + std::to_string(g));
+    }
+  }
+  const auto gpu = [&](std::uint32_t n, std::uint32_t g) { return n * c.gpus_per_node + g; };
+  if (c.gpus_per_node > 1) {
+    for (std::uint32_t n = 0; n < c.nodes; ++n) {
+      const VertexId nvswitch = b.add_switch("node" + std::to_string(n) + "/nvswitch");
+      for (std::uint32_t g = 0; g < c.gpus_per_node; ++g) b.add_link(gpu(n, g), nvswitch, c.link);
+    }
+  }
+  if (c.nodes == 1) return std::move(b).build();
+
+  std::vector<VertexId> leaf;
+  for (std::uint32_t l = 0; l < leaves; ++l) {
+    leaf.push_back(b.add_switch(leaves == 1 ? "netswitch" : "leaf" + std::to_string(l)));
+  }
+  for (std::uint32_t n = 0; n < c.nodes; ++n) {
+    for (std::uint32_t g = 0; g < c.gpus_per_node; ++g) {
+      b.add_link(gpu(n, g), leaf[n / leaf_size], c.nic);
+    }
+  }
+  if (leaves > 1) {
+    const VertexId spine = b.add_switch("spine");
+    for (std::uint32_t l = 0; l < leaves; ++l) {
+      const std::uint32_t nodes_below = std::min(leaf_size, c.nodes - l * leaf_size);
+      LinkParams uplink = c.nic;
+      uplink.bandwidth_Bps *= static_cast<double>(nodes_below) * c.gpus_per_node / ratios[0];
+      b.add_link(leaf[l], spine, uplink);
+    }
+  }
+  return std::move(b).build();
+}
+
+Topology build_grid(const TopologyConfig& c, bool wrap) {
+  if (c.dims.empty() || c.dims.size() > 3) {
+    throw InputError(kind_context(c) + ": dims must have 1 to 3 dimensions, got " +
+                     std::to_string(c.dims.size()) + " (give e.g. --dims 4x4)");
+  }
+  std::uint64_t npus = 1;
+  for (const std::uint32_t d : c.dims) {
+    if (d == 0) throw InputError(kind_context(c) + ": dims " + format_dims(c.dims) +
+                                 " has a dimension of size 0");
+    npus *= d;
+    require_at_least(npus, 1, c, "the number of NPUs (product of dims)");
+  }
+  TopologyBuilder b(c.name, std::string(wrap ? "torus " : "mesh ") + format_dims(c.dims));
+  for (std::uint32_t r = 0; r < npus; ++r) b.add_npu(npu_name(r));
+  std::uint32_t stride = 1;
+  for (const std::uint32_t size : c.dims) {
+    for (std::uint32_t r = 0; r < npus; ++r) {
+      const std::uint32_t coord = (r / stride) % size;
+      if (coord + 1 < size) b.add_link(r, r + stride, c.link);
+      // A wrap-around link closes each ring; with size 2 it would double the one link.
+      if (wrap && size > 2 && coord == size - 1) b.add_link(r, r - coord * stride, c.link);
+    }
+    stride *= size;
+  }
+  b.set_grid(Grid{c.dims, wrap});
+  return std::move(b).build();
+}
+
+std::string default_name(const TopologyConfig& c) {
+  const std::string kind(topology_kind_name(c.kind));
+  switch (c.kind) {
+    case TopologyKind::kHierarchical:
+      return kind + "-" + std::to_string(c.nodes) + "x" + std::to_string(c.gpus_per_node);
+    case TopologyKind::kMesh:
+    case TopologyKind::kTorus:
+      return kind + "-" + format_dims(c.dims);
+    default:
+      return kind + "-" + std::to_string(c.npus);
+  }
+}
+
+}  // namespace
+
+std::string_view topology_kind_name(TopologyKind kind) {
+  for (const auto& [k, name] : kKindNames) {
+    if (k == kind) return name;
+  }
+  return "unknown";
+}
+
+TopologyKind parse_topology_kind(std::string_view name, std::string_view what) {
+  std::string known;
+  for (const auto& [kind, n] : kKindNames) {
+    if (n == name) return kind;
+    known += (known.empty() ? "" : ", ") + std::string(n);
+  }
+  throw InputError(std::string(what) + ": unknown topology kind '" + std::string(name) +
+                   "' (known: " + known + ")");
+}
+
+std::vector<std::uint32_t> parse_dims(std::string_view text, std::string_view what) {
+  std::vector<std::uint32_t> dims;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t end = text.find('x', start);
+    const std::string_view part = text.substr(start, end - start);
+    std::uint32_t value = 0;
+    const auto [stop, ec] = std::from_chars(part.data(), part.data() + part.size(), value);
+    if (part.empty() || ec != std::errc() || stop != part.data() + part.size()) {
+      throw InputError(std::string(what) + ": cannot parse '" + std::string(text) +
+                       "' as dimensions (expected e.g. 4x4 or 4x4x4)");
+    }
+    if (value == 0) {
+      throw InputError(std::string(what) + ": '" + std::string(text) +
+                       "' has a dimension of size 0");
+    }
+    dims.push_back(value);
+    if (end == std::string_view::npos) break;
+    start = end + 1;
+  }
+  if (dims.size() > 3) {
+    throw InputError(std::string(what) + ": '" + std::string(text) +
+                     "' has more than 3 dimensions");
+  }
+  return dims;
+}
+
+std::string format_dims(const std::vector<std::uint32_t>& dims) {
+  std::string text;
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    if (i) text += 'x';
+    text += std::to_string(dims[i]);
+  }
+  return text;
+}
+
+LinkParams default_npu_link() {
+  return {450e9, ps_from_ns(250), LinkKind::kNvlink, Duplex::kFull};
+}
+
+LinkParams default_nic_link() {
+  return {400e9 / 8, ps_from_ns(1000), LinkKind::kInfiniband, Duplex::kFull};
+}
+
+TopologyConfig default_topology_config() {
+  TopologyConfig c;
+  c.kind = TopologyKind::kSwitch;
+  c.name = "h100-nvswitch-node";
+  c.npus = 8;
+  c.link = default_npu_link();
+  return c;
+}
+
+Topology build_topology(const TopologyConfig& config) {
+  TopologyConfig c = config;
+  if (c.name.empty()) c.name = default_name(c);
+  switch (c.kind) {
+    case TopologyKind::kRing: return build_ring(c);
+    case TopologyKind::kSwitch: return build_switch(c);
+    case TopologyKind::kFullyConnected: return build_fully_connected(c);
+    case TopologyKind::kTree: return build_tree(c);
+    case TopologyKind::kHierarchical: return build_hierarchical(c);
+    case TopologyKind::kMesh: return build_grid(c, false);
+    case TopologyKind::kTorus: return build_grid(c, true);
+  }
+  throw InternalError("unhandled topology kind");
+}
+
+}  // namespace commsim

@@ -1,0 +1,65 @@
+#pragma once
+// Builders for each topology kind, from one parameter struct shared by the command line
+// and the spec files. Every parameter is validated; bad ones throw InputError naming it.
+//
+//   ring            npus NPUs, NPU i linked to i+1 and N-1 to 0
+//   switch          npus NPUs on one non-blocking switch
+//   fully-connected a direct link between every pair of npus NPUs
+//   tree            npus NPUs as leaves of an arity-ary tree of switches; the uplink of a
+//                   switch at level l carries (NPUs below it) * B / oversubscription[l]
+//   hierarchical    nodes x gpus_per_node: the GPUs of a node share an NVSwitch-like
+//                   switch (link); every GPU has its own NIC link (nic) to the network:
+//                   one switch, or with leaf_size > 0 a leaf switch per leaf_size nodes
+//                   joined by one aggregate uplink each (GPUs below * B2 / oversubscription)
+//                   to a spine that stands for the whole spine layer with ideal ECMP
+//   mesh, torus     dims "4x4" or "4x4x4" (1 to 3 dimensions); torus with wrap-around
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "topology/link.h"
+#include "topology/topology.h"
+
+namespace commsim {
+
+enum class TopologyKind { kRing, kSwitch, kFullyConnected, kTree, kHierarchical, kMesh, kTorus };
+
+std::string_view topology_kind_name(TopologyKind kind);
+/// Throws InputError listing the known kinds.
+TopologyKind parse_topology_kind(std::string_view name, std::string_view what);
+/// "4x4x4" -> {4, 4, 4}; 1 to 3 dimensions, each at least 1.
+std::vector<std::uint32_t> parse_dims(std::string_view text, std::string_view what);
+std::string format_dims(const std::vector<std::uint32_t>& dims);
+
+/// NVLink4 as on an H100 SXM: 18 links x 25 GB/s = 450 GB/s per direction (NVIDIA H100
+/// datasheet, "NVLink: 900 GB/s" bidirectional); 250 ns per GPU-switch hop, so 0.5 us
+/// GPU to GPU through NVSwitch, hardware only (software cost goes in the overhead o).
+LinkParams default_npu_link();
+/// 400 Gb/s NDR InfiniBand (ConnectX-7), one per GPU; 1 us per hop, ~2 us NIC to NIC
+/// through one switch.
+LinkParams default_nic_link();
+
+struct TopologyConfig {
+  TopologyKind kind = TopologyKind::kSwitch;
+  std::string name;                        // empty: derived from kind and shape
+  std::uint32_t npus = 8;                  // ring, switch, fully-connected, tree
+  std::vector<std::uint32_t> dims;         // mesh, torus
+  std::uint32_t arity = 2;                 // tree
+  std::vector<double> oversubscription;    // tree levels from the leaves up, or
+                                           // hierarchical leaf uplinks; empty means 1
+  std::uint32_t nodes = 2;                 // hierarchical
+  std::uint32_t gpus_per_node = 8;         // hierarchical
+  std::uint32_t leaf_size = 0;             // hierarchical: nodes per leaf switch, 0 = one switch
+  LinkParams link = default_npu_link();    // NPU links; intra-node links in hierarchical
+  LinkParams nic = default_nic_link();     // hierarchical: each GPU's network link
+};
+
+/// The topology used when none is given: an 8-GPU H100 NVSwitch node.
+TopologyConfig default_topology_config();
+
+/// Throws InputError on a parameter that does not fit the kind.
+Topology build_topology(const TopologyConfig& config);
+
+}  // namespace commsim

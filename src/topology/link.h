@@ -1,0 +1,30 @@
+#pragma once
+// A physical link's parameters (DESIGN.md section 3, "Links").
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "base/units.h"
+
+namespace commsim {
+
+enum class LinkKind { kNvlink, kPcie, kInfiniband, kEthernet, kOther };
+
+/// Full duplex: two directed channels, each with the link's bandwidth.
+/// Half duplex: both directions share one capacity.
+enum class Duplex { kFull, kHalf };
+
+struct LinkParams {
+  BandwidthBps bandwidth_Bps = 0;  // per direction (full duplex) or shared (half duplex)
+  TimePs latency_ps = 0;
+  LinkKind kind = LinkKind::kOther;
+  Duplex duplex = Duplex::kFull;
+};
+
+std::string_view link_kind_name(LinkKind kind);
+std::optional<LinkKind> link_kind_from_name(std::string_view name);
+std::string_view duplex_name(Duplex duplex);
+std::optional<Duplex> duplex_from_name(std::string_view name);
+
+}  // namespace commsim

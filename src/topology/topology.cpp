@@ -1,0 +1,143 @@
+#include "topology/topology.h"
+
+#include <algorithm>
+#include <boost/graph/breadth_first_search.hpp>
+#include <boost/graph/dijkstra_shortest_paths.hpp>
+#include <limits>
+#include <string>
+
+#include "base/error.h"
+
+namespace commsim {
+namespace {
+constexpr LinkId kNoLink = std::numeric_limits<LinkId>::max();
+}  // namespace
+
+Topology::Topology(std::string name, std::string description, Graph graph,
+                   std::vector<Link> links, std::size_t npu_count, std::optional<Grid> grid)
+    : name_(std::move(name)),
+      description_(std::move(description)),
+      graph_(std::move(graph)),
+      links_(std::move(links)),
+      npu_count_(npu_count),
+      grid_(std::move(grid)),
+      predecessor_links_(npu_count) {
+  COMMSIM_CHECK(npu_count_ <= boost::num_vertices(graph_), "more NPUs than vertices");
+}
+
+VertexId Topology::channel_source(ChannelId channel) const {
+  const Link& l = links_.at(link_of(channel));
+  return channel % 2 == 0 ? l.first : l.second;
+}
+
+VertexId Topology::channel_target(ChannelId channel) const {
+  const Link& l = links_.at(link_of(channel));
+  return channel % 2 == 0 ? l.second : l.first;
+}
+
+const Route& Topology::route(Rank src, Rank dst) const {
+  COMMSIM_CHECK(src < npu_count_ && dst < npu_count_,
+                "route between ranks " + std::to_string(src) + " and " + std::to_string(dst) +
+                    " of " + std::to_string(npu_count_));
+  const std::uint64_t key = static_cast<std::uint64_t>(src) * npu_count_ + dst;
+  auto it = route_cache_.find(key);
+  if (it != route_cache_.end()) return it->second;
+  Route r = grid_ ? grid_route(src, dst) : shortest_path_route(src, dst);
+  return route_cache_.emplace(key, std::move(r)).first->second;
+}
+
+// The channel of the first link joining two adjacent vertices, in the from->to direction.
+ChannelId Topology::channel_between(VertexId from, VertexId to) const {
+  const auto [edge, found] = boost::edge(from, to, graph_);
+  COMMSIM_CHECK(found, "no link between vertices " + std::to_string(from) + " and " +
+                           std::to_string(to));
+  const LinkId l = graph_[edge].link;
+  return 2 * l + (links_[l].first == from ? 0 : 1);
+}
+
+Route Topology::grid_route(Rank src, Rank dst) const {
+  const Grid& g = *grid_;
+  Route route;
+  VertexId current = src;
+  std::uint32_t stride = 1;  // rank distance of one step along the current dimension
+  for (const std::uint32_t size : g.dims) {
+    const auto coord = [&](VertexId r) { return (r / stride) % size; };
+    const std::uint32_t target = coord(dst);
+    while (coord(current) != target) {
+      const std::uint32_t c = coord(current);
+      const std::uint32_t forward = (target + size - c) % size;  // steps going +1
+      const bool positive = g.wrap ? forward <= size - forward : target > c;
+      const std::uint32_t next_coord = positive ? (c + 1) % size : (c + size - 1) % size;
+      const VertexId next = current - c * stride + next_coord * stride;
+      route.push_back(channel_between(current, next));
+      current = next;
+    }
+    stride *= size;
+  }
+  return route;
+}
+
+Route Topology::shortest_path_route(Rank src, Rank dst) const {
+  std::vector<LinkId>& pred = predecessor_links_[src];
+  if (pred.empty()) {
+    const std::size_t n = boost::num_vertices(graph_);
+    using EdgeDesc = boost::graph_traits<Graph>::edge_descriptor;
+    std::vector<EdgeDesc> pred_edge(n);
+    std::vector<double> distance(n);
+    std::vector<bool> reached(n, false);
+    auto index = boost::get(boost::vertex_index, graph_);
+    boost::dijkstra_shortest_paths(
+        graph_, src,
+        boost::weight_map(boost::get(&EdgeProps::route_weight, graph_))
+            .distance_map(boost::make_iterator_property_map(distance.begin(), index))
+            .visitor(boost::make_dijkstra_visitor(boost::record_edge_predecessors(
+                boost::make_iterator_property_map(pred_edge.begin(), index),
+                boost::on_edge_relaxed()))));
+    pred.assign(n, kNoLink);
+    for (std::size_t v = 0; v < n; ++v) {
+      if (v != src && distance[v] < std::numeric_limits<double>::max()) {
+        pred[v] = graph_[pred_edge[v]].link;
+      }
+    }
+  }
+  Route route;
+  for (VertexId v = dst; v != src;) {
+    const LinkId l = pred[v];
+    if (l == kNoLink) {
+      throw InputError("topology '" + name_ + "': no path from NPU " + std::to_string(src) +
+                       " to NPU " + std::to_string(dst));
+    }
+    const Link& link = links_[l];
+    const VertexId from = link.first == v ? link.second : link.first;
+    route.push_back(2 * l + (link.first == from ? 0 : 1));
+    v = from;
+  }
+  std::reverse(route.begin(), route.end());
+  return route;
+}
+
+std::size_t Topology::diameter_hops() const {
+  const std::size_t n = boost::num_vertices(graph_);
+  std::size_t diameter = 0;
+  std::vector<std::size_t> hops(n);
+  for (Rank src = 0; src < npu_count_; ++src) {
+    std::fill(hops.begin(), hops.end(), std::numeric_limits<std::size_t>::max());
+    hops[src] = 0;
+    boost::breadth_first_search(
+        graph_, src,
+        boost::visitor(boost::make_bfs_visitor(boost::record_distances(
+            boost::make_iterator_property_map(hops.begin(),
+                                              boost::get(boost::vertex_index, graph_)),
+            boost::on_tree_edge()))));
+    for (Rank dst = 0; dst < npu_count_; ++dst) {
+      if (hops[dst] == std::numeric_limits<std::size_t>::max()) {
+        throw InputError("topology '" + name_ + "': NPU " + std::to_string(dst) +
+                         " cannot be reached from NPU " + std::to_string(src));
+      }
+      diameter = std::max(diameter, hops[dst]);
+    }
+  }
+  return diameter;
+}
+
+}  // namespace commsim

@@ -1,0 +1,110 @@
+#pragma once
+// A cluster's interconnect as a Boost.Graph graph. Vertices are NPUs (GPUs) and switches;
+// NPUs come first and are numbered 0..N-1, which are the ranks. Edges are physical links
+// (see link.h). A link traversed in one direction is a directed channel; a route is the
+// list of channels from one NPU to another.
+//
+// Routing:
+//  - grid topologies (ring, mesh, torus) use dimension-order routing: dimension 0 first,
+//    the shorter way round a torus ring, the positive way on a tie;
+//  - every other topology uses Dijkstra shortest paths weighted by the time a 1 MiB
+//    message spends on a link (latency + 1 MiB / bandwidth), so a route prefers fast,
+//    short links; ties go to the first path found (deterministic for a given graph).
+// Routes are computed on first use and cached. Not thread-safe.
+
+#include <boost/graph/adjacency_list.hpp>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "base/units.h"
+#include "topology/link.h"
+
+namespace commsim {
+
+/// An NPU's index, 0..npu_count()-1.
+using Rank = std::uint32_t;
+using LinkId = std::uint32_t;
+/// Link `l` traversed from its first to its second end is channel 2l, backwards 2l+1.
+using ChannelId = std::uint32_t;
+using Route = std::vector<ChannelId>;
+
+constexpr LinkId link_of(ChannelId channel) { return channel / 2; }
+
+enum class VertexKind { kNpu, kSwitch };
+
+struct VertexProps {
+  VertexKind kind = VertexKind::kNpu;
+  std::string name;
+};
+
+struct EdgeProps {
+  LinkId link = 0;
+  double route_weight = 0;  // ps a 1 MiB message spends on the link
+};
+
+using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, VertexProps,
+                                    EdgeProps>;
+using VertexId = std::uint32_t;
+
+struct Link {
+  VertexId first;
+  VertexId second;
+  LinkParams params;
+};
+
+/// Sizes of the dimensions of a ring, mesh or torus; NPU r has coordinate
+/// (r mod d0, (r / d0) mod d1, ...).
+struct Grid {
+  std::vector<std::uint32_t> dims;
+  bool wrap = false;  // torus and ring
+};
+
+class Topology {
+ public:
+  /// Prefer TopologyBuilder, which validates.
+  Topology(std::string name, std::string description, Graph graph, std::vector<Link> links,
+           std::size_t npu_count, std::optional<Grid> grid);
+
+  const std::string& name() const { return name_; }
+  /// What kind and shape it is, e.g. "torus 4x4x4".
+  const std::string& description() const { return description_; }
+  std::size_t npu_count() const { return npu_count_; }
+  std::size_t switch_count() const { return boost::num_vertices(graph_) - npu_count_; }
+  std::size_t vertex_count() const { return boost::num_vertices(graph_); }
+  std::size_t link_count() const { return links_.size(); }
+  const Graph& graph() const { return graph_; }
+  const Link& link(LinkId id) const { return links_.at(id); }
+  const std::vector<Link>& links() const { return links_; }
+  const VertexProps& vertex(VertexId v) const { return graph_[v]; }
+  const std::optional<Grid>& grid() const { return grid_; }
+
+  /// The channels from `src` to `dst` (empty when src == dst). The reference stays valid
+  /// for the topology's lifetime.
+  const Route& route(Rank src, Rank dst) const;
+  /// The vertex a channel leaves from and the one it enters.
+  VertexId channel_source(ChannelId channel) const;
+  VertexId channel_target(ChannelId channel) const;
+
+  /// Longest shortest path between two NPUs, in hops (links).
+  std::size_t diameter_hops() const;
+
+ private:
+  Route grid_route(Rank src, Rank dst) const;
+  Route shortest_path_route(Rank src, Rank dst) const;
+  ChannelId channel_between(VertexId from, VertexId to) const;
+
+  std::string name_;
+  std::string description_;
+  Graph graph_;
+  std::vector<Link> links_;
+  std::size_t npu_count_;
+  std::optional<Grid> grid_;
+  mutable std::unordered_map<std::uint64_t, Route> route_cache_;
+  // Per source NPU: the link through which Dijkstra reached each vertex.
+  mutable std::vector<std::vector<LinkId>> predecessor_links_;
+};
+
+}  // namespace commsim

@@ -1,0 +1,58 @@
+#include "topology/topology_builder.h"
+
+#include <boost/graph/connected_components.hpp>
+#include <cmath>
+
+#include "base/error.h"
+
+namespace commsim {
+
+// 1 MiB, the message size whose per-link time weights shortest-path routing.
+constexpr double kRouteWeightBytes = 1 << 20;
+
+TopologyBuilder::TopologyBuilder(std::string name, std::string description)
+    : name_(std::move(name)), description_(std::move(description)) {}
+
+VertexId TopologyBuilder::add_npu(std::string name) {
+  COMMSIM_CHECK(npu_count_ == boost::num_vertices(graph_), "NPU added after a switch");
+  ++npu_count_;
+  return static_cast<VertexId>(boost::add_vertex(VertexProps{VertexKind::kNpu, std::move(name)},
+                                                 graph_));
+}
+
+VertexId TopologyBuilder::add_switch(std::string name) {
+  return static_cast<VertexId>(
+      boost::add_vertex(VertexProps{VertexKind::kSwitch, std::move(name)}, graph_));
+}
+
+LinkId TopologyBuilder::add_link(VertexId a, VertexId b, const LinkParams& params) {
+  const std::size_t n = boost::num_vertices(graph_);
+  COMMSIM_CHECK(a < n && b < n && a != b, "link between vertices " + std::to_string(a) +
+                                              " and " + std::to_string(b));
+  COMMSIM_CHECK(params.bandwidth_Bps > 0 && std::isfinite(params.bandwidth_Bps),
+                "link bandwidth must be positive and finite");
+  COMMSIM_CHECK(params.latency_ps >= 0, "link latency must not be negative");
+  const auto id = static_cast<LinkId>(links_.size());
+  links_.push_back({a, b, params});
+  const double weight =
+      static_cast<double>(params.latency_ps) + kRouteWeightBytes / params.bandwidth_Bps * 1e12;
+  boost::add_edge(a, b, EdgeProps{id, weight}, graph_);
+  return id;
+}
+
+Topology TopologyBuilder::build() && {
+  if (npu_count_ == 0) throw InputError("topology '" + name_ + "' has no NPUs");
+  std::vector<int> component(boost::num_vertices(graph_));
+  boost::connected_components(graph_, component.data());
+  for (std::size_t r = 1; r < npu_count_; ++r) {
+    if (component[r] != component[0]) {
+      throw InputError("topology '" + name_ + "': NPU " + std::to_string(r) + " ('" +
+                       graph_[r].name + "') is not connected to NPU 0 ('" + graph_[0].name +
+                       "')");
+    }
+  }
+  return Topology(std::move(name_), std::move(description_), std::move(graph_),
+                  std::move(links_), npu_count_, std::move(grid_));
+}
+
+}  // namespace commsim

@@ -1,0 +1,40 @@
+#pragma once
+// Assembles a Topology vertex by vertex and link by link, and checks what every topology
+// must satisfy: NPUs numbered before switches, links between existing distinct vertices
+// with positive bandwidth and non-negative latency, every NPU reachable from every other.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "topology/topology.h"
+
+namespace commsim {
+
+class TopologyBuilder {
+ public:
+  TopologyBuilder(std::string name, std::string description);
+
+  /// NPUs must all be added before the first switch, so that NPU ids are the ranks.
+  VertexId add_npu(std::string name);
+  VertexId add_switch(std::string name);
+  LinkId add_link(VertexId a, VertexId b, const LinkParams& params);
+  /// Marks the topology as a grid, routed dimension by dimension.
+  void set_grid(Grid grid) { grid_ = std::move(grid); }
+
+  std::size_t npu_count() const { return npu_count_; }
+  std::size_t vertex_count() const { return boost::num_vertices(graph_); }
+
+  /// Throws InputError if the NPUs are not all connected.
+  Topology build() &&;
+
+ private:
+  std::string name_;
+  std::string description_;
+  Graph graph_;
+  std::vector<Link> links_;
+  std::size_t npu_count_ = 0;
+  std::optional<Grid> grid_;
+};
+
+}  // namespace commsim

@@ -1,0 +1,118 @@
+#include "engine/engine.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "base/error.h"
+
+namespace commsim {
+namespace {
+
+TEST(Engine, RunsEventsInTimeOrderAndTiesInInsertionOrder) {
+  Engine engine;
+  std::string log;
+  engine.schedule_at(200, [&] { log += "c"; });
+  engine.schedule_at(100, [&] { log += "a"; });
+  engine.schedule_at(100, [&] { log += "b"; });
+  engine.run();
+  EXPECT_EQ(log, "abc");
+  EXPECT_EQ(engine.now(), 200);
+  EXPECT_EQ(engine.events_processed(), 3u);
+}
+
+TEST(Engine, EventsCanScheduleEvents) {
+  Engine engine;
+  std::vector<TimePs> times;
+  engine.schedule_at(5, [&] {
+    times.push_back(engine.now());
+    engine.schedule_after(7, [&] { times.push_back(engine.now()); });
+  });
+  engine.run();
+  EXPECT_EQ(times, (std::vector<TimePs>{5, 12}));
+}
+
+TEST(Engine, CancelledEventsDoNotRun) {
+  Engine engine;
+  int runs = 0;
+  const EventId id = engine.schedule_at(10, [&] { ++runs; });
+  engine.schedule_at(20, [&] { ++runs; });
+  EXPECT_EQ(engine.pending_events(), 2u);
+  EXPECT_TRUE(engine.cancel(id));
+  EXPECT_FALSE(engine.cancel(id));  // already cancelled
+  EXPECT_EQ(engine.pending_events(), 1u);
+  engine.run();
+  EXPECT_EQ(runs, 1);
+  EXPECT_EQ(engine.now(), 20);  // the cancelled time is never visited
+  EXPECT_FALSE(engine.cancel(EventId{}));
+}
+
+TEST(Engine, CancellingARecycledSlotDoesNotCancelItsNewEvent) {
+  Engine engine;
+  int runs = 0;
+  const EventId first = engine.schedule_at(1, [] {});
+  engine.run();  // `first` ran; its slot is free
+  engine.schedule_at(2, [&] { ++runs; });
+  EXPECT_FALSE(engine.cancel(first));
+  engine.run();
+  EXPECT_EQ(runs, 1);
+}
+
+TEST(Engine, BatchEndHookRunsOncePerTimestamp) {
+  Engine engine;
+  std::vector<TimePs> hook_times;
+  engine.add_batch_end_hook([&] { hook_times.push_back(engine.now()); });
+  for (int i = 0; i < 5; ++i) engine.schedule_at(10, [] {});
+  for (int i = 0; i < 3; ++i) engine.schedule_at(20, [] {});
+  engine.run();
+  EXPECT_EQ(hook_times, (std::vector<TimePs>{10, 20}));
+  EXPECT_EQ(engine.batches_processed(), 2u);
+}
+
+TEST(Engine, HookMaySchedulesAtTheSameInstantAsANewBatch) {
+  Engine engine;
+  int hooks = 0;
+  bool scheduled = false;
+  bool ran = false;
+  engine.add_batch_end_hook([&] {
+    ++hooks;
+    if (!scheduled) {
+      scheduled = true;
+      engine.schedule_after(0, [&] { ran = engine.now() == 10; });
+    }
+  });
+  engine.schedule_at(10, [] {});
+  engine.run();
+  EXPECT_TRUE(ran);
+  EXPECT_EQ(hooks, 2);
+}
+
+TEST(Engine, SchedulingInThePastIsAnInternalError) {
+  Engine engine;
+  engine.schedule_at(10, [&] { EXPECT_THROW(engine.schedule_at(5, [] {}), InternalError); });
+  engine.run();
+}
+
+}  // namespace
+}  // namespace commsim
+
+namespace commsim {
+namespace {
+
+TEST(Engine, StopReturnsAndKeepsPendingEvents) {
+  Engine engine;
+  int runs = 0;
+  engine.schedule_at(1, [&] {
+    ++runs;
+    engine.stop();
+  });
+  engine.schedule_at(2, [&] { ++runs; });
+  engine.run();
+  EXPECT_EQ(runs, 1);
+  EXPECT_EQ(engine.pending_events(), 1u);
+  engine.run();
+  EXPECT_EQ(runs, 2);
+}
+
+}  // namespace
+}  // namespace commsim

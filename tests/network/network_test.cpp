@@ -1,0 +1,197 @@
+// The flow model against hand-derived times. Bandwidths are chosen so that a byte takes a
+// whole number of picoseconds (50 GB/s = 20 ps/B), so idle-network times are exact.
+
+#include "network/network.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "model/p2p_model.h"
+#include "network/concurrent_messages.h"
+#include "topology/builders.h"
+#include "topology/spec_file.h"
+#include "topology/topology_builder.h"
+
+namespace commsim {
+namespace {
+
+constexpr Bytes kMiB = 1 << 20;
+constexpr Bytes kGiB = 1 << 30;
+
+TimePs one_message(const Topology& t, Rank src, Rank dst, Bytes bytes, TimePs overhead = 0) {
+  return simulate_concurrent_messages(t, overhead, {{src, dst, bytes}})[0];
+}
+
+std::vector<TopologyConfig> every_kind() {
+  LinkParams link{50e9, ps_from_ns(300), LinkKind::kNvlink, Duplex::kFull};
+  LinkParams nic{25e9, ps_from_ns(700), LinkKind::kInfiniband, Duplex::kFull};
+  std::vector<TopologyConfig> configs;
+  const auto add = [&](TopologyKind kind, auto&& set) {
+    TopologyConfig c;
+    c.kind = kind;
+    c.link = link;
+    c.nic = nic;
+    set(c);
+    configs.push_back(c);
+  };
+  add(TopologyKind::kRing, [](TopologyConfig& c) { c.npus = 8; });
+  add(TopologyKind::kSwitch, [](TopologyConfig& c) { c.npus = 8; });
+  add(TopologyKind::kFullyConnected, [](TopologyConfig& c) { c.npus = 8; });
+  add(TopologyKind::kTree, [](TopologyConfig& c) {
+    c.npus = 16;
+    c.oversubscription = {8};  // leaf uplinks: 2 * 50 / 8 = 12.5 GB/s (80 ps/B), the bottleneck
+  });
+  add(TopologyKind::kHierarchical, [](TopologyConfig& c) {
+    c.nodes = 4;
+    c.gpus_per_node = 4;
+    c.leaf_size = 2;
+  });
+  add(TopologyKind::kMesh, [](TopologyConfig& c) { c.dims = {4, 4}; });
+  add(TopologyKind::kTorus, [](TopologyConfig& c) { c.dims = {4, 4, 4}; });
+  add(TopologyKind::kTorus, [](TopologyConfig& c) { c.link.duplex = Duplex::kHalf; c.dims = {3, 5}; });
+  return configs;
+}
+
+TEST(Network, IdleRouteTakesExactlyTheClosedFormOnEveryKind) {
+  const TimePs overhead = ps_from_us(2);
+  for (const TopologyConfig& config : every_kind()) {
+    const Topology t = build_topology(config);
+    const Rank last = static_cast<Rank>(t.npu_count() - 1);
+    for (const auto& [src, dst] : std::vector<std::pair<Rank, Rank>>{{0, 1}, {0, last}, {last, 2}}) {
+      for (const Bytes bytes : {Bytes{1}, kMiB, kGiB}) {
+        SCOPED_TRACE(t.name() + " " + std::to_string(src) + "->" + std::to_string(dst) + " " +
+                     std::to_string(bytes) + " B");
+        const double sim = seconds_from_ps(one_message(t, src, dst, bytes, overhead));
+        const double model = p2p_time_s(path_params(t, src, dst), seconds_from_ps(overhead), bytes);
+        EXPECT_LT(std::abs(sim - model) / model, 1e-9) << sim << " vs " << model;
+      }
+    }
+  }
+}
+
+TEST(Network, IdleRouteHandDerived) {
+  TopologyConfig c;
+  c.kind = TopologyKind::kSwitch;
+  c.link = {50e9, ps_from_ns(300), LinkKind::kNvlink, Duplex::kFull};
+  const Topology t = build_topology(c);
+  // o + 2 hops * 300 ns + 2^20 B * 20 ps/B = 2,000,000 + 600,000 + 20,971,520 ps.
+  EXPECT_EQ(one_message(t, 3, 7, kMiB, ps_from_us(2)), 23'571'520);
+  // A zero-byte message pays o and the latency only.
+  EXPECT_EQ(one_message(t, 3, 7, 0, ps_from_us(2)), 2'600'000);
+}
+
+TEST(Network, ShippedSystemsAgreeWithTheClosedFormToThePicosecond) {
+  // 450 GB/s is 2.22 ps per byte: the simulator rounds each transfer to the clock's
+  // resolution, so it may differ from the real-valued closed form by half a picosecond.
+  for (const char* file : {"h100-nvswitch-node", "a100-nvswitch-node", "h100-2node-ib",
+                           "pcie-4gpu-box", "torus-4x4x4"}) {
+    const Topology t =
+        load_topology_file(std::string(COMMSIM_SOURCE_DIR) + "/topologies/" + file + ".textproto");
+    const Rank last = static_cast<Rank>(t.npu_count() - 1);
+    for (const Bytes bytes : {Bytes{1}, kMiB, kGiB}) {
+      SCOPED_TRACE(std::string(file) + " " + std::to_string(bytes));
+      const double sim_ps = static_cast<double>(one_message(t, 0, last, bytes));
+      const double model_ps = p2p_time_s(path_params(t, 0, last), 0, bytes) * 1e12;
+      EXPECT_LE(std::abs(sim_ps - model_ps), 0.5 + 1e-3);  // + double rounding of the model
+    }
+  }
+}
+
+// Two NPUs joined by one link of 100 GB/s (10 ps per byte) and 1 us.
+Topology pair(Duplex duplex) {
+  TopologyConfig c;
+  c.kind = TopologyKind::kRing;
+  c.npus = 2;
+  c.link = {100e9, ps_from_us(1), LinkKind::kOther, duplex};
+  return build_topology(c);
+}
+
+TEST(Network, TwoFlowsOnOneChannelEachGetHalf) {
+  // Alone: 1 us + 2^20 * 10 ps = 11,485,760 ps. Sharing: each at 50 GB/s, so the transfer
+  // takes twice as long: 1 us + 20,971,520 ps.
+  const Topology t = pair(Duplex::kFull);
+  EXPECT_EQ(one_message(t, 0, 1, kMiB), 11'485'760);
+  const auto arrivals = simulate_concurrent_messages(t, 0, {{0, 1, kMiB}, {0, 1, kMiB}});
+  EXPECT_EQ(arrivals, (std::vector<TimePs>{21'971'520, 21'971'520}));
+}
+
+TEST(Network, OppositeDirectionsOfAFullDuplexLinkDoNotSlowEachOther) {
+  const auto arrivals = simulate_concurrent_messages(pair(Duplex::kFull), 0, {{0, 1, kMiB}, {1, 0, kMiB}});
+  EXPECT_EQ(arrivals, (std::vector<TimePs>{11'485'760, 11'485'760}));
+}
+
+TEST(Network, OppositeDirectionsOfAHalfDuplexLinkShareIt) {
+  const auto arrivals = simulate_concurrent_messages(pair(Duplex::kHalf), 0, {{0, 1, kMiB}, {1, 0, kMiB}});
+  EXPECT_EQ(arrivals, (std::vector<TimePs>{21'971'520, 21'971'520}));
+}
+
+// n0 --(10 GB/s)-- n1 --(20 GB/s)-- n2, no latency.
+Topology line() {
+  TopologyBuilder b("line", "test");
+  b.add_npu("n0");
+  b.add_npu("n1");
+  b.add_npu("n2");
+  b.add_link(0, 1, {10e9, 0, LinkKind::kOther, Duplex::kFull});
+  b.add_link(1, 2, {20e9, 0, LinkKind::kOther, Duplex::kFull});
+  return std::move(b).build();
+}
+
+TEST(Network, FlowFinishingMidwaySpeedsUpTheOthers) {
+  // A: n0->n2 3 MB over both links; B: n0->n1 1 MB; C: n1->n2 6 MB.
+  // 0-200 us: max-min gives A = B = 5 GB/s (link 1 shared), C = 15 GB/s (rest of link 2).
+  //   B has moved 1 MB and finishes at 200 us; A has moved 1 MB, C 3 MB.
+  // 200-400 us: A alone on link 1 could have 10; link 2 shares 20 between A and C: 10 each.
+  //   A moves its last 2 MB and finishes at 400 us; C has 1 MB left.
+  // 400 us on: C alone on link 2 at 20 GB/s: 1 MB in 50 us, finishing at 450 us.
+  const auto arrivals = simulate_concurrent_messages(
+      line(), 0, {{0, 2, 3'000'000}, {0, 1, 1'000'000}, {1, 2, 6'000'000}});
+  EXPECT_EQ(arrivals, (std::vector<TimePs>{ps_from_us(400), ps_from_us(200), ps_from_us(450)}));
+}
+
+TEST(Network, RateCapBoundsAFlow) {
+  Engine engine;
+  const Topology t = pair(Duplex::kFull);
+  Network network(engine, t);
+  TimePs capped = 0;
+  TimePs free = 0;
+  network.send(0, 1, kMiB, [&] { capped = engine.now(); }, SendOptions{25e9});
+  network.send(0, 1, kMiB, [&] { free = engine.now(); });
+  engine.run();
+  // The capped flow runs at 25 GB/s (40 ps/B) throughout; the other takes the remaining
+  // 75 GB/s: 2^20 B / 75e9 B/s = 13,981,013.3 ps, rounded to the picosecond.
+  EXPECT_EQ(capped, ps_from_us(1) + 41'943'040);
+  EXPECT_EQ(free, ps_from_us(1) + 13'981'013);
+}
+
+TEST(Network, RatesAreRecomputedOncePerInstantAndOnlyWhereFlowsShareChannels) {
+  TopologyConfig c;
+  c.kind = TopologyKind::kRing;
+  c.npus = 8;
+  const Topology t = build_topology(c);
+  Engine engine;
+  Network network(engine, t);
+  int arrived = 0;
+  for (Rank r = 0; r < 8; ++r) network.send(r, (r + 1) % 8, kMiB, [&] { ++arrived; });
+  engine.run();
+  EXPECT_EQ(arrived, 8);
+  EXPECT_EQ(network.rate_recomputations(), 2u);  // all start together, all finish together
+  EXPECT_EQ(network.flow_rate_evaluations(), 8u);
+
+  // A long flow 0->1 and a short flow 4->5 share nothing: the short one's start and end
+  // do not re-evaluate the long one.
+  Engine engine2;
+  Network network2(engine2, t);
+  network2.send(0, 1, kGiB, [] {});
+  engine2.schedule_at(ps_from_us(1), [&] { network2.send(4, 5, kMiB, [] {}); });
+  engine2.run();
+  EXPECT_EQ(network2.rate_recomputations(), 4u);
+  EXPECT_EQ(network2.flow_rate_evaluations(), 2u);  // each flow once, when it started
+}
+
+TEST(Network, MessageToItselfArrivesAfterTheOverhead) {
+  EXPECT_EQ(one_message(pair(Duplex::kFull), 1, 1, kMiB, ps_from_us(3)), ps_from_us(3));
+}
+
+}  // namespace
+}  // namespace commsim

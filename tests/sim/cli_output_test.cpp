@@ -1,0 +1,119 @@
+// What commsim prints: golden outputs, hand-derived CSV values, determinism.
+// Set COMMSIM_UPDATE_GOLDEN=1 to rewrite the golden files after an intended change.
+
+#include <gtest/gtest.h>
+
+#include "run_cli.h"
+
+namespace commsim::testing {
+namespace {
+
+void expect_golden(const std::vector<std::string>& args, const std::string& golden) {
+  const CliResult r = run_commsim(args);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string path = source_path("tests/golden/" + golden);
+  if (std::getenv("COMMSIM_UPDATE_GOLDEN")) {
+    write_file(path, r.out);
+    GTEST_SKIP() << "rewrote " << path;
+  }
+  EXPECT_EQ(r.out, read_file(path)) << "golden: " << path;
+}
+
+TEST(CliOutput, P2pDefaultScenarioGolden) {
+  expect_golden({"p2p", "--sizes", "1:1M"}, "p2p_default.txt");
+}
+
+TEST(CliOutput, TopoSummaryGolden) {
+  expect_golden({"topo", "--topology", "torus", "--dims", "4x4x4"}, "topo_torus_4x4x4.txt");
+}
+
+TEST(CliOutput, AllPairsMatrixGolden) {
+  expect_golden({"p2p", "--topology-file", source_path("topologies/pcie-4gpu-box.textproto"),
+                 "--pattern", "all-pairs", "--size", "64M"},
+                "p2p_all_pairs_pcie.txt");
+}
+
+std::vector<std::vector<std::string>> csv_rows(const std::string& path) {
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream in(read_file(path));
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> cells;
+    std::istringstream fields(line);
+    for (std::string cell; std::getline(fields, cell, ',');) cells.push_back(cell);
+    rows.push_back(cells);
+  }
+  return rows;
+}
+
+TEST(CliOutput, HalfDuplexBidirectionalCsv) {
+  // Two NPUs, one 100 GB/s (10 ps/B), 1 us link. Each direction alone: 1 us + 2^20 * 10 ps
+  // = 11.485760 us. Half duplex, both at once: each at 50 GB/s, 1 us + 20.971520 us.
+  // sim/model = 21.971520 / 11.485760 = 1.912935670; algbw = 2^20 B / 21.971520 us.
+  const std::string csv = tmp_path("bidirectional.csv");
+  const CliResult r = run_commsim({"p2p", "--topology", "ring", "--npus", "2", "--bandwidth",
+                                   "100GB/s", "--latency", "1us", "--duplex", "half",
+                                   "--pattern", "bidirectional", "--size", "1M", "--csv", csv});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto rows = csv_rows(csv);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"pattern", "src", "dst", "size_bytes", "sim_time_us",
+                                                "model_time_us", "sim_over_model", "algbw_GBps"}));
+  EXPECT_EQ(rows[1], (std::vector<std::string>{"bidirectional", "0", "1", "1048576", "21.971520",
+                                                "11.485760", "1.912935670", "47.724327"}));
+  EXPECT_EQ(rows[2][1], "1");
+  EXPECT_EQ(rows[2][4], "21.971520");
+}
+
+TEST(CliOutput, ShiftContentionOnARing) {
+  // shift:2 on a 4-ring: every message goes two hops the positive way (a tie), so each
+  // directed channel carries two flows: 2 us + 2^20 B at 50 GB/s = 22.971520 us, against
+  // the idle closed form 2 us + 2^20 B at 100 GB/s = 12.485760 us.
+  const std::string csv = tmp_path("shift.csv");
+  const CliResult r = run_commsim({"p2p", "--topology", "ring", "--npus", "4", "--bandwidth",
+                                   "100GB/s", "--latency", "1us", "--pattern", "shift:2",
+                                   "--size", "1M", "--csv", csv});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto rows = csv_rows(csv);
+  ASSERT_EQ(rows.size(), 5u);
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    EXPECT_EQ(rows[i][4], "22.971520");
+    EXPECT_EQ(rows[i][5], "12.485760");
+  }
+  EXPECT_NE(r.out.find("       22.97"), std::string::npos) << r.out;
+}
+
+TEST(CliOutput, SameInputGivesByteIdenticalOutput) {
+  const std::vector<std::string> args{"p2p", "--topology", "tree", "--npus", "16", "--arity", "4",
+                                      "--oversubscription", "2", "--pattern", "shift:5",
+                                      "--sizes", "1K:16M", "--csv", tmp_path("det.csv")};
+  const CliResult first = run_commsim(args);
+  const std::string first_csv = read_file(tmp_path("det.csv"));
+  const CliResult second = run_commsim(args);
+  EXPECT_EQ(first.status, 0);
+  EXPECT_EQ(first.out, second.out);
+  EXPECT_EQ(first_csv, read_file(tmp_path("det.csv")));
+}
+
+TEST(CliOutput, HelpListsOptions) {
+  const CliResult top = run_commsim({"--help"});
+  EXPECT_EQ(top.status, 0);
+  EXPECT_NE(top.out.find("p2p"), std::string::npos);
+  const CliResult p2p = run_commsim({"p2p", "--help"});
+  EXPECT_EQ(p2p.status, 0);
+  for (const char* option : {"--pattern", "--sizes", "--overhead", "--csv", "--topology-file",
+                             "--duplex", "--nic-bandwidth"}) {
+    EXPECT_NE(p2p.out.find(option), std::string::npos) << option;
+  }
+}
+
+TEST(CliOutput, TopoWritesGraphviz) {
+  const std::string dot = tmp_path("ring.dot");
+  const CliResult r = run_commsim({"topo", "--topology", "ring", "--npus", "4", "--dot", dot});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string text = read_file(dot);
+  EXPECT_EQ(text.rfind("graph G {", 0), 0u);
+  EXPECT_NE(text.find("0--1"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace commsim::testing

@@ -1,0 +1,129 @@
+#include "topology/builders.h"
+
+#include <gtest/gtest.h>
+
+#include "base/error.h"
+
+namespace commsim {
+namespace {
+
+TopologyConfig config(TopologyKind kind) {
+  TopologyConfig c;
+  c.kind = kind;
+  return c;
+}
+
+TEST(Builders, CountsOfEveryKind) {
+  struct Case {
+    TopologyConfig config;
+    std::size_t npus, switches, links;
+  };
+  TopologyConfig ring = config(TopologyKind::kRing);
+  ring.npus = 8;
+  TopologyConfig ring2 = ring;
+  ring2.npus = 2;  // one link, not two parallel ones
+  TopologyConfig sw = config(TopologyKind::kSwitch);
+  sw.npus = 16;
+  TopologyConfig fc = config(TopologyKind::kFullyConnected);
+  fc.npus = 6;
+  TopologyConfig tree = config(TopologyKind::kTree);
+  tree.npus = 16;
+  tree.arity = 4;  // 4 leaf switches + 1 root
+  TopologyConfig tree5 = config(TopologyKind::kTree);
+  tree5.npus = 5;
+  tree5.arity = 2;  // levels: 3 + 2 + 1 switches
+  TopologyConfig hier = config(TopologyKind::kHierarchical);
+  hier.nodes = 4;
+  hier.gpus_per_node = 8;  // 4 NVSwitches + 1 net switch; 32 NVLink + 32 NIC links
+  TopologyConfig leaf_spine = hier;
+  leaf_spine.leaf_size = 2;  // 4 NVSwitches + 2 leaves + 1 spine; + 2 uplinks
+  TopologyConfig mesh = config(TopologyKind::kMesh);
+  mesh.dims = {4, 4};  // 2 * 4 * 3 links
+  TopologyConfig torus = config(TopologyKind::kTorus);
+  torus.dims = {4, 4, 4};  // 3 * 64 links
+  TopologyConfig torus2 = config(TopologyKind::kTorus);
+  torus2.dims = {2, 3};  // dim of 2: one link per pair; dim of 3: a ring of 3 links
+  const std::vector<Case> cases{
+      {ring, 8, 0, 8},          {ring2, 2, 0, 1},          {sw, 16, 1, 16},
+      {fc, 6, 0, 15},           {tree, 16, 5, 20},         {tree5, 5, 6, 10},
+      {hier, 32, 5, 64},        {leaf_spine, 32, 7, 66},   {mesh, 16, 0, 24},
+      {torus, 64, 0, 192},      {torus2, 6, 0, 3 + 2 * 3},
+  };
+  for (const Case& c : cases) {
+    const Topology t = build_topology(c.config);
+    SCOPED_TRACE(t.name());
+    EXPECT_EQ(t.npu_count(), c.npus);
+    EXPECT_EQ(t.switch_count(), c.switches);
+    EXPECT_EQ(t.link_count(), c.links);
+  }
+}
+
+TEST(Builders, DefaultIsTheH100Node) {
+  const Topology t = build_topology(default_topology_config());
+  EXPECT_EQ(t.name(), "h100-nvswitch-node");
+  EXPECT_EQ(t.npu_count(), 8u);
+  EXPECT_EQ(t.switch_count(), 1u);
+  EXPECT_DOUBLE_EQ(t.link(0).params.bandwidth_Bps, 450e9);
+  EXPECT_EQ(t.link(0).params.kind, LinkKind::kNvlink);
+}
+
+TEST(Builders, TreeUplinksCarryLeavesBelowOverOversubscription) {
+  TopologyConfig c = config(TopologyKind::kTree);
+  c.npus = 16;
+  c.arity = 4;
+  c.link.bandwidth_Bps = 100e9;
+  c.oversubscription = {4};
+  const Topology t = build_topology(c);
+  // Links 0..15 join NPUs to leaf switches; 16..19 are the leaves' uplinks:
+  // 4 NPUs * 100 GB/s / 4 = 100 GB/s.
+  EXPECT_DOUBLE_EQ(t.link(0).params.bandwidth_Bps, 100e9);
+  EXPECT_DOUBLE_EQ(t.link(16).params.bandwidth_Bps, 100e9);
+  c.oversubscription = {1};
+  EXPECT_DOUBLE_EQ(build_topology(c).link(16).params.bandwidth_Bps, 400e9);
+}
+
+TEST(Builders, HierarchicalLeafUplinksAggregateTheirNics) {
+  TopologyConfig c = config(TopologyKind::kHierarchical);
+  c.nodes = 4;
+  c.gpus_per_node = 2;
+  c.leaf_size = 2;
+  c.oversubscription = {2};
+  const Topology t = build_topology(c);
+  const Link& uplink = t.link(t.link_count() - 1);
+  EXPECT_EQ(t.vertex(uplink.second).name, "spine");
+  // 2 nodes * 2 GPUs * 50 GB/s / 2.
+  EXPECT_DOUBLE_EQ(uplink.params.bandwidth_Bps, 100e9);
+}
+
+TEST(Builders, BadParametersAreInputErrors) {
+  TopologyConfig mesh = config(TopologyKind::kMesh);
+  EXPECT_THROW(build_topology(mesh), InputError);  // no dims
+  mesh.dims = {4, 0};
+  EXPECT_THROW(build_topology(mesh), InputError);
+  mesh.dims = {2, 2, 2, 2};
+  EXPECT_THROW(build_topology(mesh), InputError);
+  TopologyConfig tree = config(TopologyKind::kTree);
+  tree.arity = 1;
+  EXPECT_THROW(build_topology(tree), InputError);
+  tree.arity = 2;
+  tree.oversubscription = {1, 2, 3, 4, 5};  // 8 NPUs, arity 2: 3 levels
+  EXPECT_THROW(build_topology(tree), InputError);
+  tree.oversubscription = {0};
+  EXPECT_THROW(build_topology(tree), InputError);
+  TopologyConfig ring = config(TopologyKind::kRing);
+  ring.npus = 0;
+  EXPECT_THROW(build_topology(ring), InputError);
+}
+
+TEST(Builders, ParseDims) {
+  EXPECT_EQ(parse_dims("4x4x4", "--dims"), (std::vector<std::uint32_t>{4, 4, 4}));
+  EXPECT_EQ(parse_dims("8", "--dims"), (std::vector<std::uint32_t>{8}));
+  EXPECT_THROW(parse_dims("4x0", "--dims"), InputError);
+  EXPECT_THROW(parse_dims("4x", "--dims"), InputError);
+  EXPECT_THROW(parse_dims("axb", "--dims"), InputError);
+  EXPECT_THROW(parse_dims("2x2x2x2", "--dims"), InputError);
+  EXPECT_THROW(parse_topology_kind("hypercube", "--topology"), InputError);
+}
+
+}  // namespace
+}  // namespace commsim

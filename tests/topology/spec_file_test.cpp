@@ -1,0 +1,124 @@
+#include "topology/spec_file.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "base/error.h"
+#include "topology/builders.h"
+
+namespace commsim {
+namespace {
+
+const std::string kTopologies = std::string(COMMSIM_SOURCE_DIR) + "/topologies/";
+
+std::string error_of(const std::string& text, bool json = false) {
+  try {
+    parse_topology_spec(text, "spec.textproto", json);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(SpecFile, ShippedSystemsLoad) {
+  struct Case {
+    const char* file;
+    std::size_t npus, switches, links;
+    double min_bandwidth;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"h100-nvswitch-node.textproto", 8, 1, 8, 450e9},
+           {"a100-nvswitch-node.textproto", 8, 1, 8, 300e9},
+           {"h100-2node-ib.textproto", 16, 3, 32, 50e9},
+           {"pcie-4gpu-box.textproto", 4, 3, 6, 31.5e9},
+           {"torus-4x4x4.textproto", 64, 0, 192, 50e9},
+       }) {
+    SCOPED_TRACE(c.file);
+    const Topology t = load_topology_file(kTopologies + c.file);
+    EXPECT_EQ(t.npu_count(), c.npus);
+    EXPECT_EQ(t.switch_count(), c.switches);
+    EXPECT_EQ(t.link_count(), c.links);
+    double min_bw = 1e300;
+    for (const Link& l : t.links()) min_bw = std::min(min_bw, l.params.bandwidth_Bps);
+    EXPECT_DOUBLE_EQ(min_bw, c.min_bandwidth);
+  }
+}
+
+TEST(SpecFile, H100FileIsTheBuiltInDefault) {
+  const Topology file = load_topology_file(kTopologies + "h100-nvswitch-node.textproto");
+  const Topology builtin = build_topology(default_topology_config());
+  EXPECT_EQ(file.name(), builtin.name());
+  ASSERT_EQ(file.link_count(), builtin.link_count());
+  for (LinkId l = 0; l < file.link_count(); ++l) {
+    EXPECT_EQ(file.link(l).params.bandwidth_Bps, builtin.link(l).params.bandwidth_Bps);
+    EXPECT_EQ(file.link(l).params.latency_ps, builtin.link(l).params.latency_ps);
+    EXPECT_EQ(file.link(l).params.kind, builtin.link(l).params.kind);
+  }
+}
+
+TEST(SpecFile, PcieBoxCrossesTheRootComplexBetweenSwitches) {
+  const Topology t = load_topology_file(kTopologies + "pcie-4gpu-box.textproto");
+  EXPECT_EQ(t.route(0, 1).size(), 2u);
+  EXPECT_EQ(t.route(0, 2).size(), 4u);
+}
+
+TEST(SpecFile, SyntaxErrorNamesFileAndLine) {
+  const std::string text = "name: \"x\"\nbuilder {\n  kind: RING\n  npus: 8 8\n}\n";
+  const std::string error = error_of(text);
+  EXPECT_NE(error.find("spec.textproto"), std::string::npos) << error;
+  EXPECT_NE(error.find("line 4"), std::string::npos) << error;
+}
+
+TEST(SpecFile, UnknownFieldAndEnumAreErrors) {
+  EXPECT_NE(error_of("name: \"x\" colour: 3").find("line 1"), std::string::npos);
+  EXPECT_NE(error_of("name: \"x\"\nbuilder { kind: HYPERCUBE }").find("line 2"),
+            std::string::npos);
+}
+
+TEST(SpecFile, LinkToAMissingVertexIsNamed) {
+  const std::string text = R"(name: "x"
+graph {
+  vertices { name: "gpu0" }
+  vertices { name: "gpu1" }
+  links { a: "gpu0" b: "gpu9" link { bandwidth: "1GB/s" latency: "1us" } }
+})";
+  const std::string error = error_of(text);
+  EXPECT_NE(error.find("graph.links[0].b"), std::string::npos) << error;
+  EXPECT_NE(error.find("'gpu9' does not exist"), std::string::npos) << error;
+}
+
+TEST(SpecFile, BadValuesNameTheField) {
+  const std::string zero_bw = R"(name: "x" builder { kind: RING npus: 4
+    link { bandwidth: "0GB/s" latency: "1us" } })";
+  EXPECT_NE(error_of(zero_bw).find("builder.link.bandwidth"), std::string::npos);
+  const std::string no_latency = R"(name: "x" builder { kind: RING npus: 4
+    link { bandwidth: "1GB/s" } })";
+  EXPECT_NE(error_of(no_latency).find("builder.link.latency is missing"), std::string::npos);
+  const std::string bad_dims = R"(name: "x" builder { kind: TORUS dims: "4x0"
+    link { bandwidth: "1GB/s" latency: "1us" } })";
+  EXPECT_NE(error_of(bad_dims).find("builder.dims"), std::string::npos);
+  EXPECT_NE(error_of("name: \"x\"").find("builder { ... } or a graph"), std::string::npos);
+  const std::string disconnected = R"(name: "x" graph {
+    vertices { name: "a" } vertices { name: "b" } })";
+  EXPECT_NE(error_of(disconnected).find("not connected"), std::string::npos);
+  const std::string duplicate = R"(name: "x" graph {
+    vertices { name: "a" } vertices { name: "a" } })";
+  EXPECT_NE(error_of(duplicate).find("used twice"), std::string::npos);
+}
+
+TEST(SpecFile, JsonThroughProtobufsMapping) {
+  const std::string json = R"({"name": "ring4", "builder": {"kind": "RING", "npus": 4,
+    "link": {"bandwidth": "100GB/s", "latency": "1us", "kind": "NVLINK"}}})";
+  const Topology t = parse_topology_spec(json, "ring4.json", true);
+  EXPECT_EQ(t.npu_count(), 4u);
+  EXPECT_EQ(t.link_count(), 4u);
+  EXPECT_NE(error_of("{\"name\": ", true).find("spec.textproto"), std::string::npos);
+}
+
+TEST(SpecFile, MissingFileIsAnInputError) {
+  EXPECT_THROW(load_topology_file("/nonexistent/topology.textproto"), InputError);
+}
+
+}  // namespace
+}  // namespace commsim
