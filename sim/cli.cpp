@@ -21,6 +21,7 @@ const std::map<std::string, CommandInfo>& commands() {
   static const std::map<std::string, CommandInfo> table{
       {"topo", {run_topo, "summarise a topology; export it as Graphviz DOT"}},
       {"p2p", {run_p2p, "point-to-point messages: one-way, bidirectional, all-pairs, shift"}},
+      {"collective", {run_collective, "a collective by one or every algorithm, beside its closed form"}},
   };
   return table;
 }

@@ -150,7 +150,7 @@ BandwidthBps parse_bandwidth(std::string_view text, std::string_view what) {
   return rate;
 }
 
-TimePs parse_time(std::string_view text, std::string_view what) {
+double parse_seconds(std::string_view text, std::string_view what) {
   const Quantity q = split_quantity(text, what, kTimeHelp);
   std::optional<double> factor = lookup(kTimeUnitsPs, q.unit);
   if (q.unit.empty() && q.value == 0) factor = 1.0;
@@ -167,7 +167,11 @@ TimePs parse_time(std::string_view text, std::string_view what) {
   if (ps > 9e18) {
     throw InputError(std::string(what) + ": time " + quoted(trim(text)) + " is too large");
   }
-  return std::llround(ps);
+  return ps / 1e12;
+}
+
+TimePs parse_time(std::string_view text, std::string_view what) {
+  return ps_from_seconds(parse_seconds(text, what));
 }
 
 std::uint64_t parse_count(std::string_view text, std::string_view what, std::uint64_t min,

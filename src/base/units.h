@@ -51,6 +51,8 @@ Bytes parse_size(std::string_view text, std::string_view what);
 BandwidthBps parse_bandwidth(std::string_view text, std::string_view what);
 /// "500ns", "2us", "0.5ms", "1s", "0"; must be finite and not negative.
 TimePs parse_time(std::string_view text, std::string_view what);
+/// As parse_time, in seconds and not rounded to the picosecond: "0.25ps" is 2.5e-13.
+double parse_seconds(std::string_view text, std::string_view what);
 /// A whole number in [min, max]: "8".
 std::uint64_t parse_count(std::string_view text, std::string_view what, std::uint64_t min,
                           std::uint64_t max);

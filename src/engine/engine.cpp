@@ -53,6 +53,7 @@ bool Engine::drop_cancelled_top() {
 
 void Engine::run() {
   stop_requested_ = false;
+  running_ = true;
   while (!stop_requested_ && drop_cancelled_top()) {
     now_ = queue_.top().time;
     while (!queue_.empty() && queue_.top().time == now_) {
@@ -63,11 +64,12 @@ void Engine::run() {
       --pending_;
       ++processed_;
       callback();
-      if (stop_requested_) return;
+      if (stop_requested_) break;
     }
     ++batches_;
     for (const Callback& hook : batch_end_hooks_) hook();
   }
+  running_ = false;
 }
 
 }  // namespace commsim

@@ -48,6 +48,8 @@ class Engine {
   /// Makes run() return after the current event; pending events stay for the next run().
   void stop() { stop_requested_ = true; }
 
+  /// True while run() is processing events (so work may join the current instant's batch).
+  bool running() const { return running_; }
   std::size_t pending_events() const { return pending_; }
   std::uint64_t events_processed() const { return processed_; }
   std::uint64_t batches_processed() const { return batches_; }
@@ -69,6 +71,7 @@ class Engine {
   std::uint64_t batches_ = 0;
   std::size_t pending_ = 0;
   bool stop_requested_ = false;
+  bool running_ = false;
   EventQueue queue_;
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_slots_;

@@ -49,7 +49,12 @@ void Network::send(Rank src, Rank dst, Bytes bytes, Callback on_arrival, SendOpt
   for (const ChannelId c : *flow.route) flow.latency_ps += topology_.link(link_of(c)).params.latency_ps;
   flow.completion = {};
   flow.on_arrival = std::move(on_arrival);
-  engine_.schedule_after(overhead_ps_, [this, id] { start_flow(id); });
+  // Without overhead a flow sent from an event joins the current instant's batch directly.
+  if (overhead_ps_ == 0 && engine_.running()) {
+    start_flow(id);
+  } else {
+    engine_.schedule_after(overhead_ps_, [this, id] { start_flow(id); });
+  }
 }
 
 void Network::start_flow(FlowId id) {
@@ -113,6 +118,20 @@ void Network::recompute_rates() {
     }
   }
   if (component_flows_.empty()) return;
+  flow_rate_evaluations_ += component_flows_.size();
+  const TimePs now = engine_.now();
+
+  // Where no channel is shared, each flow simply runs at its bottleneck (or its cap).
+  const bool unshared = std::all_of(component_resources_.begin(), component_resources_.end(),
+                                    [&](std::uint32_t r) { return flows_on_resource_[r].size() <= 1; });
+  if (unshared) {
+    for (const FlowId f : component_flows_) {
+      BandwidthBps rate = flows_[f].cap_Bps;
+      for (const ChannelId c : *flows_[f].route) rate = std::min(rate, resource_capacity_[resource_of(c)]);
+      set_rate(f, rate, now);
+    }
+    return;
+  }
 
   problem_.clear();
   for (const std::uint32_t r : component_resources_) {
@@ -124,22 +143,20 @@ void Network::recompute_rates() {
     problem_.add_flow(local_route_, flows_[f].cap_Bps);
   }
   const std::vector<double>& rates = solver_.solve(problem_);
-  flow_rate_evaluations_ += component_flows_.size();
+  for (std::size_t i = 0; i < component_flows_.size(); ++i) set_rate(component_flows_[i], rates[i], now);
+}
 
-  const TimePs now = engine_.now();
-  for (std::size_t i = 0; i < component_flows_.size(); ++i) {
-    const FlowId f = component_flows_[i];
-    Flow& flow = flows_[f];
-    // Bytes moved at the old rate since the last update.
-    flow.remaining_bytes -= flow.rate_Bps * seconds_from_ps(now - flow.last_update);
-    flow.remaining_bytes = std::max(0.0, flow.remaining_bytes);
-    flow.last_update = now;
-    if (rates[i] == flow.rate_Bps && flow.completion.valid()) continue;  // still on time
-    engine_.cancel(flow.completion);
-    flow.rate_Bps = rates[i];
-    flow.completion = engine_.schedule_at(now + transfer_time_ps(flow.remaining_bytes, rates[i]),
-                                          [this, f] { finish_flow(f); });
-  }
+void Network::set_rate(FlowId f, BandwidthBps rate, TimePs now) {
+  Flow& flow = flows_[f];
+  // Bytes moved at the old rate since the last update.
+  flow.remaining_bytes -= flow.rate_Bps * seconds_from_ps(now - flow.last_update);
+  flow.remaining_bytes = std::max(0.0, flow.remaining_bytes);
+  flow.last_update = now;
+  if (rate == flow.rate_Bps && flow.completion.valid()) return;  // still on time
+  engine_.cancel(flow.completion);
+  flow.rate_Bps = rate;
+  flow.completion = engine_.schedule_at(now + transfer_time_ps(flow.remaining_bytes, rate),
+                                        [this, f] { finish_flow(f); });
 }
 
 }  // namespace commsim

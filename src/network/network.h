@@ -22,6 +22,7 @@
 #include "base/units.h"
 #include "engine/engine.h"
 #include "network/max_min_fair.h"
+#include "network/transport.h"
 #include "topology/topology.h"
 
 namespace commsim {
@@ -32,14 +33,21 @@ struct SendOptions {
   BandwidthBps rate_cap_Bps = std::numeric_limits<double>::infinity();
 };
 
-class Network {
+class Network : public Transport {
  public:
   Network(Engine& engine, const Topology& topology, TimePs overhead_ps = 0);
   Network(const Network&) = delete;
   Network& operator=(const Network&) = delete;
 
   /// Sends `bytes` from `src` to `dst`; `on_arrival` runs when the last byte arrives.
-  void send(Rank src, Rank dst, Bytes bytes, Callback on_arrival, SendOptions options = {});
+  void send(Rank src, Rank dst, Bytes bytes, Callback on_arrival, SendOptions options);
+  void send(Rank src, Rank dst, Bytes bytes, Callback on_arrival) override {
+    send(src, dst, bytes, std::move(on_arrival), SendOptions{});
+  }
+  TimePs now() const override { return engine_.now(); }
+  void schedule_after(TimePs delay, Callback callback) override {
+    engine_.schedule_after(delay, std::move(callback));
+  }
 
   Engine& engine() { return engine_; }
   const Topology& topology() const { return topology_; }
@@ -68,6 +76,8 @@ class Network {
   void start_flow(FlowId id);
   void finish_flow(FlowId id);
   void recompute_rates();
+  /// Advances the flow's bytes at its old rate to `now`, then moves it to `rate`.
+  void set_rate(FlowId id, BandwidthBps rate, TimePs now);
   void release_flow(FlowId id);
 
   Engine& engine_;

@@ -7,12 +7,13 @@
 #include <utility>
 
 #include "base/error.h"
+#include "base/name_table.h"
 #include "topology/topology_builder.h"
 
 namespace commsim {
 namespace {
 
-constexpr std::array<std::pair<TopologyKind, std::string_view>, 7> kKindNames{{
+constexpr NameTable<TopologyKind, 7> kKindNames{{
     {TopologyKind::kRing, "ring"},
     {TopologyKind::kSwitch, "switch"},
     {TopologyKind::kFullyConnected, "fully-connected"},
@@ -65,6 +66,7 @@ Topology build_ring(const TopologyConfig& c) {
   for (std::uint32_t r = 0; r + 1 < c.npus; ++r) b.add_link(r, r + 1, c.link);
   if (c.npus > 2) b.add_link(c.npus - 1, 0, c.link);
   b.set_grid(Grid{{c.npus}, true});
+  b.set_shape({TopologyKind::kRing, {c.npus}});
   return std::move(b).build();
 }
 
@@ -74,6 +76,7 @@ Topology build_switch(const TopologyConfig& c) {
   for (std::uint32_t r = 0; r < c.npus; ++r) b.add_npu(npu_name(r));
   const VertexId sw = b.add_switch("switch");
   for (std::uint32_t r = 0; r < c.npus; ++r) b.add_link(r, sw, c.link);
+  b.set_shape({TopologyKind::kSwitch, {}});
   return std::move(b).build();
 }
 
@@ -84,6 +87,7 @@ Topology build_fully_connected(const TopologyConfig& c) {
   for (std::uint32_t i = 0; i < c.npus; ++i) {
     for (std::uint32_t j = i + 1; j < c.npus; ++j) b.add_link(i, j, c.link);
   }
+  b.set_shape({TopologyKind::kFullyConnected, {}});
   return std::move(b).build();
 }
 
@@ -121,6 +125,7 @@ Topology build_tree(const TopologyConfig& c) {
     }
     current = std::move(parents);
   }
+  b.set_shape({TopologyKind::kTree, {}});
   return std::move(b).build();
 }
 
@@ -142,6 +147,7 @@ Topology build_hierarchical(const TopologyConfig& c) {
     }
   }
   const auto gpu = [&](std::uint32_t n, std::uint32_t g) { return n * c.gpus_per_node + g; };
+  b.set_shape({TopologyKind::kHierarchical, {c.gpus_per_node, c.nodes}});
   if (c.gpus_per_node > 1) {
     for (std::uint32_t n = 0; n < c.nodes; ++n) {
       const VertexId nvswitch = b.add_switch("node" + std::to_string(n) + "/nvswitch");
@@ -196,6 +202,7 @@ Topology build_grid(const TopologyConfig& c, bool wrap) {
     stride *= size;
   }
   b.set_grid(Grid{c.dims, wrap});
+  b.set_shape({wrap ? TopologyKind::kTorus : TopologyKind::kMesh, c.dims});
   return std::move(b).build();
 }
 
@@ -214,21 +221,12 @@ std::string default_name(const TopologyConfig& c) {
 
 }  // namespace
 
-std::string_view topology_kind_name(TopologyKind kind) {
-  for (const auto& [k, name] : kKindNames) {
-    if (k == kind) return name;
-  }
-  return "unknown";
-}
+std::string_view topology_kind_name(TopologyKind kind) { return name_in(kKindNames, kind); }
 
 TopologyKind parse_topology_kind(std::string_view name, std::string_view what) {
-  std::string known;
-  for (const auto& [kind, n] : kKindNames) {
-    if (n == name) return kind;
-    known += (known.empty() ? "" : ", ") + std::string(n);
-  }
+  if (const auto kind = value_in(kKindNames, name)) return *kind;
   throw InputError(std::string(what) + ": unknown topology kind '" + std::string(name) +
-                   "' (known: " + known + ")");
+                   "' (known: " + names_in(kKindNames) + ")");
 }
 
 std::vector<std::uint32_t> parse_dims(std::string_view text, std::string_view what) {

@@ -24,8 +24,6 @@
 
 namespace commsim {
 
-enum class TopologyKind { kRing, kSwitch, kFullyConnected, kTree, kHierarchical, kMesh, kTorus };
-
 std::string_view topology_kind_name(TopologyKind kind);
 /// Throws InputError listing the known kinds.
 TopologyKind parse_topology_kind(std::string_view name, std::string_view what);

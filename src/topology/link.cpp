@@ -1,11 +1,10 @@
 #include "topology/link.h"
 
-#include <array>
-#include <utility>
+#include "base/name_table.h"
 
 namespace commsim {
 namespace {
-constexpr std::array<std::pair<LinkKind, std::string_view>, 5> kKindNames{{
+constexpr NameTable<LinkKind, 5> kKindNames{{
     {LinkKind::kNvlink, "nvlink"},
     {LinkKind::kPcie, "pcie"},
     {LinkKind::kInfiniband, "infiniband"},
@@ -14,18 +13,10 @@ constexpr std::array<std::pair<LinkKind, std::string_view>, 5> kKindNames{{
 }};
 }  // namespace
 
-std::string_view link_kind_name(LinkKind kind) {
-  for (const auto& [k, name] : kKindNames) {
-    if (k == kind) return name;
-  }
-  return "other";
-}
+std::string_view link_kind_name(LinkKind kind) { return name_in(kKindNames, kind); }
 
 std::optional<LinkKind> link_kind_from_name(std::string_view name) {
-  for (const auto& [k, n] : kKindNames) {
-    if (n == name) return k;
-  }
-  return std::nullopt;
+  return value_in(kKindNames, name);
 }
 
 std::string_view duplex_name(Duplex duplex) { return duplex == Duplex::kFull ? "full" : "half"; }

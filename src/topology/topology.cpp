@@ -14,15 +14,25 @@ constexpr LinkId kNoLink = std::numeric_limits<LinkId>::max();
 }  // namespace
 
 Topology::Topology(std::string name, std::string description, Graph graph,
-                   std::vector<Link> links, std::size_t npu_count, std::optional<Grid> grid)
+                   std::vector<Link> links, std::size_t npu_count, std::optional<Grid> grid,
+                   Shape shape)
     : name_(std::move(name)),
       description_(std::move(description)),
       graph_(std::move(graph)),
       links_(std::move(links)),
       npu_count_(npu_count),
       grid_(std::move(grid)),
+      shape_(std::move(shape)),
       predecessor_links_(npu_count) {
   COMMSIM_CHECK(npu_count_ <= boost::num_vertices(graph_), "more NPUs than vertices");
+}
+
+BandwidthBps Topology::injection_bandwidth(Rank npu) const {
+  BandwidthBps total = 0;
+  for (const auto edge : boost::make_iterator_range(boost::out_edges(npu, graph_))) {
+    total += links_[graph_[edge].link].params.bandwidth_Bps;
+  }
+  return total;
 }
 
 VertexId Topology::channel_source(ChannelId channel) const {

@@ -35,6 +35,17 @@ constexpr LinkId link_of(ChannelId channel) { return channel / 2; }
 
 enum class VertexKind { kNpu, kSwitch };
 
+/// How a topology was built; explicit graphs from spec files have no kind.
+enum class TopologyKind { kRing, kSwitch, kFullyConnected, kTree, kHierarchical, kMesh, kTorus };
+
+/// The kind and the sizes of its natural levels, innermost first, whose product is the
+/// number of NPUs: hierarchical {GPUs per node, nodes}; mesh and torus their dims; ring {N}.
+/// Rank r has level digits (r mod s0, (r / s0) mod s1, ...). Empty for other kinds.
+struct Shape {
+  std::optional<TopologyKind> kind;
+  std::vector<std::uint32_t> levels;
+};
+
 struct VertexProps {
   VertexKind kind = VertexKind::kNpu;
   std::string name;
@@ -66,7 +77,7 @@ class Topology {
  public:
   /// Prefer TopologyBuilder, which validates.
   Topology(std::string name, std::string description, Graph graph, std::vector<Link> links,
-           std::size_t npu_count, std::optional<Grid> grid);
+           std::size_t npu_count, std::optional<Grid> grid, Shape shape);
 
   const std::string& name() const { return name_; }
   /// What kind and shape it is, e.g. "torus 4x4x4".
@@ -80,6 +91,9 @@ class Topology {
   const std::vector<Link>& links() const { return links_; }
   const VertexProps& vertex(VertexId v) const { return graph_[v]; }
   const std::optional<Grid>& grid() const { return grid_; }
+  const Shape& shape() const { return shape_; }
+  /// Sum of the bandwidths of an NPU's links: the most it can send at once, B/s.
+  BandwidthBps injection_bandwidth(Rank npu) const;
 
   /// The channels from `src` to `dst` (empty when src == dst). The reference stays valid
   /// for the topology's lifetime.
@@ -102,6 +116,7 @@ class Topology {
   std::vector<Link> links_;
   std::size_t npu_count_;
   std::optional<Grid> grid_;
+  Shape shape_;
   mutable std::unordered_map<std::uint64_t, Route> route_cache_;
   // Per source NPU: the link through which Dijkstra reached each vertex.
   mutable std::vector<std::vector<LinkId>> predecessor_links_;

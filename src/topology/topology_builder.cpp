@@ -52,7 +52,7 @@ Topology TopologyBuilder::build() && {
     }
   }
   return Topology(std::move(name_), std::move(description_), std::move(graph_),
-                  std::move(links_), npu_count_, std::move(grid_));
+                  std::move(links_), npu_count_, std::move(grid_), std::move(shape_));
 }
 
 }  // namespace commsim

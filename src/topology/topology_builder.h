@@ -21,6 +21,7 @@ class TopologyBuilder {
   LinkId add_link(VertexId a, VertexId b, const LinkParams& params);
   /// Marks the topology as a grid, routed dimension by dimension.
   void set_grid(Grid grid) { grid_ = std::move(grid); }
+  void set_shape(Shape shape) { shape_ = std::move(shape); }
 
   std::size_t npu_count() const { return npu_count_; }
   std::size_t vertex_count() const { return boost::num_vertices(graph_); }
@@ -35,6 +36,7 @@ class TopologyBuilder {
   std::vector<Link> links_;
   std::size_t npu_count_ = 0;
   std::optional<Grid> grid_;
+  Shape shape_;
 };
 
 }  // namespace commsim

@@ -1,0 +1,93 @@
+#include "base/collectives.h"
+
+#include "base/name_table.h"
+
+namespace commsim {
+namespace {
+
+constexpr NameTable<CollectiveKind, 7> kCollectiveNames{{
+    {CollectiveKind::kAllReduce, "allreduce"},
+    {CollectiveKind::kAllGather, "allgather"},
+    {CollectiveKind::kReduceScatter, "reducescatter"},
+    {CollectiveKind::kBroadcast, "broadcast"},
+    {CollectiveKind::kReduce, "reduce"},
+    {CollectiveKind::kAllToAll, "alltoall"},
+    {CollectiveKind::kBarrier, "barrier"},
+}};
+
+constexpr NameTable<AlgorithmKind, 12> kAlgorithmNames{{
+    {AlgorithmKind::kRing, "ring"},
+    {AlgorithmKind::kRingBidir, "ring-bidir"},
+    {AlgorithmKind::kTree, "tree"},
+    {AlgorithmKind::kRecursiveDoubling, "recursive-doubling"},
+    {AlgorithmKind::kRecursiveHalving, "recursive-halving"},
+    {AlgorithmKind::kRabenseifner, "rabenseifner"},
+    {AlgorithmKind::kDirect, "direct"},
+    {AlgorithmKind::kPairwise, "pairwise"},
+    {AlgorithmKind::kBruck, "bruck"},
+    {AlgorithmKind::kHierarchical, "hierarchical"},
+    {AlgorithmKind::kDimensional, "dimensional"},
+    {AlgorithmKind::kDissemination, "dissemination"},
+}};
+
+bool splits_per_rank(CollectiveKind kind) {
+  return kind == CollectiveKind::kAllGather || kind == CollectiveKind::kReduceScatter ||
+         kind == CollectiveKind::kAllToAll;
+}
+
+}  // namespace
+
+std::string_view collective_name(CollectiveKind kind) { return name_in(kCollectiveNames, kind); }
+std::optional<CollectiveKind> collective_from_name(std::string_view name) {
+  return value_in(kCollectiveNames, name);
+}
+std::string_view algorithm_name(AlgorithmKind kind) { return name_in(kAlgorithmNames, kind); }
+std::optional<AlgorithmKind> algorithm_from_name(std::string_view name) {
+  return value_in(kAlgorithmNames, name);
+}
+
+const std::vector<CollectiveKind>& all_collectives() {
+  static const std::vector<CollectiveKind> kinds = [] {
+    std::vector<CollectiveKind> v;
+    for (const auto& [k, name] : kCollectiveNames) v.push_back(k);
+    return v;
+  }();
+  return kinds;
+}
+
+const std::vector<AlgorithmKind>& all_algorithms() {
+  static const std::vector<AlgorithmKind> kinds = [] {
+    std::vector<AlgorithmKind> v;
+    for (const auto& [k, name] : kAlgorithmNames) v.push_back(k);
+    return v;
+  }();
+  return kinds;
+}
+
+Bytes nccl_size(CollectiveKind kind, Bytes requested, std::size_t ranks) {
+  if (kind == CollectiveKind::kBarrier) return 0;
+  if (!splits_per_rank(kind)) return requested / kElementBytes * kElementBytes;
+  const Bytes unit = kElementBytes * ranks;
+  return requested / unit * unit;
+}
+
+Bytes nccl_count(CollectiveKind kind, Bytes size, std::size_t ranks) {
+  const Bytes elements = size / kElementBytes;
+  return splits_per_rank(kind) ? elements / ranks : elements;
+}
+
+double busbw_factor(CollectiveKind kind, std::size_t ranks) {
+  const double p = static_cast<double>(ranks);
+  switch (kind) {
+    case CollectiveKind::kAllReduce: return 2 * (p - 1) / p;
+    case CollectiveKind::kAllGather:
+    case CollectiveKind::kReduceScatter:
+    case CollectiveKind::kAllToAll: return (p - 1) / p;
+    case CollectiveKind::kBroadcast:
+    case CollectiveKind::kReduce: return 1;
+    case CollectiveKind::kBarrier: return 0;
+  }
+  return 1;
+}
+
+}  // namespace commsim

@@ -1,0 +1,59 @@
+#pragma once
+// The vocabulary of collectives, shared by the simulator and the closed-form model (which
+// must not depend on each other): kinds, algorithms, and nccl-tests' size and bus-bandwidth
+// conventions (nccl-tests doc/PERFORMANCE.md and src/*.cu).
+//
+// Sizes follow nccl-tests: `size` is what nccl-tests prints in its size column.
+//   AllReduce, Broadcast, Reduce: each rank's buffer.
+//   AllGather: the gathered output (each rank contributes size / p).
+//   ReduceScatter: the input (each rank ends with size / p).
+//   AllToAll: what each rank sends in all (size / p to each rank, itself included).
+// For AllGather, ReduceScatter and AllToAll nccl-tests rounds the size down to a multiple
+// of p elements; its count column is elements per rank (size / type / p).
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/units.h"
+
+namespace commsim {
+
+enum class CollectiveKind { kAllReduce, kAllGather, kReduceScatter, kBroadcast, kReduce, kAllToAll, kBarrier };
+
+enum class AlgorithmKind {
+  kRing,               // ring (NCCL's AllReduce = ring ReduceScatter + ring AllGather); chain for Broadcast/Reduce
+  kRingBidir,          // half the data around each direction of the ring
+  kTree,               // binomial tree (Broadcast, Reduce); double binary tree (AllReduce)
+  kRecursiveDoubling,  // AllGather, AllReduce
+  kRecursiveHalving,   // ReduceScatter
+  kRabenseifner,       // AllReduce = recursive-halving ReduceScatter + recursive-doubling AllGather
+  kDirect,             // every rank with every other at once
+  kPairwise,           // AllToAll in p-1 rounds
+  kBruck,              // AllGather, AllToAll
+  kHierarchical,       // per level of a hierarchical topology (intra-node, inter-node)
+  kDimensional,        // per dimension of a mesh or torus
+  kDissemination,      // Barrier
+};
+
+std::string_view collective_name(CollectiveKind kind);  // "allreduce"
+std::optional<CollectiveKind> collective_from_name(std::string_view name);
+std::string_view algorithm_name(AlgorithmKind kind);    // "ring-bidir"
+std::optional<AlgorithmKind> algorithm_from_name(std::string_view name);
+const std::vector<CollectiveKind>& all_collectives();
+const std::vector<AlgorithmKind>& all_algorithms();
+
+/// nccl-tests' element type: float.
+inline constexpr Bytes kElementBytes = 4;
+
+/// The size nccl-tests would run and print for a requested size on p ranks.
+Bytes nccl_size(CollectiveKind kind, Bytes requested, std::size_t ranks);
+/// nccl-tests' count column: elements per rank.
+Bytes nccl_count(CollectiveKind kind, Bytes size, std::size_t ranks);
+/// busbw = algbw * factor: AllReduce 2(p-1)/p; AllGather, ReduceScatter, AllToAll (p-1)/p;
+/// Broadcast, Reduce 1; Barrier 0 (it moves no data).
+double busbw_factor(CollectiveKind kind, std::size_t ranks);
+
+}  // namespace commsim

@@ -1,0 +1,117 @@
+#include "collective/ring.h"
+
+#include "base/error.h"
+
+namespace commsim {
+namespace {
+
+// Blocks: p per channel (block b of channel ch is ch*p + b and belongs to rank b) for
+// AllReduce, AllGather, ReduceScatter; one per channel for the chain.
+class RingSchedule : public Schedule {
+ public:
+  RingSchedule(CollectiveKind kind, std::size_t ranks, bool bidirectional, Rank root)
+      : kind_(kind), p_(ranks), channels_(bidirectional ? 2 : 1), root_(root) {}
+
+  std::size_t ranks() const override { return p_; }
+  std::size_t channels() const override { return channels_; }
+  std::size_t blocks() const override { return chain() ? channels_ : channels_ * p_; }
+
+  std::size_t steps(Rank r, std::size_t channel) const override {
+    if (p_ < 2) return 0;
+    switch (kind_) {
+      case CollectiveKind::kAllReduce: return 2 * (p_ - 1);
+      case CollectiveKind::kAllGather:
+      case CollectiveKind::kReduceScatter: return p_ - 1;
+      default: {
+        const std::size_t pos = position(r, channel);
+        return pos == 0 || pos == p_ - 1 ? 1 : 2;  // chain ends send or receive only
+      }
+    }
+  }
+
+  void step(Rank r, std::size_t ch, std::size_t k, StepSpec& out) const override {
+    const Rank next = neighbour(r, ch, +1);
+    const Rank prev = neighbour(r, ch, -1);
+    const auto block = [&](std::int64_t owner_offset) {
+      const std::int64_t d = direction(ch);
+      const auto owner = static_cast<std::uint32_t>(
+          ((static_cast<std::int64_t>(r) + d * owner_offset) % static_cast<std::int64_t>(p_) +
+           static_cast<std::int64_t>(p_)) % static_cast<std::int64_t>(p_));
+      return BlockRange{static_cast<std::uint32_t>(ch * p_) + owner, 1, 1};
+    };
+    const auto k_signed = static_cast<std::int64_t>(k);
+    switch (kind_) {
+      case CollectiveKind::kReduceScatter:
+        // Step k sends the block of rank r - (k+1) (round the ring's direction), which
+        // holds k+1 contributions after the add; rank r receives its own block last.
+        out.send(next, DataOp::kReduce, block(-(k_signed + 1)));
+        out.receive(prev);
+        return;
+      case CollectiveKind::kAllGather:
+        out.send(next, DataOp::kCopy, block(-k_signed));  // own block first, then forward
+        out.receive(prev);
+        return;
+      case CollectiveKind::kAllReduce:
+        if (k < p_ - 1) {
+          out.send(next, DataOp::kReduce, block(-(k_signed + 1)));
+        } else {
+          out.send(next, DataOp::kCopy, block(-(k_signed - static_cast<std::int64_t>(p_ - 1))));
+        }
+        out.receive(prev);
+        return;
+      case CollectiveKind::kBroadcast: {
+        // Chain from the root along the ring: receive, then forward.
+        const std::size_t pos = position(r, ch);
+        const BlockRange whole{static_cast<std::uint32_t>(ch), 1, 1};
+        const bool receive_step = pos > 0 && k == 0;
+        if (receive_step) {
+          out.receive(prev);
+        } else {
+          out.send(next, DataOp::kCopy, whole);
+        }
+        return;
+      }
+      case CollectiveKind::kReduce: {
+        // Chain toward the root, against the ring: the far end starts; each rank adds its
+        // contribution and passes the sum on.
+        const std::size_t pos = position(r, ch);
+        const BlockRange whole{static_cast<std::uint32_t>(ch), 1, 1};
+        const bool receive_step = pos < p_ - 1 && k == 0;
+        if (receive_step) {
+          out.receive(next);
+        } else {
+          out.send(prev, DataOp::kReduce, whole);
+        }
+        return;
+      }
+      default:
+        throw InternalError("ring schedule for " + std::string(collective_name(kind_)));
+    }
+  }
+
+ private:
+  bool chain() const { return kind_ == CollectiveKind::kBroadcast || kind_ == CollectiveKind::kReduce; }
+  std::int64_t direction(std::size_t ch) const { return ch == 0 ? 1 : -1; }
+  Rank neighbour(Rank r, std::size_t ch, std::int64_t along) const {
+    const auto p = static_cast<std::int64_t>(p_);
+    return static_cast<Rank>(((r + direction(ch) * along) % p + p) % p);
+  }
+  /// Distance from the root along the channel's direction.
+  std::size_t position(Rank r, std::size_t ch) const {
+    return ch == 0 ? (r + p_ - root_) % p_ : (root_ + p_ - r) % p_;
+  }
+
+  CollectiveKind kind_;
+  std::size_t p_;
+  std::size_t channels_;
+  Rank root_;
+};
+
+}  // namespace
+
+std::unique_ptr<Schedule> make_ring_schedule(CollectiveKind kind, std::size_t ranks,
+                                             bool bidirectional, Rank root) {
+  return std::make_unique<RingSchedule>(kind, ranks, bidirectional, root);
+}
+
+}  // namespace commsim

@@ -1,0 +1,104 @@
+#pragma once
+// Runs a Schedule on a Transport.
+//
+// Each (rank, channel, chunk) is a lane that runs the rank's steps in order. Lane
+// (r, ch, c) starts step k when it finished step k-1 and lane (r, ch, c-1) finished step k,
+// so chunks go through each rank's steps in order and pipeline (chunk c+1 is received
+// while chunk c is forwarded). A step issues its sends and posts its receives when it
+// starts; as in NCCL's send/receive (DESIGN.md, "Messages"), a transfer starts only once
+// its send is issued and the matching receive is posted (rendezvous), matching in posting
+// order per (sender, receiver, channel, chunk). A step is done when its sends and receives
+// have arrived and the received reductions have been computed (gamma seconds per byte). Chunk c of n bytes is n/C bytes (the first
+// n mod C chunks one byte more); a block is the chunk's bytes over the block count, the
+// same way.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "collective/data_tracker.h"
+#include "collective/schedule.h"
+#include "network/transport.h"
+
+namespace commsim {
+
+struct RunOptions {
+  std::size_t chunks = 1;
+  double gamma_s_per_byte = 0;
+  std::vector<Rank> npu_of_rank;      // empty: rank r runs on NPU r
+  DataTracker* tracker = nullptr;     // optional symbolic data check
+};
+
+class CollectiveRunner {
+ public:
+  /// `data_bytes` is the size of the whole block space (every block of every channel).
+  CollectiveRunner(Transport& transport, const Schedule& schedule, Bytes data_bytes,
+                   RunOptions options);
+  CollectiveRunner(const CollectiveRunner&) = delete;
+  CollectiveRunner& operator=(const CollectiveRunner&) = delete;
+
+  /// Starts every rank now. The transport's engine must then run.
+  void start();
+  bool done() const { return ranks_done_ == schedule_.ranks(); }
+  /// When the last rank finished.
+  TimePs finish_time() const;
+  const std::vector<TimePs>& rank_finish_times() const { return rank_finish_; }
+  std::uint64_t messages_sent() const { return messages_sent_; }
+  /// For a run that did not finish: which lanes wait, at which step, on what.
+  std::string stuck_report() const;
+
+ private:
+  struct PeerQueue {
+    Rank peer;
+    std::uint32_t posted = 0;                // receives posted, no send matched yet
+    std::vector<std::uint32_t> early_sends;  // sends issued before their receive (FIFO)
+  };
+  struct Lane {
+    std::uint32_t step = 0;
+    bool running = false;
+    bool reducing = false;
+    std::uint32_t sends_pending = 0;
+    std::uint32_t recvs_pending = 0;
+    Bytes reduce_bytes = 0;
+    std::vector<PeerQueue> queues;
+  };
+  struct Message {
+    std::uint32_t sender_lane;
+    std::uint32_t receiver_lane;
+    Rank src;
+    Bytes bytes;
+    DataOp op;
+    DataTracker::Snapshot snapshot;
+  };
+
+  std::uint32_t lane_index(Rank rank, std::size_t channel, std::size_t chunk) const {
+    return static_cast<std::uint32_t>((rank * schedule_.channels() + channel) * chunks_ + chunk);
+  }
+  Rank npu(Rank rank) const { return npu_of_rank_.empty() ? rank : npu_of_rank_[rank]; }
+  Bytes message_bytes(std::size_t chunk, const SendSpec& send) const;
+  PeerQueue& queue(Lane& lane, Rank peer);
+  void try_start(std::uint32_t lane);
+  void on_arrival(std::uint32_t message);
+  void start_transfer(std::uint32_t message);
+  void maybe_finish_step(std::uint32_t lane);
+  void complete_step(std::uint32_t lane);
+
+  Transport& transport_;
+  const Schedule& schedule_;
+  std::size_t chunks_;
+  double gamma_s_per_byte_;
+  std::vector<Rank> npu_of_rank_;
+  DataTracker* tracker_;
+  std::vector<Bytes> chunk_bytes_;
+  std::vector<Lane> lanes_;
+  std::vector<std::uint32_t> lanes_left_;  // per rank
+  std::vector<TimePs> rank_finish_;
+  std::size_t ranks_done_ = 0;
+  std::vector<Message> messages_;
+  std::vector<std::uint32_t> free_messages_;
+  std::uint64_t messages_sent_ = 0;
+  StepSpec spec_;
+};
+
+}  // namespace commsim

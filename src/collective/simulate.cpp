@@ -1,0 +1,45 @@
+#include "collective/simulate.h"
+
+#include <memory>
+#include <optional>
+
+#include "base/error.h"
+#include "collective/algorithms.h"
+#include "collective/data_tracker.h"
+#include "collective/runner.h"
+#include "engine/engine.h"
+#include "network/network.h"
+
+namespace commsim {
+
+CollectiveResult simulate_collective(const Topology& topology, CollectiveKind kind,
+                                     AlgorithmKind algorithm, Bytes size,
+                                     const CollectiveConfig& config) {
+  const std::unique_ptr<Schedule> schedule = make_schedule(kind, algorithm, topology, config.root);
+  const std::size_t p = topology.npu_count();
+  std::optional<DataTracker> tracker;
+  if (config.verify) tracker.emplace(kind, p, schedule->blocks(), config.chunks, config.root);
+
+  Engine engine;
+  Network network(engine, topology, config.overhead_ps);
+  RunOptions options;
+  options.chunks = config.chunks;
+  options.gamma_s_per_byte = config.gamma_s_per_byte;
+  options.npu_of_rank = config.npu_of_rank;
+  options.tracker = tracker ? &*tracker : nullptr;
+  CollectiveRunner runner(network, *schedule, block_space_bytes(kind, size, p), options);
+  runner.start();
+  engine.run();
+  if (!runner.done()) {
+    throw InternalError(std::string(algorithm_name(algorithm)) + " " +
+                        std::string(collective_name(kind)) + " did not finish: " +
+                        runner.stuck_report());
+  }
+  CollectiveResult result;
+  result.time_ps = runner.finish_time();
+  result.messages = runner.messages_sent();
+  if (tracker) result.verify_error = tracker->verify();
+  return result;
+}
+
+}  // namespace commsim

@@ -1,0 +1,36 @@
+#pragma once
+// One collective on the flow-level network of a topology, from start to finish.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/collectives.h"
+#include "base/units.h"
+#include "topology/topology.h"
+
+namespace commsim {
+
+struct CollectiveConfig {
+  TimePs overhead_ps = 0;        // o, per message
+  std::size_t chunks = 1;        // pieces that pipeline through the algorithm
+  double gamma_s_per_byte = 0;   // reduction arithmetic
+  Rank root = 0;                 // Broadcast, Reduce
+  std::vector<Rank> npu_of_rank; // empty: rank r on NPU r
+  bool verify = false;           // track data symbolically and check the result
+};
+
+struct CollectiveResult {
+  TimePs time_ps = 0;
+  std::uint64_t messages = 0;
+  /// With verify: empty if every rank ends with what the collective defines, else why not.
+  std::string verify_error;
+};
+
+/// `size` is the nccl-tests size (base/collectives.h). Throws InputError if the algorithm
+/// does not apply; InternalError if the schedule does not finish (a bug in it).
+CollectiveResult simulate_collective(const Topology& topology, CollectiveKind kind,
+                                     AlgorithmKind algorithm, Bytes size,
+                                     const CollectiveConfig& config);
+
+}  // namespace commsim

@@ -1,0 +1,223 @@
+#include "collective/tree.h"
+
+#include <array>
+#include <bit>
+#include <optional>
+#include <string>
+
+#include "base/error.h"
+
+namespace commsim {
+namespace {
+
+using C = CollectiveKind;
+
+// Binomial tree (MPICH's binomial Broadcast; Thakur, Rabenseifner & Gropp 2005), in
+// relative ranks rel = (r - root) mod p. Round k sends from every rel < 2^k to rel + 2^k,
+// so rank rel != 0 with highest set bit 2^h receives in round h from rel - 2^h, and then
+// in rounds h+1, h+2, ... sends to its children rel + 2^k while they are below p. After
+// L = ceil(log2 p) rounds all p <= 2^L ranks hold the data. No two messages of a round
+// share a sender or a receiver, so on an idle non-blocking network each round costs
+// alpha + n beta: L (alpha + n beta) in all.
+//
+// Reduce runs the tree backwards: a rank receives from its children in descending k
+// (child rel + 2^k has the smaller subtree the larger k is, so the leaf-most child is
+// ready first), adding each, then sends the sum to its parent. Leaves send at once, so
+// when p is not a power of two some messages of "later" rounds overlap earlier ones and
+// share the receiver's link (the time is then set by the root's incoming link).
+class BinomialTreeSchedule : public Schedule {
+ public:
+  BinomialTreeSchedule(CollectiveKind kind, std::size_t ranks, Rank root)
+      : broadcast_(kind == C::kBroadcast), p_(ranks), root_(root) {}
+
+  std::size_t ranks() const override { return p_; }
+  std::size_t blocks() const override { return 1; }
+
+  std::size_t steps(Rank r, std::size_t) const override {
+    if (p_ < 2) return 0;
+    const std::size_t rel = relative(r);
+    return (rel != 0 ? 1 : 0) + child_count(rel);
+  }
+
+  void step(Rank r, std::size_t, std::size_t k, StepSpec& out) const override {
+    const std::size_t rel = relative(r);
+    const bool has_parent = rel != 0;
+    constexpr BlockRange kWhole{0, 1, 1};
+    if (broadcast_) {
+      if (has_parent && k == 0) {
+        out.receive(absolute(parent(rel)));
+      } else {
+        out.send(absolute(child(rel, k - (has_parent ? 1 : 0))), DataOp::kCopy, kWhole);
+      }
+      return;
+    }
+    const std::size_t children = child_count(rel);
+    if (k < children) {
+      out.receive(absolute(child(rel, children - 1 - k)));
+    } else {
+      out.send(absolute(parent(rel)), DataOp::kReduce, kWhole);
+    }
+  }
+
+ private:
+  std::size_t relative(Rank r) const { return (r + p_ - root_) % p_; }
+  Rank absolute(std::size_t rel) const { return static_cast<Rank>((rel + root_) % p_); }
+
+  /// rel minus its highest set bit (rel > 0).
+  static std::size_t parent(std::size_t rel) { return rel - std::bit_floor(rel); }
+  /// The exponent of rel's first child: one above its highest set bit (0 for the root).
+  static std::size_t first_child_exponent(std::size_t rel) { return std::bit_width(rel); }
+  /// Child i (0-based, in the order the broadcast serves them) of rel.
+  static std::size_t child(std::size_t rel, std::size_t i) {
+    return rel + (std::size_t{1} << (first_child_exponent(rel) + i));
+  }
+  /// Children rel + 2^k for k from first_child_exponent(rel) up, while below p.
+  std::size_t child_count(std::size_t rel) const {
+    std::size_t count = 0;
+    while (child(rel, count) < p_) ++count;
+    return count;
+  }
+
+  bool broadcast_;
+  std::size_t p_;
+  Rank root_;
+};
+
+// A rank's neighbours in one binary tree of the double binary tree.
+struct TreeNeighbours {
+  std::optional<Rank> parent;
+  std::array<Rank, 2> children{};
+  std::size_t child_count = 0;
+};
+
+// Tree 0 of NCCL's double binary tree (NCCL 2.4; the layout of its src/graph/trees.cc,
+// re-derived here from the description, not copied), at position q of p.
+//
+// Positions 1..p-1 form an in-order binary tree: a position q whose lowest set bit is b
+// sits at height log2 b and stands for the interval (q - b, q + b). Its parent is the node
+// one level up whose interval contains it, q - b + 2b = (q XOR b) | 2b, or, if that lies at
+// or beyond p (the tree is cut off at p), the node q XOR b further up. Its children are the
+// midpoints of its two halves, q - b/2 and q + b/2; when q + b/2 is cut off, the right half
+// is represented by its first midpoint below p at a lower level, q + b/4, q + b/8, ....
+// Leaves are the odd positions. Position 0, left of every interval, is the root, with the
+// top node (the largest power of two below p) as its only child.
+TreeNeighbours binary_tree_neighbours(std::size_t q, std::size_t p) {
+  TreeNeighbours n;
+  const auto add_child = [&](std::size_t c) { n.children[n.child_count++] = static_cast<Rank>(c); };
+  if (q == 0) {
+    if (p > 1) add_child(std::bit_floor(p - 1));
+    return n;
+  }
+  const std::size_t b = q & (~q + 1);  // lowest set bit
+  const std::size_t up = (q ^ b) | (2 * b);
+  n.parent = static_cast<Rank>(up < p ? up : q ^ b);
+  if (b == 1) return n;
+  add_child(q - b / 2);
+  for (std::size_t half = b / 2; half >= 1; half /= 2) {
+    if (q + half < p) {
+      add_child(q + half);
+      break;
+    }
+  }
+  return n;
+}
+
+// The AllReduce of one tree: reduce up, then broadcast down. A rank runs those of these
+// phases that it has the neighbours for, in this order (root: 0, 3; leaf: 1, 2).
+enum class TreePhase : std::uint8_t {
+  kReduceFromChildren,  // receive from all children at once and add
+  kReduceToParent,      // send the subtree's sum up
+  kCopyFromParent,      // receive the full result
+  kCopyToChildren,      // send it to all children at once
+};
+
+// NCCL's double binary tree AllReduce (NCCL 2.4, after the two-tree idea of Sanders, Speck
+// & Traeff, "Two-tree algorithms for full bandwidth broadcast, reduction and scan",
+// Parallel Computing 35(12), 2009): channel t reduces and broadcasts block t (half the
+// data) over tree t. Tree 1 is tree 0 with rank r at position p-1-r (p even: mirrored) or
+// at position r-1 mod p (p odd: shifted). Tree 0's interior positions are the even ones
+// above 0, so tree 1's interior ranks are p-1-(even) (p even) or (even)+1 mod p (p odd):
+// odd ranks, and for odd p also rank 0, tree 0's root. No rank is interior in both trees,
+// so no rank forwards both halves.
+// Costs on an idle network with one chunk: a step that receives from two children (or
+// sends to them) puts both n/2-byte messages on one link, alpha + n beta; a step with one
+// parent costs alpha + n/2 beta; the two trees overlap where their links differ.
+class DoubleBinaryTreeSchedule : public Schedule {
+ public:
+  explicit DoubleBinaryTreeSchedule(std::size_t ranks) : p_(ranks) {}
+
+  std::size_t ranks() const override { return p_; }
+  std::size_t blocks() const override { return 2; }
+  std::size_t channels() const override { return 2; }
+
+  std::size_t steps(Rank r, std::size_t tree) const override {
+    if (p_ < 2) return 0;
+    return phases(neighbours(r, tree)).size;
+  }
+
+  void step(Rank r, std::size_t tree, std::size_t k, StepSpec& out) const override {
+    const TreeNeighbours n = neighbours(r, tree);
+    const PhaseList list = phases(n);
+    COMMSIM_CHECK(k < list.size, "double binary tree step out of range");
+    const BlockRange half{static_cast<std::uint32_t>(tree), 1, 1};
+    switch (list.phase[k]) {
+      case TreePhase::kReduceFromChildren:
+        for (std::size_t i = 0; i < n.child_count; ++i) out.receive(n.children[i]);
+        return;
+      case TreePhase::kReduceToParent: out.send(*n.parent, DataOp::kReduce, half); return;
+      case TreePhase::kCopyFromParent: out.receive(*n.parent); return;
+      case TreePhase::kCopyToChildren:
+        for (std::size_t i = 0; i < n.child_count; ++i) out.send(n.children[i], DataOp::kCopy, half);
+        return;
+    }
+  }
+
+ private:
+  struct PhaseList {
+    std::array<TreePhase, 4> phase{};
+    std::size_t size = 0;
+  };
+
+  static PhaseList phases(const TreeNeighbours& n) {
+    PhaseList list;
+    const auto add = [&](TreePhase ph) { list.phase[list.size++] = ph; };
+    if (n.child_count > 0) add(TreePhase::kReduceFromChildren);
+    if (n.parent) add(TreePhase::kReduceToParent);
+    if (n.parent) add(TreePhase::kCopyFromParent);
+    if (n.child_count > 0) add(TreePhase::kCopyToChildren);
+    return list;
+  }
+
+  /// Where rank r sits in tree 0's layout when running `tree`, and back.
+  std::size_t position(Rank r, std::size_t tree) const {
+    if (tree == 0) return r;
+    return p_ % 2 == 0 ? p_ - 1 - r : (r + p_ - 1) % p_;
+  }
+  Rank rank_at(std::size_t q, std::size_t tree) const {
+    if (tree == 0) return static_cast<Rank>(q);
+    return static_cast<Rank>(p_ % 2 == 0 ? p_ - 1 - q : (q + 1) % p_);
+  }
+
+  TreeNeighbours neighbours(Rank r, std::size_t tree) const {
+    TreeNeighbours n = binary_tree_neighbours(position(r, tree), p_);
+    if (n.parent) n.parent = rank_at(*n.parent, tree);
+    for (std::size_t i = 0; i < n.child_count; ++i) n.children[i] = rank_at(n.children[i], tree);
+    return n;
+  }
+
+  std::size_t p_;
+};
+
+}  // namespace
+
+std::unique_ptr<Schedule> make_tree_schedule(CollectiveKind kind, std::size_t ranks, Rank root) {
+  switch (kind) {
+    case C::kBroadcast:
+    case C::kReduce: return std::make_unique<BinomialTreeSchedule>(kind, ranks, root);
+    case C::kAllReduce: return std::make_unique<DoubleBinaryTreeSchedule>(ranks);
+    default:
+      throw InternalError("tree schedule for " + std::string(collective_name(kind)));
+  }
+}
+
+}  // namespace commsim

@@ -1,0 +1,29 @@
+#pragma once
+// Tree algorithms.
+//
+//   Broadcast, Reduce: binomial tree, as in MPICH (Thakur, Rabenseifner & Gropp,
+//     "Optimization of Collective Communication Operations in MPICH", IJHPCA 19(1), 2005).
+//     With rel = (r - root) mod p and L = ceil(log2 p), round k = 0..L-1 has every
+//     rel < 2^k send the whole buffer to rel + 2^k; Reduce is the same tree run backwards.
+//     One block; on an idle non-blocking network L (alpha + n beta) (+ n gamma per
+//     reduction on the critical path).
+//   AllReduce: NCCL's double binary tree. Two channels each reduce half the data up a
+//     binary tree and broadcast it back down; tree 1 is tree 0 mirrored (p even) or
+//     shifted by one rank (p odd), so a rank that is interior in one tree is a leaf or
+//     the root of the other and the two halves use different links. Two blocks, block t on
+//     channel t.
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "base/collectives.h"
+#include "collective/schedule.h"
+
+namespace commsim {
+
+/// `kind` is kBroadcast, kReduce or kAllReduce (algorithms.cpp checked it); `root` is used
+/// by Broadcast and Reduce.
+std::unique_ptr<Schedule> make_tree_schedule(CollectiveKind kind, std::size_t ranks, Rank root);
+
+}  // namespace commsim

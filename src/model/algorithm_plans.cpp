@@ -1,0 +1,276 @@
+// Plans of the tree, recursive, direct, pairwise, Bruck and dissemination algorithms, and
+// the dispatch from an algorithm to its plan.
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <initializer_list>
+#include <utility>
+
+#include "base/error.h"
+#include "model/cost_plan.h"
+
+namespace commsim::model {
+// ---------------------------------------------------------------------------------------
+// Trees.
+
+// Binomial tree (Thakur et al. 2005, sec. 4.1 Broadcast, 4.5 Reduce; MPICH): relative rank
+// rel = (r - root) mod p; in round k = 0..L-1 of Broadcast every rel < 2^k sends n to
+// rel + 2^k (if < p); Reduce runs the rounds mirrored.
+//   Broadcast L alpha + L n beta; Reduce + L n gamma.
+Plan binomial(std::size_t p, Rank root, bool reduce) {
+  const unsigned rounds = ceil_log2(p);
+  const auto real = [&](std::size_t rel) { return rank((rel + root) % p); };
+  Phase phase{reduce ? "binomial reduce" : "binomial broadcast", double(rounds), double(rounds),
+              reduce ? double(rounds) : 0};
+  for (unsigned i = 0; i < rounds; ++i) {
+    const std::size_t d = std::size_t{1} << (reduce ? rounds - 1 - i : i);
+    Step step;
+    for (std::size_t rel = 0; rel < d && rel + d < p; ++rel) {
+      step.sends.push_back(reduce ? Send{real(rel + d), real(rel), 1}
+                                  : Send{real(rel), real(rel + d), 1});
+    }
+    phase.steps.push_back(std::move(step));
+  }
+  return {{phase}, std::string("L a + L n b") + (reduce ? " + L n g" : "") + ", L = ceil(log2 p)"};
+}
+
+// NCCL's double binary tree AllReduce: two trees of n/2 each, reduce up then broadcast
+// down. Approximated by T = 2D (alpha + n beta) + D n gamma, D = max(1, floor(log2 p)) the
+// depth of a binary tree on p ranks; alpha and beta of the route from rank 0 to rank 1.
+Plan double_binary_tree(std::size_t p) {
+  const double depth = std::max(1u, floor_log2(p));
+  return {{{"double binary tree (approximate)", 2 * depth, 2 * depth, depth,
+            {{{{0, 1, 1}}, 2 * depth}}}},
+          "2D a + 2D n b + D n g, D = max(1, floor(log2 p)) (approximate)"};
+}
+
+// ---------------------------------------------------------------------------------------
+// Recursive doubling and halving (Thakur et al. 2005, sec. 4.2-4.4). For p not a power of
+// two, ranks fold into p' = 2^floor(log2 p) virtual ranks (rem = p - p'): even r < 2 rem
+// sends to r + 1; virtual rank v is real rank 2v + 1 for v < rem, else v + rem, and holds
+// the real blocks {2v, 2v+1} for v < rem, else {v + rem}. An unfold gives r its result.
+
+struct Fold {
+  std::size_t p, p2, rem;
+  explicit Fold(std::size_t ranks)
+      : p(ranks), p2(std::size_t{1} << floor_log2(ranks)), rem(ranks - p2) {}
+  Rank real(std::size_t v) const { return rank(v < rem ? 2 * v + 1 : v + rem); }
+  // Real blocks held by virtual ranks [first, first + count), in units of n.
+  double blocks(std::size_t first, std::size_t count) const {
+    const std::size_t doubled = first < rem ? std::min(first + count, rem) - first : 0;
+    return static_cast<double>(count + doubled) / static_cast<double>(p);
+  }
+  Phase fold(const std::string& label, bool unfold, double units, bool reduce) const {
+    Step step;
+    for (Rank r = 0; r + 1 < 2 * rem; r += 2) {
+      step.sends.push_back(unfold ? Send{r + 1, r, units} : Send{r, r + 1, units});
+    }
+    return {label, 1, units, reduce ? units : 0, {step}};
+  }
+};
+
+// Doubling among the p' virtual ranks; step k exchanges with v XOR 2^k. AllReduce sends n
+// and reduces it; AllGather sends the real blocks of v's group of 2^k virtual ranks, at
+// most (2^k + min(2^k, rem)) n/p bytes (the group at 0).
+Phase doubling(const Fold& f, const std::string& label, bool allreduce) {
+  Phase phase{label, static_cast<double>(floor_log2(f.p2))};
+  for (std::size_t d = 1; d < f.p2; d *= 2) {
+    Step step;
+    for (std::size_t v = 0; v < f.p2; ++v) {
+      step.sends.push_back({f.real(v), f.real(v ^ d), allreduce ? 1 : f.blocks(v - v % d, d)});
+    }
+    phase.beta_n += allreduce ? 1 : f.blocks(0, d);
+    phase.steps.push_back(std::move(step));
+  }
+  phase.gamma_n = allreduce ? phase.beta_n : 0;
+  return phase;
+}
+
+// Halving among the p' virtual ranks; step k, h = p'/2^(k+1): v sends to v XOR h the real
+// blocks of the half of its group of 2h that it does not keep, and reduces what it gets;
+// at most (h + min(h, rem)) n/p bytes (the half at 0).
+Phase halving(const Fold& f, const std::string& label) {
+  Phase phase{label, static_cast<double>(floor_log2(f.p2))};
+  for (std::size_t h = f.p2 / 2; h >= 1; h /= 2) {
+    Step step;
+    for (std::size_t v = 0; v < f.p2; ++v) {
+      const std::size_t base = v - v % (2 * h), other_half = v - base < h ? base + h : base;
+      step.sends.push_back({f.real(v), f.real(v ^ h), f.blocks(other_half, h)});
+    }
+    phase.beta_n += f.blocks(0, h);
+    phase.steps.push_back(std::move(step));
+  }
+  phase.gamma_n = phase.beta_n;
+  return phase;
+}
+
+// Recursive-doubling AllReduce and AllGather, recursive-halving ReduceScatter, and
+// Rabenseifner's AllReduce (halving reduce-scatter + doubling all-gather among the same
+// p' virtual ranks), with fold and unfold when p is not a power of two.
+Plan recursive(Kind kind, Algo algorithm, std::size_t p) {
+  const Fold f(p);
+  const bool gather = kind == Kind::kAllGather;
+  const double block = 1.0 / static_cast<double>(p);
+  Plan plan;
+  // Fold: AllGather sends its block n/p; the others send all n, which r + 1 reduces.
+  if (f.rem > 0) plan.phases.push_back(f.fold("fold", false, gather ? block : 1, !gather));
+  if (algorithm == Algo::kRabenseifner) {
+    plan.phases.push_back(halving(f, "recursive-halving reduce-scatter"));
+    plan.phases.push_back(doubling(f, "recursive-doubling all-gather", false));
+  } else if (kind == Kind::kReduceScatter) {
+    plan.phases.push_back(halving(f, "recursive halving"));
+  } else {
+    plan.phases.push_back(doubling(f, "recursive doubling", kind == Kind::kAllReduce));
+  }
+  // Unfold: AllReduce returns n, AllGather the p-1 blocks r lacks, ReduceScatter block r.
+  const double back = kind == Kind::kAllReduce ? 1 : gather ? (p - 1) * block : block;
+  if (f.rem > 0) plan.phases.push_back(f.fold("unfold", true, back, false));
+
+  // S = sum over the log2(p') steps of min(2^k, rem), the doubled blocks; 0 for p = p'.
+  const std::string sum = "p'-1 + sum_k min(2^k, rem)";
+  if (algorithm == Algo::kRabenseifner) {
+    plan.formula = f.rem == 0 ? "2log2(p) a + 2(p-1)/p n b + (p-1)/p n g"
+                              : "(2log2(p')+2) a + (2 + 2(" + sum + ")/p) n b + (1 + (" + sum +
+                                    ")/p) n g";
+  } else if (kind == Kind::kAllReduce) {
+    plan.formula = f.rem == 0 ? "log2(p) a + log2(p) n b + log2(p) n g"
+                              : "(log2(p')+2) a + (log2(p')+2) n b + (log2(p')+1) n g";
+  } else if (gather) {
+    plan.formula = f.rem == 0 ? "log2(p) a + (p-1)/p n b"
+                              : "(log2(p')+2) a + (1 + " + sum + " + p-1)/p n b";
+  } else {
+    plan.formula = f.rem == 0 ? "log2(p) a + (p-1)/p n b + (p-1)/p n g"
+                              : "(log2(p')+2) a + (1 + (" + sum + " + 1)/p) n b + (1 + (" + sum +
+                                    ")/p) n g";
+  }
+  return plan;
+}
+
+// ---------------------------------------------------------------------------------------
+// Direct, pairwise, Bruck (Thakur et al. 2005, sec. 4.6 and 3) and dissemination.
+
+// Every rank sends n/p to each of the p-1 others at once: alpha + n/p beta, with beta per
+// byte of one message (the p-1 messages share the NPU's injection bandwidth).
+Phase direct(std::size_t p, const std::string& label, bool reduce) {
+  const double block = 1.0 / static_cast<double>(p);
+  Step step;
+  for (Rank r = 0; r < p; ++r) {
+    for (Rank d = 0; d < p; ++d) {
+      if (d != r) step.sends.push_back({r, d, block});
+    }
+  }
+  return {label, 1, block, reduce ? (p - 1) * block : 0, {step}};
+}
+
+Plan direct_plan(Kind kind, std::size_t p) {
+  switch (kind) {
+    case Kind::kAllReduce:
+      return {{direct(p, "direct reduce-scatter", true), direct(p, "direct all-gather", false)},
+              "2 a + 2 n/p b + (p-1)/p n g"};
+    case Kind::kReduceScatter:
+      return {{direct(p, "direct reduce-scatter", true)}, "a + n/p b + (p-1)/p n g"};
+    case Kind::kAllGather: return {{direct(p, "direct all-gather", false)}, "a + n/p b"};
+    default: return {{direct(p, "direct all-to-all", false)}, "a + n/p b"};
+  }
+}
+
+// Shift steps: step k sends units(k) to (r + shift(k)) mod p, for k = 0..steps-1.
+template <typename Shift, typename Units>
+Phase shifts(const std::string& label, std::size_t p, std::size_t steps, Shift shift,
+             Units units) {
+  Phase phase{label, static_cast<double>(steps)};
+  for (std::size_t k = 0; k < steps; ++k) {
+    Step step;
+    for (Rank r = 0; r < p; ++r) step.sends.push_back({r, rank((r + shift(k)) % p), units(k)});
+    phase.beta_n += units(k);
+    phase.steps.push_back(std::move(step));
+  }
+  return phase;
+}
+
+// Pairwise exchange: step k = 0..p-2 sends n/p to (r + k + 1) mod p:
+//   (p-1) alpha + (p-1)/p n beta.
+Plan pairwise(std::size_t p) {
+  const double block = 1.0 / static_cast<double>(p);
+  return {{shifts("pairwise", p, p - 1, [](std::size_t k) { return k + 1; },
+                  [block](std::size_t) { return block; })},
+          "(p-1) a + (p-1)/p n b"};
+}
+
+// Bruck (Bruck et al. 1997): L steps of distance 2^k.
+//   AllGather: min(2^k, p - 2^k) blocks to (r - 2^k) mod p: L alpha + (p-1)/p n beta.
+//   AllToAll: to (r + 2^k) mod p the blocks whose offset o < p has bit k set:
+//     L alpha + sum_k |{o : bit k of o}|/p n beta  (= L/2 n beta when p is a power of 2).
+Plan bruck(Kind kind, std::size_t p) {
+  const double block = 1.0 / static_cast<double>(p);
+  if (kind == Kind::kAllGather) {
+    const auto blocks = [=](std::size_t k) { return std::min<double>(1u << k, p - (1u << k)); };
+    return {{shifts("bruck", p, ceil_log2(p), [p](std::size_t k) { return p - (1u << k); },
+                    [=](std::size_t k) { return blocks(k) * block; })},
+            "L a + (p-1)/p n b, L = ceil(log2 p)"};
+  }
+  const auto with_bit_k = [=](std::size_t k) {
+    const std::size_t d = std::size_t{1} << k, rest = p % (2 * d);
+    return static_cast<double>(p / (2 * d) * d + (rest > d ? rest - d : 0)) * block;
+  };
+  return {{shifts("bruck", p, ceil_log2(p), [](std::size_t k) { return 1u << k; }, with_bit_k)},
+          "L a + sum_k |{o < p : bit k of o}|/p n b, L = ceil(log2 p)"};
+}
+
+// Dissemination barrier (Hensgen, Finkel & Manber 1988): round k sends 0 bytes to
+// (r + 2^k) mod p: L alpha.
+Plan dissemination(std::size_t p) {
+  return {{shifts("dissemination", p, ceil_log2(p), [](std::size_t k) { return 1u << k; },
+                  [](std::size_t) { return 0.0; })},
+          "L a, L = ceil(log2 p)"};
+}
+
+// ---------------------------------------------------------------------------------------
+// Dispatch and formatting.
+
+bool has_closed_form(Kind kind, Algo algorithm) {
+  constexpr auto AR = Kind::kAllReduce, AG = Kind::kAllGather, RS = Kind::kReduceScatter,
+                 BC = Kind::kBroadcast, RD = Kind::kReduce, A2A = Kind::kAllToAll;
+  const auto one_of = [kind](std::initializer_list<Kind> kinds) {
+    return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
+  };
+  switch (algorithm) {
+    case Algo::kRing:
+    case Algo::kRingBidir:
+    case Algo::kHierarchical:
+    case Algo::kDimensional: return one_of({AR, AG, RS, BC, RD});
+    case Algo::kTree: return one_of({AR, BC, RD});
+    case Algo::kRecursiveDoubling: return one_of({AR, AG});
+    case Algo::kRecursiveHalving: return kind == RS;
+    case Algo::kRabenseifner: return kind == AR;
+    case Algo::kDirect: return one_of({A2A, AG, RS, AR});
+    case Algo::kPairwise: return kind == A2A;
+    case Algo::kBruck: return one_of({AG, A2A});
+    case Algo::kDissemination: return kind == Kind::kBarrier;
+  }
+  return false;
+}
+
+Plan plan(const Topology& t, Kind kind, Algo algorithm, const ModelOptions& o) {
+  const std::size_t p = t.npu_count();
+  switch (algorithm) {
+    case Algo::kRing:
+    case Algo::kRingBidir:
+    case Algo::kHierarchical:
+    case Algo::kDimensional: return levels_plan(t, kind, algorithm, o);
+    case Algo::kTree:
+      return kind == Kind::kAllReduce ? double_binary_tree(p)
+                                      : binomial(p, o.root, kind == Kind::kReduce);
+    case Algo::kRecursiveDoubling:
+    case Algo::kRecursiveHalving:
+    case Algo::kRabenseifner: return recursive(kind, algorithm, p);
+    case Algo::kDirect: return direct_plan(kind, p);
+    case Algo::kPairwise: return pairwise(p);
+    case Algo::kBruck: return bruck(kind, p);
+    case Algo::kDissemination: return dissemination(p);
+  }
+  return {};
+}
+
+}  // namespace commsim::model

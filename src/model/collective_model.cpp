@@ -1,0 +1,277 @@
+#include "model/collective_model.h"
+
+#include <algorithm>
+#include <bit>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <limits>
+#include <optional>
+#include <queue>
+#include <utility>
+
+#include "base/error.h"
+#include "model/cost_plan.h"
+#include "model/p2p_model.h"
+
+namespace commsim {
+
+using namespace model;  // the plans (cost_plan.h), this file's only user of them
+
+namespace {
+
+class Evaluator {
+ public:
+  Evaluator(const Topology& topology, double overhead_s)
+      : topology_(topology), overhead_s_(overhead_s) {}
+
+  CostTerm evaluate(const Phase& phase, double n) const {
+    CostTerm term{phase.label, phase.alpha_count, phase.beta_n * n, phase.gamma_n * n};
+    // alpha = o + the largest route latency over the (rank, peer) pairs of the phase, s.
+    TimePs latency_ps = 0;
+    for (const Step& step : phase.steps) {
+      for (const Send& s : step.sends) latency_ps = std::max(latency_ps, path(s).latency_ps);
+    }
+    term.alpha_s = overhead_s_ + seconds_from_ps(latency_ps);
+    if (phase.beta_n > 0 && !phase.chain) {
+      // beta_bytes * beta = the sum of the step times.
+      double seconds = 0;
+      for (const Step& step : phase.steps) seconds += step.repeat * step_seconds(step);
+      term.beta_s_per_byte = seconds / phase.beta_n;
+    }
+    return term;
+  }
+
+  // Chains (one per level, S_l hops each) pipelining C chunks through all their hops in
+  // order form one flow shop of C identical jobs. Stage k takes tau_k = alpha + c h_k
+  // (+ c gamma when reducing), c the bytes of one chunk and h_k the seconds per byte of
+  // hop k, so the makespan is sum_k tau_k + (C - 1) max_k tau_k. Each level's term holds
+  // its own S_l stages; the level with the slowest stage also the C - 1 extra ones, so
+  //   beta = (sum_k h_k + (C - 1) max_k h_k) / (S_l + C - 1)   (= h on uniform hops)
+  // there and sum_k h_k / S_l elsewhere. One level of p ranks: (p - 2 + C)(alpha + n/C beta).
+  std::vector<CostTerm> evaluate_chains(const std::vector<Phase>& chains, double n, double gamma,
+                                        std::size_t chunks) const {
+    std::vector<CostTerm> terms;
+    std::vector<double> sum(chains.size()), slowest(chains.size());
+    std::size_t slowest_level = 0;
+    double slowest_tau = -1;
+    for (std::size_t l = 0; l < chains.size(); ++l) {
+      CostTerm term = evaluate(chains[l], n);
+      for (const Step& hop : chains[l].steps) {
+        double unit = 0;  // the chain's message, units of n
+        for (const Send& s : hop.sends) unit = std::max(unit, s.units);
+        const double h = unit > 0 ? step_seconds(hop) / unit : 0;
+        sum[l] += h;
+        slowest[l] = std::max(slowest[l], h);
+      }
+      const double stages = term.alpha_count;
+      term.beta_s_per_byte = sum[l] / stages;
+      const double tau =
+          term.alpha_s + (term.beta_bytes * slowest[l] + term.gamma_bytes * gamma) / stages;
+      if (tau > slowest_tau) {
+        slowest_tau = tau;
+        slowest_level = l;
+      }
+      terms.push_back(std::move(term));
+    }
+    CostTerm& t = terms[slowest_level];
+    const double stages = t.alpha_count, extra = static_cast<double>(chunks - 1);
+    t.alpha_count += extra;
+    t.beta_bytes *= (stages + extra) / stages;
+    t.gamma_bytes *= (stages + extra) / stages;
+    t.beta_s_per_byte = (sum[slowest_level] + extra * slowest[slowest_level]) / (stages + extra);
+    return terms;
+  }
+
+ private:
+  PathParams path(const Send& s) const { return path_params(topology_, s.src, s.dst); }
+
+  // Seconds per unit of n of one step: the slowest rank, whose time is
+  //   max( sum of its bytes / injection_bandwidth(r), max over peers bytes / bottleneck ).
+  double step_seconds(const Step& step) const {
+    std::vector<Send> sends = step.sends;
+    std::sort(sends.begin(), sends.end(), [](const Send& a, const Send& b) {
+      return std::pair(a.src, a.dst) < std::pair(b.src, b.dst);
+    });
+    double worst = 0;
+    for (std::size_t i = 0; i < sends.size();) {
+      const Rank src = sends[i].src;
+      double total = 0;
+      while (i < sends.size() && sends[i].src == src) {
+        const std::size_t first = i;
+        double to_peer = 0;
+        for (; i < sends.size() && sends[i].src == src && sends[i].dst == sends[first].dst; ++i) {
+          to_peer += sends[i].units;
+        }
+        total += to_peer;
+        worst = std::max(worst, to_peer / path(sends[first]).bottleneck_Bps);
+      }
+      worst = std::max(worst, total / topology_.injection_bandwidth(src));
+    }
+    return worst;
+  }
+
+  const Topology& topology_;
+  double overhead_s_;
+};
+
+void validate(const Topology& t, Kind kind, Algo algorithm, const ModelOptions& o) {
+  const std::string what =
+      std::string(collective_name(kind)) + " with " + std::string(algorithm_name(algorithm));
+  if (!has_closed_form(kind, algorithm)) throw InputError("no closed form for " + what);
+  if (o.chunks == 0) throw InputError(what + ": chunks must be at least 1");
+  for (const auto& [name, value] :
+       {std::pair{"overhead", o.overhead_s}, std::pair{"gamma", o.gamma_s_per_byte}}) {
+    if (!(value >= 0) || !std::isfinite(value)) {
+      throw InputError(what + ": " + name + " must be finite and not negative");
+    }
+  }
+  if ((kind == Kind::kBroadcast || kind == Kind::kReduce) && o.root >= t.npu_count()) {
+    throw InputError(what + ": root " + std::to_string(o.root) + " is not a rank (0.." +
+                     std::to_string(t.npu_count() - 1) + ")");
+  }
+}
+
+// Up to two decimals, locale-independent: 917504, 0.5, 43690.67.
+std::string format_number(double x) {
+  char buffer[64];
+  const double rounded = std::round(x * 100) / 100;
+  const auto end = std::to_chars(buffer, buffer + sizeof buffer, rounded, std::chars_format::fixed);
+  return std::string(buffer, end.ptr);
+}
+
+std::string format_seconds_per_byte(double x) {
+  char buffer[64];
+  const auto end = std::to_chars(buffer, buffer + sizeof buffer, x, std::chars_format::general, 4);
+  return std::string(buffer, end.ptr) + " s/B";
+}
+
+// The smallest latency of a path between two distinct NPUs, ps, without routing all p^2
+// pairs: a Dijkstra from every NPU at once labels each vertex with its nearest NPU; the
+// answer is the cheapest link (u, v) joining two labels, dist(u) + latency(u, v) + dist(v).
+// O((V + E) log V). It is at most every route's latency, and equal to the smallest one
+// where routes between nearest NPUs are latency-shortest paths (all built topologies).
+TimePs closest_npus_latency_ps(const Topology& t) {
+  const Graph& g = t.graph();
+  constexpr TimePs kUnreached = std::numeric_limits<TimePs>::max();
+  std::vector<TimePs> dist(t.vertex_count(), kUnreached);
+  std::vector<VertexId> nearest(t.vertex_count());
+  using Item = std::pair<TimePs, VertexId>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<>> queue;
+  for (VertexId r = 0; r < t.npu_count(); ++r) {
+    dist[r] = 0;
+    nearest[r] = r;
+    queue.push({0, r});
+  }
+  const auto latency = [&](const auto& edge) { return t.link(g[edge].link).params.latency_ps; };
+  while (!queue.empty()) {
+    const auto [d, u] = queue.top();
+    queue.pop();
+    if (d > dist[u]) continue;
+    for (auto [it, end] = boost::out_edges(u, g); it != end; ++it) {
+      const auto w = boost::target(*it, g);
+      if (d + latency(*it) < dist[w]) {
+        dist[w] = d + latency(*it);
+        nearest[w] = nearest[u];
+        queue.push({dist[w], static_cast<VertexId>(w)});
+      }
+    }
+  }
+  TimePs best = kUnreached;
+  for (auto [it, end] = boost::edges(g); it != end; ++it) {
+    const auto u = boost::source(*it, g), w = boost::target(*it, g);
+    if (dist[u] == kUnreached || dist[w] == kUnreached || nearest[u] == nearest[w]) continue;
+    best = std::min(best, dist[u] + latency(*it) + dist[w]);
+  }
+  return best == kUnreached ? 0 : best;
+}
+
+}  // namespace
+
+double CollectiveCost::time_s(double gamma_s_per_byte) const {
+  double total = 0;
+  for (const CostTerm& term : terms) total += term.time_s(gamma_s_per_byte);
+  return total;
+}
+
+CollectiveCost collective_cost(const Topology& topology, CollectiveKind kind,
+                               AlgorithmKind algorithm, Bytes size, const ModelOptions& options) {
+  validate(topology, kind, algorithm, options);
+  if (topology.npu_count() == 1) return {{}, "0 (p = 1)"};
+  Plan p = plan(topology, kind, algorithm, options);
+  // Chunks: C pieces pipeline through the algorithm. Chains: see evaluate_chains. Others add
+  // C - 1 alpha terms (exact for the ring family with gamma = 0: (S + C - 1) alpha + S n/p
+  // beta; approximate where steps differ in size or levels overlap).
+  const Evaluator evaluator(topology, options.overhead_s);
+  const double n = static_cast<double>(size);
+  if (p.phases.front().chain) {
+    return {evaluator.evaluate_chains(p.phases, n, options.gamma_s_per_byte, options.chunks),
+            std::move(p.formula)};
+  }
+  if (options.chunks > 1) {
+    p.phases.front().alpha_count += static_cast<double>(options.chunks - 1);
+    const std::size_t definitions = p.formula.find(", ");  // "..., L = ceil(log2 p)"
+    p.formula.insert(std::min(definitions, p.formula.size()), " + (C-1) a");
+  }
+  CollectiveCost cost{{}, std::move(p.formula)};
+  for (const Phase& phase : p.phases) cost.terms.push_back(evaluator.evaluate(phase, n));
+  return cost;
+}
+
+// After Chan, Heimlich, Purkayastha & van de Geijn 2007, Table 1:
+//   Broadcast      a + n b
+//   Reduce         a + n b + (p-1)/p n g/2
+//   AllGather      a + (p-1)/p n b
+//   ReduceScatter  a + (p-1)/p n (b + g/2)
+//   AllReduce      a + 2(p-1)/p n b + (p-1)/p n g/2
+//   AllToAll       a + (p-1)/p n b
+//   Barrier        a
+// a = o + the smallest route latency between two distinct ranks, s; b = 1 / (the smallest
+// injection bandwidth of a rank), s/B; g = gamma, s/B. p = 1: 0.
+// Two departures from the paper's single-port model, so that the bound holds for every
+// algorithm the simulator runs: a rank may send to all its peers at once (the direct
+// algorithms finish in one round), so the latency term is one message, not ceil(log2 p)
+// rounds; and reductions run per channel, at most two at once (ring-bidir, the double
+// binary tree), so the reduction work counts half.
+double collective_lower_bound_s(const Topology& topology, CollectiveKind kind, Bytes size,
+                                const ModelOptions& options) {
+  const std::size_t p = topology.npu_count();
+  if (p <= 1) return 0;
+  BandwidthBps injection = topology.injection_bandwidth(0);
+  for (Rank r = 1; r < p; ++r) injection = std::min(injection, topology.injection_bandwidth(r));
+  const double a = options.overhead_s + seconds_from_ps(closest_npus_latency_ps(topology));
+  const double b = 1 / injection, n = static_cast<double>(size);
+  double g = options.gamma_s_per_byte;
+  const double share = static_cast<double>(p - 1) / static_cast<double>(p) * n;
+  const double latency = a;
+  g /= 2;
+  switch (kind) {
+    case Kind::kBroadcast: return latency + n * b;
+    case Kind::kReduce: return latency + n * b + share * g;
+    case Kind::kAllGather:
+    case Kind::kAllToAll: return latency + share * b;
+    case Kind::kReduceScatter: return latency + share * (b + g);
+    case Kind::kAllReduce: return latency + 2 * share * b + share * g;
+    case Kind::kBarrier: return latency;
+  }
+  return latency;
+}
+
+// "label: 7 x 300 ns + 917504 B / 50 GB/s + 917504 B x 0 s/B = 20.45 us", one line a term.
+std::string describe_cost(const CollectiveCost& cost, const ModelOptions& options) {
+  const double g = options.gamma_s_per_byte;
+  std::string text;
+  for (const CostTerm& t : cost.terms) {
+    text += t.label + ": " + format_number(t.alpha_count) + " x " +
+            format_time(ps_from_seconds(t.alpha_s)) + " + " + format_number(t.beta_bytes) + " B" +
+            (t.beta_s_per_byte > 0 ? " / " + format_bandwidth(1 / t.beta_s_per_byte)
+                                   : " x " + format_seconds_per_byte(0)) +
+            " + " + format_number(t.gamma_bytes) + " B x " + format_seconds_per_byte(g) + " = " +
+            format_time(ps_from_seconds(t.time_s(g))) + "\n";
+  }
+  return text;
+}
+
+}  // namespace commsim

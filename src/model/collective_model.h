@@ -1,0 +1,70 @@
+#pragma once
+// Closed-form cost of collectives in the alpha-beta-gamma model, written independently of
+// the simulator (never include engine, network or collective here):
+//
+//   T = sum over terms of  alpha_count * alpha + beta_bytes * beta + gamma_bytes * gamma
+//
+// alpha: o + path latency; beta: seconds per byte (1 / bandwidth); gamma: seconds per
+// byte reduced. Each term is one level or phase of an algorithm with its own alpha and
+// beta, evaluated on the topology from the routes between the ranks that phase pairs up
+// (ranks are NPUs in order: the model does not see a rank mapping, which is the point of
+// comparing it with the simulator).
+//
+// Sources: Thakur, Rabenseifner & Gropp, "Optimization of Collective Communication
+// Operations in MPICH", IJHPCA 19(1), 2005 (ring, recursive doubling/halving,
+// Rabenseifner, Bruck, pairwise, binomial tree); Chan, Heimlich, Purkayastha & van de
+// Geijn, "Collective communication: theory, practice, and experience", CCPE 19(13), 2007
+// (lower bounds); NCCL's ring and tree step counts; nccl-tests doc/PERFORMANCE.md.
+
+#include <string>
+#include <vector>
+
+#include "base/collectives.h"
+#include "base/units.h"
+#include "topology/topology.h"
+
+namespace commsim {
+
+struct ModelOptions {
+  double overhead_s = 0;        // o, per message
+  double gamma_s_per_byte = 0;  // reduction arithmetic
+  std::size_t chunks = 1;       // pieces that pipeline through the algorithm
+  Rank root = 0;                // Broadcast and Reduce
+};
+
+/// One level or phase of an algorithm.
+struct CostTerm {
+  std::string label;            // e.g. "reduce-scatter", "inter-node all-reduce"
+  double alpha_count = 0;       // latency terms on the critical path
+  double beta_bytes = 0;        // bytes on the critical path
+  double gamma_bytes = 0;       // bytes reduced on the critical path
+  double alpha_s = 0;           // o + path latency of this phase's pairs
+  double beta_s_per_byte = 0;   // effective seconds per byte of this phase
+  double time_s(double gamma_s_per_byte) const {
+    return alpha_count * alpha_s + beta_bytes * beta_s_per_byte + gamma_bytes * gamma_s_per_byte;
+  }
+};
+
+struct CollectiveCost {
+  std::vector<CostTerm> terms;
+  /// The formula in the notation of the papers, e.g.
+  /// "2(p-1) a + 2(p-1)/p n b + (p-1)/p n g".
+  std::string formula;
+  double time_s(double gamma_s_per_byte) const;
+};
+
+/// `size` is the nccl-tests size (base/collectives.h). Precondition: the algorithm applies
+/// to the collective and topology (the collective layer checks); throws InputError for a
+/// combination it has no formula for.
+CollectiveCost collective_cost(const Topology& topology, CollectiveKind kind,
+                               AlgorithmKind algorithm, Bytes size, const ModelOptions& options);
+
+/// Lower bound for any algorithm (Chan et al. 2007, with alpha the smallest o + path
+/// latency between two ranks and beta from the smallest injection bandwidth of a rank).
+double collective_lower_bound_s(const Topology& topology, CollectiveKind kind, Bytes size,
+                                const ModelOptions& options);
+
+/// The formula with the values substituted, one line per term, for --verbose.
+std::string describe_cost(const CollectiveCost& cost, const ModelOptions& options);
+
+}  // namespace commsim

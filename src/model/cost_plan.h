@@ -1,0 +1,70 @@
+#pragma once
+// The closed-form model's plans: an algorithm as a list of phases, each a list of steps in
+// which every participating rank sends messages at once, with its alpha, beta and gamma
+// counts. collective_model.cpp evaluates a plan's phases on a topology.
+// Phases and their evaluation on the topology.
+//
+// A phase is a list of steps; in a step every participating rank sends messages at once.
+// Message sizes are in units of n (the nccl-tests size), so a phase's beta_s_per_byte does
+// not depend on n (and is defined for n = 0).
+
+
+#include <bit>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "base/collectives.h"
+#include "model/collective_model.h"
+#include "topology/topology.h"
+
+namespace commsim::model {
+
+using Kind = CollectiveKind;
+using Algo = AlgorithmKind;
+
+struct Send {
+  Rank src;
+  Rank dst;
+  double units;  // bytes / n
+};
+
+struct Step {
+  std::vector<Send> sends;
+  double repeat = 1;  // the phase runs this step `repeat` times in a row
+};
+
+struct Phase {
+  std::string label;
+  double alpha_count = 0;
+  double beta_n = 0;   // critical-path bytes / n
+  double gamma_n = 0;  // reduced bytes / n
+  std::vector<Step> steps = {};
+  bool chain = false;  // a chain level: its steps are its hops in order (evaluate_chains)
+};
+
+struct Plan {
+  std::vector<Phase> phases;
+  std::string formula;
+};
+
+inline unsigned ceil_log2(std::size_t p) { return p <= 1 ? 0 : std::bit_width(p - 1); }
+inline unsigned floor_log2(std::size_t p) { return std::bit_width(p) - 1; }
+inline Rank rank(std::size_t r) { return static_cast<Rank>(r); }
+
+/// Whether the model has a formula for the pair.
+bool has_closed_form(Kind kind, Algo algorithm);
+/// The algorithm's phases on `t`. Precondition: has_closed_form(kind, algorithm).
+Plan plan(const Topology& t, Kind kind, Algo algorithm, const ModelOptions& o);
+
+// One per family (algorithm_plans.cpp, level_plans.cpp).
+Plan levels_plan(const Topology& t, Kind kind, Algo algorithm, const ModelOptions& o);
+Plan binomial(std::size_t p, Rank root, bool reduce);
+Plan double_binary_tree(std::size_t p);
+Plan recursive(Kind kind, Algo algorithm, std::size_t p);
+Plan direct_plan(Kind kind, std::size_t p);
+Plan pairwise(std::size_t p);
+Plan bruck(Kind kind, std::size_t p);
+Plan dissemination(std::size_t p);
+
+}  // namespace commsim::model

@@ -1,0 +1,41 @@
+// Whole collectives on the flow-level network, at the sizes of the published peer
+// comparison (ASTRA-sim's analytical backend: 64 MiB ring AllReduce on 1024 and 2048 NPUs).
+
+#include <benchmark/benchmark.h>
+
+#include "collective/simulate.h"
+#include "topology/builders.h"
+
+namespace commsim {
+namespace {
+
+void run(benchmark::State& state, TopologyConfig config, CollectiveKind kind, AlgorithmKind algorithm) {
+  const Topology topology = build_topology(config);
+  std::uint64_t messages = 0;
+  for (auto _ : state) {
+    const CollectiveResult r = simulate_collective(topology, kind, algorithm, 64 << 20, {});
+    messages = r.messages;
+    benchmark::DoNotOptimize(r.time_ps);
+  }
+  state.counters["messages"] = static_cast<double>(messages);
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(messages));
+}
+
+void BM_RingAllReduce64MiB(benchmark::State& state) {
+  TopologyConfig c;
+  c.kind = TopologyKind::kRing;
+  c.npus = static_cast<std::uint32_t>(state.range(0));
+  run(state, c, CollectiveKind::kAllReduce, AlgorithmKind::kRing);
+}
+BENCHMARK(BM_RingAllReduce64MiB)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+void BM_DirectAllToAll64MiB(benchmark::State& state) {
+  TopologyConfig c;
+  c.kind = TopologyKind::kSwitch;
+  c.npus = static_cast<std::uint32_t>(state.range(0));
+  run(state, c, CollectiveKind::kAllToAll, AlgorithmKind::kDirect);
+}
+BENCHMARK(BM_DirectAllToAll64MiB)->Arg(256)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+}  // namespace
+}  // namespace commsim

@@ -1,0 +1,189 @@
+// The simulator against the independent closed form: equal (within 1e-6) wherever the
+// formula's assumptions hold; slower, by hand-derived amounts, where a mapping or the
+// topology creates contention the formula cannot see; never faster than the lower bound.
+
+#include <gtest/gtest.h>
+
+#include "collective/algorithms.h"
+#include "collective/simulate.h"
+#include "model/collective_model.h"
+#include "topology/builders.h"
+
+namespace commsim {
+namespace {
+
+constexpr Bytes kMiB = 1 << 20;
+const LinkParams kLink{50e9, ps_from_ns(300), LinkKind::kNvlink, Duplex::kFull};
+
+struct ExactCase {
+  TopologyConfig topology;
+  std::vector<AlgorithmKind> algorithms;
+  std::string label;
+};
+
+TopologyConfig config(TopologyKind kind, std::uint32_t npus) {
+  TopologyConfig c;
+  c.kind = kind;
+  c.npus = npus;
+  c.link = kLink;
+  c.nic = {25e9, ps_from_us(1), LinkKind::kInfiniband, Duplex::kFull};
+  return c;
+}
+
+// Where each algorithm's formula holds exactly: ring on a ring in rank order, direct on a
+// fully-connected fabric or a switch, trees and recursive algorithms on a non-blocking
+// switch, hierarchical on hierarchical, dimensional on a torus.
+std::vector<ExactCase> exact_cases() {
+  using A = AlgorithmKind;
+  std::vector<ExactCase> cases;
+  for (const std::uint32_t p : {2u, 3u, 5u, 8u, 16u}) {
+    cases.push_back({config(TopologyKind::kRing, p), {A::kRing, A::kRingBidir}, "ring"});
+    cases.push_back({config(TopologyKind::kFullyConnected, p), {A::kDirect}, "fully-connected"});
+    cases.push_back({config(TopologyKind::kSwitch, p),
+                      {A::kDirect, A::kPairwise, A::kBruck, A::kRecursiveDoubling,
+                       A::kRecursiveHalving, A::kRabenseifner, A::kDissemination},
+                      "switch"});
+  }
+  for (const std::uint32_t p : {2u, 4u, 8u, 16u}) {
+    ExactCase s{config(TopologyKind::kSwitch, p), {A::kTree}, "switch"};
+    cases.push_back(s);
+  }
+  for (const auto& [nodes, gpus] : std::vector<std::pair<std::uint32_t, std::uint32_t>>{{2, 4}, {3, 2}, {4, 8}}) {
+    TopologyConfig c = config(TopologyKind::kHierarchical, 0);
+    c.nodes = nodes;
+    c.gpus_per_node = gpus;
+    cases.push_back({c, {A::kHierarchical}, "hierarchical"});
+  }
+  for (const auto& dims : std::vector<std::vector<std::uint32_t>>{{4, 4}, {3, 5}, {4, 3, 3}}) {
+    TopologyConfig c = config(TopologyKind::kTorus, 0);
+    c.dims = dims;
+    cases.push_back({c, {A::kDimensional}, "torus"});
+  }
+  return cases;
+}
+
+TEST(ModelAgreement, SimulatorEqualsClosedFormWhereItsAssumptionsHold) {
+  for (const ExactCase& exact : exact_cases()) {
+    const Topology t = build_topology(exact.topology);
+    const std::size_t p = t.npu_count();
+    for (const AlgorithmKind a : exact.algorithms) {
+      for (const CollectiveKind kind : all_collectives()) {
+        if (inapplicable_reason(kind, a, t)) continue;
+        // The double binary tree has no exact closed form (see its model).
+        if (a == AlgorithmKind::kTree && kind == CollectiveKind::kAllReduce) continue;
+        for (const Bytes requested : {p * 4096, 64 * kMiB}) {
+          const Bytes size = nccl_size(kind, requested / (p * 4) * (p * 4), p);
+          SCOPED_TRACE(t.name() + " " + std::string(algorithm_name(a)) + " " +
+                       std::string(collective_name(kind)) + " " + std::to_string(size) + " B");
+          const double sim = seconds_from_ps(simulate_collective(t, kind, a, size, {}).time_ps);
+          const double model = collective_cost(t, kind, a, size, {}).time_s(0);
+          EXPECT_NEAR(sim / model, 1.0, 1e-6) << "sim " << sim << " s, model " << model << " s";
+        }
+      }
+    }
+  }
+}
+
+TEST(ModelAgreement, ChunksPipelineTheRingAndTheChain) {
+  // C chunks add C - 1 alpha terms to a ring and turn a chain into a pipeline:
+  // (p - 2 + C)(alpha + n/C beta).
+  const Topology ring = build_topology(config(TopologyKind::kRing, 8));
+  ModelOptions model;
+  model.chunks = 4;
+  CollectiveConfig sim;
+  sim.chunks = 4;
+  for (const CollectiveKind kind : {CollectiveKind::kAllReduce, CollectiveKind::kBroadcast, CollectiveKind::kReduce}) {
+    SCOPED_TRACE(std::string(collective_name(kind)));
+    const double s = seconds_from_ps(simulate_collective(ring, kind, AlgorithmKind::kRing, 32 * kMiB, sim).time_ps);
+    EXPECT_NEAR(s / collective_cost(ring, kind, AlgorithmKind::kRing, 32 * kMiB, model).time_s(0), 1.0, 1e-6);
+  }
+  // Chain broadcast, 8 ranks, 4 chunks of 8 MiB: (8 - 2 + 4) hops of 300 ns + 8 MiB x 20 ps.
+  EXPECT_EQ(simulate_collective(ring, CollectiveKind::kBroadcast, AlgorithmKind::kRing, 32 * kMiB, sim).time_ps,
+            10 * (ps_from_ns(300) + 8 * kMiB * 20));
+}
+
+TEST(ModelAgreement, PoorRankOrderOnALineHalvesTheRing) {
+  // A line of 4 NPUs (a 1-D mesh), no latency, 50 GB/s. In rank order the ring's three
+  // forward messages use the forward channels and the wrap-around message 3 -> 0 the
+  // backward ones: no sharing, exactly the formula 2(p-1)/p n beta = 1.5 n beta.
+  // Ranks on NPUs [0, 2, 1, 3]: the ring 0->1->2->3->0 becomes NPU 0->2, 2->1, 1->3, 3->0;
+  // channel 1->2 carries 0->2 and 1->3, channel 2->1 carries 2->1 and 3->0, so every flow
+  // runs at half rate and every step takes twice as long: 3 n beta.
+  TopologyConfig c = config(TopologyKind::kMesh, 0);
+  c.dims = {4};
+  c.link.latency_ps = 0;
+  const Topology line = build_topology(c);
+  const Bytes n = 16 * kMiB;
+  const TimePs in_order = simulate_collective(line, CollectiveKind::kAllReduce, AlgorithmKind::kRing, n, {}).time_ps;
+  EXPECT_EQ(in_order, 3 * n / 2 * 20);
+  CollectiveConfig shuffled;
+  shuffled.npu_of_rank = {0, 2, 1, 3};
+  EXPECT_EQ(simulate_collective(line, CollectiveKind::kAllReduce, AlgorithmKind::kRing, n, shuffled).time_ps,
+            3 * n * 20);
+  EXPECT_NEAR(collective_cost(line, CollectiveKind::kAllReduce, AlgorithmKind::kRing, n, {}).time_s(0),
+              seconds_from_ps(in_order), 1e-12);
+}
+
+TEST(ModelAgreement, RandomRankOrderOnAMeshIsSlowerThanTheFormula) {
+  TopologyConfig c = config(TopologyKind::kMesh, 0);
+  c.dims = {4, 4};
+  const Topology mesh = build_topology(c);
+  CollectiveConfig random;
+  random.npu_of_rank = {9, 2, 14, 5, 0, 11, 7, 12, 3, 15, 6, 1, 13, 8, 4, 10};
+  const double sim = seconds_from_ps(
+      simulate_collective(mesh, CollectiveKind::kAllReduce, AlgorithmKind::kRing, 64 * kMiB, random).time_ps);
+  const double model = collective_cost(mesh, CollectiveKind::kAllReduce, AlgorithmKind::kRing, 64 * kMiB, {}).time_s(0);
+  EXPECT_GT(sim, 1.5 * model);
+}
+
+TEST(ModelAgreement, AllToAllOverAnOversubscribedTreeIsLimitedByTheUplinks) {
+  // 16 NPUs under 4 leaf switches (arity 4), 50 GB/s, no latency, oversubscription 4: each
+  // leaf's uplink carries 4 x 50 / 4 = 50 GB/s. Direct AllToAll of n = 16 MiB: 1 MiB to
+  // each of 15 peers. Each leaf sends 4 NPUs x 12 remote peers = 48 flows up one 50 GB/s
+  // uplink (and 48 come down each root-to-leaf link): B/48 each. Each NPU's own link then
+  // has 50 - 12 B/48 = 3B/4 left for its 3 local flows, B/4 each. The local flows finish at
+  // 1 MiB / (B/4); the remote ones stay at B/48 (the uplink is still full): 1 MiB / (B/48)
+  // = 48 MiB x 20 ps. The closed form sees only each NPU's link: 15 MiB x 20 ps.
+  TopologyConfig c = config(TopologyKind::kTree, 16);
+  c.arity = 4;
+  c.oversubscription = {4};
+  c.link.latency_ps = 0;
+  const Topology tree = build_topology(c);
+  const Bytes n = 16 * kMiB;
+  EXPECT_EQ(simulate_collective(tree, CollectiveKind::kAllToAll, AlgorithmKind::kDirect, n, {}).time_ps,
+            48 * kMiB * 20);
+  EXPECT_NEAR(collective_cost(tree, CollectiveKind::kAllToAll, AlgorithmKind::kDirect, n, {}).time_s(0),
+              seconds_from_ps(15 * kMiB * 20), 1e-12);
+}
+
+TEST(ModelAgreement, NothingBeatsTheLowerBound) {
+  std::vector<TopologyConfig> topologies{config(TopologyKind::kSwitch, 8), config(TopologyKind::kRing, 6),
+                                         config(TopologyKind::kFullyConnected, 5)};
+  TopologyConfig hier = config(TopologyKind::kHierarchical, 0);
+  hier.gpus_per_node = 4;
+  topologies.push_back(hier);
+  TopologyConfig torus = config(TopologyKind::kTorus, 0);
+  torus.dims = {3, 4};
+  topologies.push_back(torus);
+  for (const TopologyConfig& tc : topologies) {
+    const Topology t = build_topology(tc);
+    for (const double gamma : {0.0, 2e-12}) {
+      ModelOptions model;
+      model.gamma_s_per_byte = gamma;
+      CollectiveConfig sim;
+      sim.gamma_s_per_byte = gamma;
+      for (const CollectiveKind kind : all_collectives()) {
+        const Bytes size = nccl_size(kind, 8 * kMiB, t.npu_count());
+        const double bound = collective_lower_bound_s(t, kind, size, model);
+        for (const AlgorithmKind a : applicable_algorithms(kind, t)) {
+          SCOPED_TRACE(t.name() + " " + std::string(algorithm_name(a)) + " " +
+                       std::string(collective_name(kind)) + " gamma " + std::to_string(gamma));
+          EXPECT_GE(seconds_from_ps(simulate_collective(t, kind, a, size, sim).time_ps), bound * (1 - 1e-9));
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace commsim

@@ -1,0 +1,267 @@
+#include "model/collective_model.h"
+
+#include <gtest/gtest.h>
+
+#include "base/error.h"
+#include "topology/builders.h"
+
+namespace commsim {
+namespace {
+
+constexpr double kMiB = 1 << 20;
+
+Topology make(TopologyKind kind, std::uint32_t npus, double bandwidth_Bps,
+              std::int64_t latency_ns) {
+  TopologyConfig c;
+  c.kind = kind;
+  c.npus = npus;
+  c.link = LinkParams{bandwidth_Bps, ps_from_ns(latency_ns), LinkKind::kNvlink, Duplex::kFull};
+  return build_topology(c);
+}
+
+// NVLink 450 GB/s, 250 ns per hop (500 ns GPU to GPU); NIC 50 GB/s, 1 us per hop.
+Topology two_nodes_of_4_gpus() {
+  TopologyConfig c;
+  c.kind = TopologyKind::kHierarchical;
+  c.nodes = 2;
+  c.gpus_per_node = 4;
+  return build_topology(c);
+}
+
+double cost_s(const Topology& t, CollectiveKind kind, AlgorithmKind algo, double size,
+              const ModelOptions& o = {}) {
+  return collective_cost(t, kind, algo, static_cast<Bytes>(size), o).time_s(o.gamma_s_per_byte);
+}
+
+TEST(CollectiveModel, RingAllReduceOnRingTopology) {
+  // 8 NPUs in a ring, 50 GB/s and 300 ns per link. Each of the 2(p-1) = 14 steps sends
+  // n/p to the next rank over one link: 14 x 300 ns + 2 * 7/8 * 1 MiB / 50e9 = 40.9 us.
+  const Topology t = make(TopologyKind::kRing, 8, 50e9, 300);
+  const CollectiveCost c =
+      collective_cost(t, CollectiveKind::kAllReduce, AlgorithmKind::kRing, 1 << 20, {});
+  EXPECT_EQ(c.formula, "2(p-1) a + 2(p-1)/p n b + (p-1)/p n g");
+  ASSERT_EQ(c.terms.size(), 2u);
+  EXPECT_EQ(c.terms[0].label, "reduce-scatter");
+  EXPECT_EQ(c.terms[1].label, "all-gather");
+  EXPECT_DOUBLE_EQ(c.terms[0].alpha_count, 7);
+  EXPECT_DOUBLE_EQ(c.terms[0].beta_bytes, 917504);  // 7/8 MiB
+  EXPECT_DOUBLE_EQ(c.terms[0].gamma_bytes, 917504);
+  EXPECT_DOUBLE_EQ(c.terms[1].gamma_bytes, 0);
+  EXPECT_DOUBLE_EQ(c.terms[0].alpha_s, 300e-9);
+  // Injection is 2 links = 100 GB/s, but one message uses one 50 GB/s link.
+  EXPECT_DOUBLE_EQ(c.terms[0].beta_s_per_byte, 1 / 50e9);
+  EXPECT_DOUBLE_EQ(c.time_s(0), 14 * 300e-9 + 2 * 7.0 / 8 * kMiB / 50e9);
+  // With gamma = 1 ps/B the reduce-scatter reduces 7/8 MiB more.
+  EXPECT_DOUBLE_EQ(c.time_s(1e-12), 14 * 300e-9 + 2 * 7.0 / 8 * kMiB / 50e9 + 917504e-12);
+  // 7 x 300 ns + 917504 B / 50 GB/s = 2.1 us + 18.35008 us = 20.45008 us per phase.
+  EXPECT_EQ(describe_cost(c, {}),
+            "reduce-scatter: 7 x 300 ns + 917504 B / 50 GB/s + 917504 B x 0 s/B = 20.45 us\n"
+            "all-gather: 7 x 300 ns + 917504 B / 50 GB/s + 0 B x 0 s/B = 20.45 us\n");
+}
+
+TEST(CollectiveModel, RingBidirHalvesRingTimeOnRingButNotOnSwitch) {
+  // On a ring topology each direction has its own link: 14 a + 2 * 7/8 * (n/2) / B; the
+  // two rings reduce their halves at once: 7/8 (n/2) g.
+  const Topology ring = make(TopologyKind::kRing, 8, 50e9, 300);
+  ModelOptions o;
+  o.gamma_s_per_byte = 1e-12;
+  EXPECT_DOUBLE_EQ(cost_s(ring, CollectiveKind::kAllReduce, AlgorithmKind::kRingBidir, kMiB, o),
+                   14 * 300e-9 + 7.0 / 8 * kMiB / 50e9 + 7.0 / 16 * kMiB * 1e-12);
+  // On a switch both messages share the NPU's one link: beta = 2/B per byte of n/2, the
+  // same bandwidth time as the plain ring (alpha: two hops, 600 ns).
+  const Topology sw = make(TopologyKind::kSwitch, 8, 50e9, 300);
+  EXPECT_DOUBLE_EQ(cost_s(sw, CollectiveKind::kAllReduce, AlgorithmKind::kRingBidir, kMiB),
+                   cost_s(sw, CollectiveKind::kAllReduce, AlgorithmKind::kRing, kMiB));
+  EXPECT_DOUBLE_EQ(cost_s(sw, CollectiveKind::kAllReduce, AlgorithmKind::kRing, kMiB),
+                   14 * 600e-9 + 2 * 7.0 / 8 * kMiB / 50e9);
+}
+
+TEST(CollectiveModel, DirectAllToAllSharesTheSwitchLinkButNotFullyConnectedLinks) {
+  // p = 4, each rank sends n/4 to each of 3 peers in one step.
+  // Switch: all 3 messages leave over one 100 GB/s link: a = 2 x 500 ns, 3 (n/4) / B.
+  const Topology sw = make(TopologyKind::kSwitch, 4, 100e9, 500);
+  const CollectiveCost s =
+      collective_cost(sw, CollectiveKind::kAllToAll, AlgorithmKind::kDirect, 1 << 20, {});
+  EXPECT_DOUBLE_EQ(s.terms.at(0).beta_bytes, kMiB / 4);
+  EXPECT_DOUBLE_EQ(s.terms.at(0).beta_s_per_byte, 3 / 100e9);
+  EXPECT_DOUBLE_EQ(s.time_s(0), 1e-6 + 3 * kMiB / 4 / 100e9);
+  // Fully connected: each message has its own link: a = 500 ns, (n/4) / B.
+  const Topology fc = make(TopologyKind::kFullyConnected, 4, 100e9, 500);
+  EXPECT_DOUBLE_EQ(cost_s(fc, CollectiveKind::kAllToAll, AlgorithmKind::kDirect, kMiB),
+                   500e-9 + kMiB / 4 / 100e9);
+}
+
+TEST(CollectiveModel, RecursiveDoublingAllReduceFoldsFiveRanks) {
+  // p = 5, p' = 4, rem = 1: fold (0 -> 1, n, reduced), 2 doubling steps among 1,2,3,4
+  // (n each, reduced), unfold (1 -> 0, n): (log2 4 + 2) a + 4 n b + 3 n g, a = 1 us
+  // through the switch, b = 1 / 100 GB/s.
+  const Topology t = make(TopologyKind::kSwitch, 5, 100e9, 500);
+  ModelOptions o;
+  o.gamma_s_per_byte = 1e-12;
+  const CollectiveCost c =
+      collective_cost(t, CollectiveKind::kAllReduce, AlgorithmKind::kRecursiveDoubling, 1 << 20, o);
+  EXPECT_EQ(c.formula, "(log2(p')+2) a + (log2(p')+2) n b + (log2(p')+1) n g");
+  ASSERT_EQ(c.terms.size(), 3u);
+  EXPECT_EQ(c.terms[0].label, "fold");
+  EXPECT_EQ(c.terms[2].label, "unfold");
+  EXPECT_DOUBLE_EQ(c.terms[1].alpha_count, 2);
+  EXPECT_DOUBLE_EQ(c.time_s(o.gamma_s_per_byte), 4e-6 + 4 * kMiB / 100e9 + 3 * kMiB * 1e-12);
+}
+
+TEST(CollectiveModel, RecursiveHalvingReduceScatterSixRanks) {
+  // p = 6, p' = 4, rem = 2: fold n; halving h = 2 sends virtual ranks {0,1} = 4 real
+  // blocks, h = 1 sends virtual rank 0 = 2 blocks: 6 n/6 = n; unfold n/6.
+  // 4 a + (2 + 1/6) n b + 2 n g.
+  const Topology t = make(TopologyKind::kSwitch, 6, 100e9, 500);
+  const CollectiveCost c = collective_cost(t, CollectiveKind::kReduceScatter,
+                                           AlgorithmKind::kRecursiveHalving, 6 << 20, {});
+  EXPECT_DOUBLE_EQ(c.terms.at(1).beta_bytes, 6 * kMiB);
+  EXPECT_DOUBLE_EQ(c.time_s(1e-12), 4e-6 + (2 + 1.0 / 6) * 6 * kMiB / 100e9 + 2 * 6 * kMiB * 1e-12);
+}
+
+TEST(CollectiveModel, HierarchicalAllReduceSumsFourTerms) {
+  // 2 nodes x 4 GPUs:
+  //   intra-node reduce-scatter  3 x 500 ns + 3/4 n / 450 GB/s, gamma 3/4 n
+  //   inter-node reduce-scatter  1 x 2 us   + n/8  / 50 GB/s,   gamma n/8
+  //   inter-node all-gather      1 x 2 us   + n/8  / 50 GB/s
+  //   intra-node all-gather      3 x 500 ns + 3/4 n / 450 GB/s
+  const CollectiveCost c = collective_cost(two_nodes_of_4_gpus(), CollectiveKind::kAllReduce,
+                                           AlgorithmKind::kHierarchical, 1 << 20, {});
+  ASSERT_EQ(c.terms.size(), 4u);
+  EXPECT_EQ(c.terms[0].label, "intra-node reduce-scatter");
+  EXPECT_EQ(c.terms[1].label, "inter-node reduce-scatter");
+  EXPECT_EQ(c.terms[2].label, "inter-node all-gather");
+  EXPECT_EQ(c.terms[3].label, "intra-node all-gather");
+  EXPECT_DOUBLE_EQ(c.terms[1].beta_bytes, kMiB / 8);
+  EXPECT_DOUBLE_EQ(c.terms[1].alpha_s, 2e-6);
+  const double g = 1e-12;
+  EXPECT_DOUBLE_EQ(c.time_s(g), 6 * 500e-9 + 2 * 2e-6 + 1.5 * kMiB / 450e9 + kMiB / 4 / 50e9 +
+                                    7.0 / 8 * kMiB * g);
+}
+
+TEST(CollectiveModel, TorusDimensionalRingsAreBidirectional) {
+  // 4x4 torus, 100 GB/s, 100 ns. Dim 0: 3 steps of n/4, half each way: 3 (n/8) b;
+  // dim 1: n_1 = n/4, 3 (n/32) b. AllReduce: 12 a + 2 (3/8 + 3/32) n b = 12 a + 15/16 n b.
+  TopologyConfig cfg;
+  cfg.kind = TopologyKind::kTorus;
+  cfg.dims = {4, 4};
+  cfg.link = LinkParams{100e9, ps_from_ns(100), LinkKind::kNvlink, Duplex::kFull};
+  const Topology t = build_topology(cfg);
+  EXPECT_DOUBLE_EQ(cost_s(t, CollectiveKind::kAllReduce, AlgorithmKind::kDimensional, kMiB),
+                   12 * 100e-9 + 15.0 / 16 * kMiB / 100e9);
+}
+
+TEST(CollectiveModel, BinomialAndBruck) {
+  // p = 5 on a switch (a = 1 us, b = 1/100 GB/s), L = 3.
+  const Topology t = make(TopologyKind::kSwitch, 5, 100e9, 500);
+  // Binomial broadcast: 3 rounds of n: 3 a + 3 n b.
+  ModelOptions o;
+  o.root = 2;
+  EXPECT_DOUBLE_EQ(cost_s(t, CollectiveKind::kBroadcast, AlgorithmKind::kTree, kMiB, o),
+                   3e-6 + 3 * kMiB / 100e9);
+  // Bruck all-to-all: offsets 0..4 with bit 0 set {1,3}, bit 1 {2,3}, bit 2 {4}: 5 blocks
+  // of n/5 = n in all: 3 a + n b.
+  EXPECT_DOUBLE_EQ(cost_s(t, CollectiveKind::kAllToAll, AlgorithmKind::kBruck, 5 << 20),
+                   3e-6 + 5 * kMiB / 100e9);
+  // Bruck all-gather: 1 + 2 + min(4, 1) = 4 blocks: 3 a + 4/5 n b.
+  EXPECT_DOUBLE_EQ(cost_s(t, CollectiveKind::kAllGather, AlgorithmKind::kBruck, 5 << 20),
+                   3e-6 + 4 * kMiB / 100e9);
+}
+
+TEST(CollectiveModel, LowerBoundsForEightRanks) {
+  // Switch, 100 GB/s, 500 ns: a = o + 1 us = 3 us, b = 1/100 GB/s, (p-1)/p = 7/8; one
+  // latency term (ranks may reach every peer at once) and half the reduction work (two
+  // channels may reduce at once).
+  const Topology t = make(TopologyKind::kSwitch, 8, 100e9, 500);
+  ModelOptions o;
+  o.overhead_s = 2e-6;
+  o.gamma_s_per_byte = 1e-12;
+  const double n = kMiB, a = 3e-6, b = 1 / 100e9, g = 0.5e-12, s = 7.0 / 8 * n;
+  const auto lb = [&](CollectiveKind k) { return collective_lower_bound_s(t, k, 1 << 20, o); };
+  EXPECT_DOUBLE_EQ(lb(CollectiveKind::kBroadcast), a + n * b);
+  EXPECT_DOUBLE_EQ(lb(CollectiveKind::kReduce), a + n * b + s * g);
+  EXPECT_DOUBLE_EQ(lb(CollectiveKind::kAllGather), a + s * b);
+  EXPECT_DOUBLE_EQ(lb(CollectiveKind::kReduceScatter), a + s * (b + g));
+  EXPECT_DOUBLE_EQ(lb(CollectiveKind::kAllReduce), a + 2 * s * b + s * g);
+  EXPECT_DOUBLE_EQ(lb(CollectiveKind::kAllToAll), a + s * b);
+  EXPECT_DOUBLE_EQ(lb(CollectiveKind::kBarrier), a);
+  EXPECT_DOUBLE_EQ(collective_lower_bound_s(make(TopologyKind::kSwitch, 1, 100e9, 500),
+                                            CollectiveKind::kAllReduce, 1 << 20, o),
+                   0);
+  // 2 nodes x 4 GPUs: the closest GPUs share an NVSwitch (2 x 250 ns); the smallest
+  // injection is NVLink + NIC = 500 GB/s.
+  EXPECT_DOUBLE_EQ(
+      collective_lower_bound_s(two_nodes_of_4_gpus(), CollectiveKind::kAllGather, 1 << 20, {}),
+      500e-9 + s / 500e9);
+}
+
+TEST(CollectiveModel, ChunksAddAlphasToTheFirstTerm) {
+  // Ring AllReduce with C = 4: (14 + 3) a, beta unchanged.
+  const Topology t = make(TopologyKind::kRing, 8, 50e9, 300);
+  ModelOptions o;
+  o.chunks = 4;
+  const CollectiveCost c =
+      collective_cost(t, CollectiveKind::kAllReduce, AlgorithmKind::kRing, 1 << 20, o);
+  EXPECT_DOUBLE_EQ(c.terms.at(0).alpha_count, 10);
+  EXPECT_DOUBLE_EQ(c.terms.at(1).alpha_count, 7);
+  EXPECT_DOUBLE_EQ(c.time_s(0), 17 * 300e-9 + 2 * 7.0 / 8 * kMiB / 50e9);
+  EXPECT_EQ(c.formula, "2(p-1) a + 2(p-1)/p n b + (p-1)/p n g + (C-1) a");
+}
+
+TEST(CollectiveModel, RingBroadcastPipelinesChunksAlongTheChain) {
+  // Chain of p - 1 = 7 hops, C = 4: (p - 2 + C) (a + n/C b) = 10 (300 ns + (n/4) / 50 GB/s).
+  const Topology t = make(TopologyKind::kRing, 8, 50e9, 300);
+  ModelOptions o;
+  o.chunks = 4;
+  o.root = 5;
+  const CollectiveCost c =
+      collective_cost(t, CollectiveKind::kBroadcast, AlgorithmKind::kRing, 1 << 20, o);
+  EXPECT_EQ(c.formula, "(p-2+C) a + (p-2+C) n/C b");
+  EXPECT_DOUBLE_EQ(c.terms.at(0).alpha_count, 10);
+  EXPECT_DOUBLE_EQ(c.terms.at(0).beta_bytes, 10 * kMiB / 4);
+  EXPECT_DOUBLE_EQ(c.time_s(0), 10 * (300e-9 + kMiB / 4 / 50e9));
+  // Reduce: the same chain toward the root, reducing n/C per stage.
+  EXPECT_DOUBLE_EQ(
+      collective_cost(t, CollectiveKind::kReduce, AlgorithmKind::kRing, 1 << 20, o).time_s(1e-12),
+      10 * (300e-9 + kMiB / 4 / 50e9 + kMiB / 4 * 1e-12));
+}
+
+TEST(CollectiveModel, HierarchicalBroadcastPipelinesChunksThroughBothLevels) {
+  // 2 nodes x 4 GPUs, root 0, n = 4 MiB, C = 4: one pipeline through the inter-node hop
+  // (2 us + 1 MiB / 50 GB/s = 22.97 us a stage) then 3 intra-node hops (0.5 us + 1 MiB /
+  // 450 GB/s = 2.83 us). Flow shop: sum of the 4 stages + (C-1) x the slowest (inter).
+  ModelOptions o;
+  o.chunks = 4;
+  const CollectiveCost c = collective_cost(two_nodes_of_4_gpus(), CollectiveKind::kBroadcast,
+                                           AlgorithmKind::kHierarchical, 4 << 20, o);
+  ASSERT_EQ(c.terms.size(), 2u);
+  EXPECT_EQ(c.terms[0].label, "inter-node broadcast");
+  EXPECT_DOUBLE_EQ(c.terms[0].alpha_count, 4);  // its hop + the C - 1 extra stages
+  EXPECT_DOUBLE_EQ(c.terms[1].alpha_count, 3);
+  const double inter = 2e-6 + kMiB / 50e9, intra = 500e-9 + kMiB / 450e9;
+  EXPECT_DOUBLE_EQ(c.time_s(0), 4 * inter + 3 * intra);
+}
+
+TEST(CollectiveModel, BadInputThrows) {
+  const Topology t = make(TopologyKind::kSwitch, 8, 100e9, 500);
+  try {
+    collective_cost(t, CollectiveKind::kAllToAll, AlgorithmKind::kTree, 1024, {});
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "no closed form for alltoall with tree");
+  }
+  EXPECT_THROW(
+      collective_cost(t, CollectiveKind::kAllReduce, AlgorithmKind::kHierarchical, 1024, {}),
+      InputError);
+  ModelOptions o;
+  o.chunks = 0;
+  EXPECT_THROW(collective_cost(t, CollectiveKind::kAllReduce, AlgorithmKind::kRing, 1024, o),
+               InputError);
+  o.chunks = 1;
+  o.root = 8;
+  EXPECT_THROW(collective_cost(t, CollectiveKind::kBroadcast, AlgorithmKind::kTree, 1024, o),
+               InputError);
+}
+
+}  // namespace
+}  // namespace commsim

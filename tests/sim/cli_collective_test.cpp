@@ -1,0 +1,115 @@
+// commsim collective: bad input, nccl-tests conventions, golden output.
+
+#include <gtest/gtest.h>
+
+#include "run_cli.h"
+
+namespace commsim::testing {
+namespace {
+
+CliResult expect_exit_2(const std::vector<std::string>& args, const std::string& fragment) {
+  const CliResult r = run_commsim(args);
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_EQ(r.err.rfind("commsim: error: ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(fragment), std::string::npos) << r.err;
+  return r;
+}
+
+TEST(CliCollective, BadInput) {
+  expect_exit_2({"collective", "--collective", "allscatter"}, "--collective: unknown collective 'allscatter'");
+  expect_exit_2({"collective", "--algorithm", "butterfly"}, "--algorithm: unknown algorithm 'butterfly'");
+  expect_exit_2({"collective", "--algorithm", "dimensional"},
+                "algorithm 'dimensional' needs a mesh or torus, not topology 'h100-nvswitch-node'");
+  expect_exit_2({"collective", "--collective", "alltoall", "--algorithm", "ring"},
+                "algorithm 'ring' does not implement alltoall");
+  expect_exit_2({"collective", "--topology", "ring", "--algorithm", "direct"},
+                "algorithm 'direct' runs allreduce only on a switch or fully-connected topology");
+  expect_exit_2({"collective", "--chunks", "0"}, "--chunks: '0' is out of range");
+  expect_exit_2({"collective", "--gamma", "-1ps"}, "--gamma: time must not be negative");
+  expect_exit_2({"collective", "--root", "3"}, "--root applies to broadcast and reduce only");
+  expect_exit_2({"collective", "--collective", "broadcast", "--root", "8"}, "--root: '8' is out of range");
+  expect_exit_2({"collective", "--collective", "barrier", "--size", "1M"}, "do not apply to barrier");
+  expect_exit_2({"collective", "--topology", "ring", "--npus", "1"}, "needs at least 2 NPUs");
+  expect_exit_2({"collective", "--rank-order", "random:x"}, "--rank-order random:SEED");
+
+  const std::string repeated = tmp_path("repeated_rank.txt");
+  write_file(repeated, "0 1 2 3\n4 5 5 7\n");
+  expect_exit_2({"collective", "--rank-order", repeated}, repeated + ":2: NPU 5 is repeated (first on line 2)");
+  const std::string short_file = tmp_path("short_rank_order.txt");
+  write_file(short_file, "0 1 2\n");
+  expect_exit_2({"collective", "--rank-order", short_file}, "lists 3 NPUs for 8 ranks");
+  const std::string out_of_range = tmp_path("rank_out_of_range.txt");
+  write_file(out_of_range, "0 1 2 3 4 5 6 8\n");
+  expect_exit_2({"collective", "--rank-order", out_of_range}, out_of_range + ":1: NPU of rank 7");
+}
+
+std::vector<std::string> csv_line(const std::string& text, std::size_t line) {
+  std::istringstream in(text);
+  std::string row;
+  for (std::size_t i = 0; i <= line; ++i) std::getline(in, row);
+  std::vector<std::string> cells;
+  std::istringstream fields(row);
+  for (std::string cell; std::getline(fields, cell, ',');) cells.push_back(cell);
+  return cells;
+}
+
+TEST(CliCollective, BusBandwidthFollowsNcclTests) {
+  // AllReduce on 8 ranks: busbw = algbw x 2(8-1)/8 = algbw x 14/8.
+  const std::string csv = tmp_path("allreduce.csv");
+  const CliResult r = run_commsim({"collective", "--algorithm", "ring", "--size", "64M", "--csv", csv});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto header = csv_line(read_file(csv), 0);
+  EXPECT_EQ(header, (std::vector<std::string>{"collective", "algorithm", "topology", "nranks", "size_bytes",
+                                              "sim_time_us", "model_time_us", "sim_over_model",
+                                              "lower_bound_us", "algbw_GBps", "busbw_GBps"}));
+  const auto row = csv_line(read_file(csv), 1);
+  ASSERT_EQ(row.size(), 11u);
+  EXPECT_EQ(row[0], "allreduce");
+  EXPECT_EQ(row[3], "8");
+  EXPECT_EQ(row[4], "67108864");
+  EXPECT_NEAR(std::stod(row[10]) / std::stod(row[9]), 14.0 / 8, 1e-5);
+  // Ring on the NVSwitch node: 14 steps of 0.5 us + 2 x 7/8 x 64 MiB / 450 GB/s. At 450 GB/s
+  // a transfer is not a whole number of picoseconds; each of the 14 steps rounds to the
+  // clock's 1 ps, so the two agree within 14 ps.
+  EXPECT_NEAR(std::stod(row[5]), 14 * 0.5 + 1.75 * 67108864 / 450e9 * 1e6, 14e-6);
+  EXPECT_NEAR(std::stod(row[7]), 1.0, 1e-8);
+
+  // AllGather's size is the gathered output, rounded down to p floats as nccl-tests does.
+  const CliResult ag = run_commsim({"collective", "--collective", "allgather", "--algorithm", "ring",
+                                    "--size", "1000", "--csv", csv});
+  ASSERT_EQ(ag.status, 0) << ag.err;
+  EXPECT_EQ(csv_line(read_file(csv), 1)[4], "992");
+  EXPECT_NE(ag.out.find("         992           31  float"), std::string::npos) << ag.out;
+}
+
+TEST(CliCollective, DefaultScenarioGolden) {
+  const CliResult r = run_commsim({"collective", "--sizes", "1K:16M"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string path = source_path("tests/golden/collective_allreduce_h100.txt");
+  if (std::getenv("COMMSIM_UPDATE_GOLDEN")) {
+    write_file(path, r.out);
+    GTEST_SKIP() << "rewrote " << path;
+  }
+  EXPECT_EQ(r.out, read_file(path));
+}
+
+TEST(CliCollective, VerifyAndVerboseReport) {
+  const CliResult r = run_commsim({"collective", "--collective", "reducescatter", "--algorithm", "ring",
+                                   "--size", "1M", "--verify", "--verbose", "--gamma", "100GB/s"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("# data check: every rank ends with the data reducescatter defines"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("# model at 1048576 B:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("gamma: 10 ps/B"), std::string::npos) << r.out;
+}
+
+TEST(CliCollective, AllAlgorithmsNamesTheFastest) {
+  const CliResult r = run_commsim({"collective", "--collective", "alltoall", "--size", "1M"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("# algorithm pairwise"), std::string::npos);
+  EXPECT_NE(r.out.find("# fastest algorithm at each size"), std::string::npos);
+  EXPECT_NE(r.out.find("direct"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace commsim::testing
