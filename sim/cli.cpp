@@ -22,6 +22,7 @@ const std::map<std::string, CommandInfo>& commands() {
       {"topo", {run_topo, "summarise a topology; export it as Graphviz DOT"}},
       {"p2p", {run_p2p, "point-to-point messages: one-way, bidirectional, all-pairs, shift"}},
       {"collective", {run_collective, "a collective by one or every algorithm, beside its closed form"}},
+      {"pipeline", {run_pipeline, "pipeline-parallel schedules (gpipe, 1f1b, interleaved) and P2P modes"}},
   };
   return table;
 }

@@ -8,7 +8,7 @@
 #include "base/collectives.h"
 #include "base/error.h"
 #include "collective/algorithms.h"
-#include "collective/rank_order.h"
+#include "topology/placement.h"
 #include "collective/simulate.h"
 #include "commands.h"
 #include "command_line.h"

@@ -11,5 +11,6 @@ namespace commsim::cli {
 int run_topo(const std::vector<std::string>& args, std::ostream& out);
 int run_p2p(const std::vector<std::string>& args, std::ostream& out);
 int run_collective(const std::vector<std::string>& args, std::ostream& out);
+int run_pipeline(const std::vector<std::string>& args, std::ostream& out);
 
 }  // namespace commsim::cli

@@ -1,4 +1,4 @@
-#include "collective/rank_order.h"
+#include "topology/placement.h"
 
 #include <fstream>
 #include <numeric>
@@ -23,11 +23,11 @@ std::vector<Rank> random_rank_order(std::size_t ranks, std::uint64_t seed) {
   return order;
 }
 
-std::vector<Rank> read_rank_order_file(const std::string& path, std::size_t ranks) {
+std::vector<Rank> read_placement_file(const std::string& path, std::size_t ranks, std::size_t npus) {
   std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot open rank-order file");
+  if (!in) throw InputError(path + ": cannot open placement file");
   std::vector<Rank> order;
-  std::vector<std::size_t> line_of(ranks, 0);
+  std::vector<std::size_t> line_of(npus, 0);
   std::string line;
   for (std::size_t number = 1; std::getline(in, line); ++number) {
     line = line.substr(0, line.find('#'));
@@ -36,7 +36,7 @@ std::vector<Rank> read_rank_order_file(const std::string& path, std::size_t rank
       const std::string where = path + ":" + std::to_string(number);
       const auto npu = static_cast<Rank>(
           parse_count(word, where + ": NPU of rank " + std::to_string(order.size()), 0,
-                      ranks == 0 ? 0 : ranks - 1));
+                      npus == 0 ? 0 : npus - 1));
       if (line_of[npu] != 0) {
         throw InputError(where + ": NPU " + std::to_string(npu) + " is repeated (first on line " +
                          std::to_string(line_of[npu]) + ")");
@@ -58,7 +58,7 @@ std::vector<Rank> parse_rank_order(const std::string& text, std::size_t ranks) {
     return random_rank_order(ranks, parse_count(text.substr(7), "--rank-order random:SEED", 0,
                                                 UINT64_MAX));
   }
-  return read_rank_order_file(text, ranks);
+  return read_placement_file(text, ranks, ranks);
 }
 
 }  // namespace commsim

@@ -1,0 +1,316 @@
+// commsim pipeline: pipeline-parallel schedules and P2P modes, beside the closed form.
+
+#include <fstream>
+
+#include "base/error.h"
+#include "commands.h"
+#include "command_line.h"
+#include "model/pipeline_model.h"
+#include "pipeline/pipeline_sim.h"
+#include "pipeline/schedules.h"
+#include "report/chrome_trace.h"
+#include "report/table.h"
+#include "topology/builders.h"
+#include "topology/placement.h"
+#include "topology_options.h"
+
+namespace commsim::cli {
+namespace {
+
+struct Run {
+  PipelineSchedule schedule;
+  P2PMode mode;
+  std::uint32_t virtual_stages;
+  PipelineResult result;
+  PipelineModel model;
+  std::string deadlock;  // in --compare, a deadlocked run is a row, not the end
+};
+
+PipelineSchedule schedule_from(const std::string& text) {
+  for (const PipelineSchedule s : {PipelineSchedule::kGPipe, PipelineSchedule::k1F1B, PipelineSchedule::kInterleaved}) {
+    if (schedule_name(s) == text) return s;
+  }
+  throw InputError("--schedule: unknown schedule '" + text + "' (known: gpipe, 1f1b, interleaved, all)");
+}
+
+P2PMode mode_from(const std::string& text) {
+  for (const P2PMode m : {P2PMode::kSequential, P2PMode::kOverlapped, P2PMode::kBatched}) {
+    if (p2p_mode_name(m) == text) return m;
+  }
+  throw InputError("--p2p-mode: unknown mode '" + text + "' (known: sequential, overlapped, batched)");
+}
+
+/// "100us" for every stage, or "100us,120us,..." one per stage.
+std::vector<TimePs> per_stage_times(const std::string& text, const char* option, std::uint32_t stages) {
+  std::vector<TimePs> times;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t end = text.find(',', start);
+    times.push_back(parse_time(text.substr(start, end - start), option));
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  if (times.size() == 1) times.assign(stages, times[0]);
+  if (times.size() != stages) {
+    throw InputError(std::string(option) + ": " + std::to_string(times.size()) + " times for " +
+                     std::to_string(stages) + " stages (give one, or one per stage)");
+  }
+  return times;
+}
+
+std::uint64_t count(const po::variables_map& vm, const char* name, std::uint64_t fallback, std::uint64_t min,
+                    std::uint64_t max) {
+  const auto text = option_text(vm, name);
+  return text ? parse_count(*text, std::string("--") + name, min, max) : fallback;
+}
+
+/// --activation-size, or micro-batch x sequence x hidden x dtype bytes.
+Bytes activation_bytes(const po::variables_map& vm) {
+  const bool dims = vm.count("micro-batch-size") || vm.count("seq-length") || vm.count("hidden-size") ||
+                    vm.count("dtype-bytes");
+  if (const auto size = option_text(vm, "activation-size")) {
+    if (dims) throw InputError("give either --activation-size or the micro-batch dimensions, not both");
+    return parse_size(*size, "--activation-size");
+  }
+  constexpr std::uint64_t kMax = 1ull << 32;
+  return count(vm, "micro-batch-size", 1, 1, kMax) * count(vm, "seq-length", 4096, 1, kMax) *
+         count(vm, "hidden-size", 4096, 1, kMax) * count(vm, "dtype-bytes", 2, 1, 16);
+}
+
+double bubble_of(const PipelineResult& r) {
+  double idle = 0;
+  for (const DeviceStats& d : r.devices) idle += 1 - static_cast<double>(d.busy_ps) / static_cast<double>(r.step_ps);
+  return idle / static_cast<double>(r.devices.size());
+}
+
+TimePs mean_wait(const PipelineResult& r) {
+  TimePs total = 0;
+  for (const DeviceStats& d : r.devices) total += d.p2p_wait_ps;
+  return total / static_cast<TimePs>(r.devices.size());
+}
+
+std::uint32_t peak_of(const PipelineResult& r) {
+  std::uint32_t peak = 0;
+  for (const DeviceStats& d : r.devices) peak = std::max(peak, d.peak_in_flight);
+  return peak;
+}
+
+void write_timeline(const std::string& path, const Run& run) {
+  std::vector<TraceTrack> tracks;
+  for (std::uint32_t d = 0; d < run.result.devices.size(); ++d) {
+    const std::string stage = "stage " + std::to_string(d) + " (NPU " + std::to_string(run.result.devices[d].npu) + ")";
+    tracks.push_back({d, 0, stage, "compute"});
+    tracks.push_back({d, 1, stage, "send"});
+    tracks.push_back({d, 2, stage, "receive"});
+  }
+  std::vector<TraceSpan> spans;
+  for (const TimelineEvent& e : run.result.timeline) {
+    const std::uint32_t thread = e.category == "send" ? 1 : e.category == "recv" ? 2 : 0;
+    spans.push_back({e.device, thread, e.name, e.category, e.start_ps, e.end_ps});
+  }
+  std::ofstream file(path);
+  if (!file) throw InputError("--timeline: cannot write '" + path + "'");
+  write_chrome_trace(file, tracks, spans);
+  if (!file) throw InputError("--timeline: error writing '" + path + "'");
+}
+
+}  // namespace
+
+int run_pipeline(const std::vector<std::string>& args, std::ostream& out) {
+  po::options_description options(
+      "commsim pipeline: a pipeline-parallel training step on the simulated network, beside "
+      "the closed form");
+  options.add_options()("help,h", "show this help");
+  add_option(options, "schedule", "S", "gpipe, 1f1b, interleaved, or all (default 1f1b)");
+  add_option(options, "p2p-mode", "M", "sequential, overlapped or batched (default overlapped)");
+  options.add_options()("compare", "run every P2P mode (and with --schedule all every schedule), one row each");
+  add_option(options, "stages", "P", "pipeline stages, one per device (default 4)");
+  add_option(options, "microbatches", "M", "micro-batches per step (default 8)");
+  add_option(options, "virtual-stages", "V", "model chunks per device for interleaved (default 2)");
+  add_option(options, "forward-time", "T", "forward time of one micro-batch on a stage, or a comma list per stage (default 1ms)");
+  add_option(options, "backward-time", "T", "backward time, likewise (default 2ms)");
+  add_option(options, "activation-size", "S", "bytes sent between stages per micro-batch (default: the product below)");
+  add_option(options, "micro-batch-size", "B", "sequences per micro-batch (default 1)");
+  add_option(options, "seq-length", "L", "tokens per sequence (default 4096)");
+  add_option(options, "hidden-size", "H", "hidden dimension (default 4096)");
+  add_option(options, "dtype-bytes", "D", "bytes per element (default 2, bf16)");
+  add_option(options, "overhead", "T", "launch overhead o per P2P operation, or per call when batched (default 0)");
+  add_option(options, "placement", "FILE", "NPU of each stage, one per line or whitespace separated (default: stage i on NPU i)");
+  add_option(options, "p2p-order", "ORDER",
+             "megatron (default) or send-first: every stage sends before it receives, which "
+             "deadlocks sequential mode (to see a deadlock report)");
+  add_option(options, "timeline", "FILE", "write a Chrome trace JSON (Perfetto, chrome://tracing): a track per stage");
+  add_option(options, "csv", "FILE",
+             "also write rows: schedule,p2p_mode,stages,microbatches,virtual_stages,step_time_us,"
+             "model_step_time_us,bubble_fraction,model_bubble_fraction,p2p_wait_us,peak_activations");
+  po::options_description topology("Topology (default: a ring of --stages NPUs)");
+  topology.add(topology_options());
+  options.add(topology);
+  const po::variables_map vm = parse_options(args, options);
+  if (vm.count("help")) {
+    out << "Usage: commsim pipeline [options]\n\n" << options << "\n"
+        << "Examples:\n"
+        << "  commsim pipeline --schedule 1f1b --stages 4 --microbatches 8 --compare\n"
+        << "  commsim pipeline --schedule all --compare --overhead 20us --activation-size 24MB\n"
+        << "  commsim pipeline --schedule interleaved --virtual-stages 4 --stages 8 --microbatches 16 "
+           "--timeline step.json\n";
+    return 0;
+  }
+
+  const std::uint32_t p = static_cast<std::uint32_t>(count(vm, "stages", 4, 1, 1u << 16));
+  const std::uint32_t m = static_cast<std::uint32_t>(count(vm, "microbatches", 8, 1, 1u << 24));
+  const std::string schedule_text = option_text(vm, "schedule").value_or("1f1b");
+  std::vector<PipelineSchedule> schedules;
+  if (schedule_text == "all") {
+    schedules = {PipelineSchedule::kGPipe, PipelineSchedule::k1F1B, PipelineSchedule::kInterleaved};
+  } else {
+    schedules = {schedule_from(schedule_text)};
+  }
+  const bool any_interleaved = schedule_text == "all" || schedules[0] == PipelineSchedule::kInterleaved;
+  if (vm.count("virtual-stages") && !any_interleaved) {
+    throw InputError("--virtual-stages applies to the interleaved schedule only");
+  }
+  const std::uint32_t v = static_cast<std::uint32_t>(count(vm, "virtual-stages", 2, 1, 1024));
+  if (vm.count("compare") && vm.count("p2p-mode")) throw InputError("--compare runs every P2P mode; drop --p2p-mode");
+  std::vector<P2PMode> modes{mode_from(option_text(vm, "p2p-mode").value_or("overlapped"))};
+  if (vm.count("compare")) modes = {P2PMode::kSequential, P2PMode::kOverlapped, P2PMode::kBatched};
+  if (!vm.count("compare") && schedules.size() > 1) throw InputError("--schedule all needs --compare");
+
+  const bool topology_given = vm.count("topology") || vm.count("topology-file");
+  TopologyConfig ring;
+  ring.kind = TopologyKind::kRing;
+  ring.npus = p;
+  const Topology topo = topology_given ? topology_from_options(vm) : build_topology(ring);
+  if (!topology_given && vm.count("npus")) throw InputError("--npus needs --topology KIND");
+
+  PipelineShape shape;
+  shape.stages = p;
+  shape.microbatches = m;
+  shape.forward_ps = per_stage_times(option_text(vm, "forward-time").value_or("1ms"), "--forward-time", p);
+  shape.backward_ps = per_stage_times(option_text(vm, "backward-time").value_or("2ms"), "--backward-time", p);
+  shape.activation_bytes = activation_bytes(vm);
+  if (p > topo.npu_count()) {
+    throw InputError("--stages " + std::to_string(p) + " is more than the " + std::to_string(topo.npu_count()) +
+                     " NPUs of topology '" + topo.name() + "'");
+  }
+  PipelineRunOptions run_options;
+  run_options.overhead_ps = parse_time(option_text(vm, "overhead").value_or("0"), "--overhead");
+  if (const auto placement = option_text(vm, "placement")) {
+    run_options.npu_of_device = read_placement_file(*placement, p, topo.npu_count());
+  }
+  const std::string order = option_text(vm, "p2p-order").value_or("megatron");
+  if (order != "megatron" && order != "send-first") {
+    throw InputError("--p2p-order: expected megatron or send-first, got '" + order + "'");
+  }
+  run_options.send_first = order == "send-first";
+  run_options.record_timeline = vm.count("timeline") > 0;
+
+  std::vector<Rank> npu_of_stage = run_options.npu_of_device;
+  if (npu_of_stage.empty()) {
+    for (Rank d = 0; d < p; ++d) npu_of_stage.push_back(d);
+  }
+  std::vector<Run> runs;
+  for (const PipelineSchedule schedule : schedules) {
+    shape.schedule = schedule;
+    shape.virtual_stages = schedule == PipelineSchedule::kInterleaved ? v : 1;
+    const std::vector<DeviceProgram> programs = make_pipeline_programs(shape);
+    for (const P2PMode mode : modes) {
+      run_options.mode = mode;
+      PipelineModelInput input;
+      input.stages = p;
+      input.microbatches = m;
+      input.virtual_stages = shape.virtual_stages;
+      for (std::uint32_t s = 0; s < p; ++s) {
+        input.forward_s.push_back(seconds_from_ps(shape.forward_ps[s]));
+        input.backward_s.push_back(seconds_from_ps(shape.backward_ps[s]));
+      }
+      input.p2p_s = boundary_transfer_s(topo, npu_of_stage, shape.virtual_stages > 1, shape.activation_bytes,
+                                        seconds_from_ps(run_options.overhead_ps));
+      Run run{schedule, mode, shape.virtual_stages, {}, pipeline_model(input), {}};
+      try {
+        run.result = simulate_pipeline(topo, programs, run_options);
+      } catch (const DeadlockError& e) {
+        if (!vm.count("compare")) throw;
+        run.deadlock = e.what();
+      }
+      runs.push_back(std::move(run));
+    }
+  }
+
+  out << "# commsim pipeline: " << p << " stages, " << m << " micro-batches on " << topo.name() << " ("
+      << topo.description() << ")\n"
+      << "# forward " << format_time(shape.forward_ps[0]) << ", backward " << format_time(shape.backward_ps[0])
+      << " per micro-batch per stage" << (vm.count("forward-time") && option_text(vm, "forward-time")->find(',') != std::string::npos ? " (first stage)" : "")
+      << "; activation " << shape.activation_bytes << " B per micro-batch; overhead o "
+      << format_time(run_options.overhead_ps) << "\n"
+      << "# model: (m + p - 1)(tf + tb) for gpipe and 1f1b, (m + (p-1)/v)(tf + tb) for interleaved; "
+         "+P2P adds 2(pv - 1) boundary transfers\n#\n";
+
+  if (runs.size() == 1) {
+    const Run& r = runs.front();
+    out << "# schedule " << schedule_name(r.schedule) << (r.virtual_stages > 1 ? " (v = " + std::to_string(r.virtual_stages) + ")" : "")
+        << ", " << p2p_mode_name(r.mode) << " P2P\n"
+        << "# step time " << fixed(us_from_ps(r.result.step_ps), 2) << " us; model "
+        << fixed(r.model.step_s * 1e6, 2) << " us without communication, " << fixed(r.model.step_with_p2p_s * 1e6, 2)
+        << " us with P2P\n"
+        << "# bubble fraction " << fixed(bubble_of(r.result), 4) << "; model " << fixed(r.model.bubble, 4) << "\n#\n";
+    Table table({{"stage", "", 7}, {"npu", "", 6}, {"busy", "us", 12}, {"idle", "us", 12}, {"p2p wait", "us", 12},
+                 {"peak act", "micro-b", 10}, {"peak act", "B", 14}});
+    for (std::uint32_t d = 0; d < r.result.devices.size(); ++d) {
+      const DeviceStats& s = r.result.devices[d];
+      // Activations are held per model chunk: one micro-batch on one chunk is 1/v of a stage's.
+      const Bytes held = s.peak_in_flight * shape.activation_bytes / r.virtual_stages;
+      table.add_row({std::to_string(d), std::to_string(s.npu), fixed(us_from_ps(s.busy_ps), 2),
+                     fixed(us_from_ps(r.result.step_ps - s.busy_ps), 2), fixed(us_from_ps(s.p2p_wait_ps), 2),
+                     std::to_string(s.peak_in_flight), std::to_string(held)});
+    }
+    table.print(out);
+  } else {
+    Table table({{"schedule", "", 12}, {"p2p mode", "", 11}, {"step", "us", 12}, {"model", "us", 12},
+                 {"model+p2p", "us", 12}, {"sim/model", "", 10}, {"bubble", "", 8}, {"model", "bubble", 8},
+                 {"p2p wait", "us", 11}, {"peak act", "micro-b", 10}});
+    std::string deadlocks;
+    for (const Run& r : runs) {
+      if (!r.deadlock.empty()) {
+        table.add_row({std::string(schedule_name(r.schedule)), std::string(p2p_mode_name(r.mode)), "deadlock",
+                       fixed(r.model.step_s * 1e6, 2), fixed(r.model.step_with_p2p_s * 1e6, 2), "-", "-",
+                       fixed(r.model.bubble, 4), "-", "-"});
+        deadlocks += "# " + std::string(schedule_name(r.schedule)) + " with " + std::string(p2p_mode_name(r.mode)) +
+                     " P2P: " + r.deadlock + "\n";
+        continue;
+      }
+      table.add_row({std::string(schedule_name(r.schedule)), std::string(p2p_mode_name(r.mode)),
+                     fixed(us_from_ps(r.result.step_ps), 2), fixed(r.model.step_s * 1e6, 2),
+                     fixed(r.model.step_with_p2p_s * 1e6, 2),
+                     fixed(seconds_from_ps(r.result.step_ps) / r.model.step_with_p2p_s, 4),
+                     fixed(bubble_of(r.result), 4), fixed(r.model.bubble, 4), fixed(us_from_ps(mean_wait(r.result)), 2),
+                     std::to_string(peak_of(r.result))});
+    }
+    table.print(out);
+    out << "# p2p wait: mean over stages of the time spent in communication calls\n" << deadlocks;
+  }
+
+  if (const auto path = option_text(vm, "timeline")) {
+    if (!runs.back().deadlock.empty()) throw InputError("--timeline: the last run deadlocked");
+    write_timeline(*path, runs.back());
+  }
+  if (const auto path = option_text(vm, "csv")) {
+    std::ofstream csv(*path);
+    if (!csv) throw InputError("--csv: cannot write '" + *path + "'");
+    write_csv_row(csv, {"schedule", "p2p_mode", "stages", "microbatches", "virtual_stages", "step_time_us",
+                        "model_step_time_us", "bubble_fraction", "model_bubble_fraction", "p2p_wait_us",
+                        "peak_activations"});
+    for (const Run& r : runs) {
+      if (!r.deadlock.empty()) continue;
+      write_csv_row(csv, {std::string(schedule_name(r.schedule)), std::string(p2p_mode_name(r.mode)),
+                          std::to_string(p), std::to_string(m), std::to_string(r.virtual_stages),
+                          fixed(us_from_ps(r.result.step_ps), 6), fixed(r.model.step_with_p2p_s * 1e6, 6),
+                          fixed(bubble_of(r.result), 6), fixed(r.model.bubble, 6),
+                          fixed(us_from_ps(mean_wait(r.result)), 6), std::to_string(peak_of(r.result))});
+    }
+    if (!csv) throw InputError("--csv: error writing '" + *path + "'");
+  }
+  return 0;
+}
+
+}  // namespace commsim::cli

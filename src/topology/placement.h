@@ -1,0 +1,25 @@
+#pragma once
+// Placement: where each rank (or pipeline stage) runs, as a list of NPUs, entry i being
+// rank i's. "linear" is rank r on NPU r; a random order is a seeded Fisher-Yates shuffle
+// (the same seed gives the same order on every platform); a file lists one NPU per rank.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "topology/topology.h"
+
+namespace commsim {
+
+std::vector<Rank> random_rank_order(std::size_t ranks, std::uint64_t seed);
+
+/// A file of NPU ids, whitespace separated, '#' to end of line a comment: the i-th is
+/// where rank i runs. Throws InputError naming the file and line for a repeated NPU, one
+/// not below `npus`, or a count other than `ranks`.
+std::vector<Rank> read_placement_file(const std::string& path, std::size_t ranks, std::size_t npus);
+
+/// "linear", "random:SEED" or a file path, for `ranks` ranks on as many NPUs. Empty result
+/// for linear.
+std::vector<Rank> parse_rank_order(const std::string& text, std::size_t ranks);
+
+}  // namespace commsim

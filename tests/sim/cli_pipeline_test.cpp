@@ -1,0 +1,79 @@
+// commsim pipeline: bad input, closed-form agreement through the CLI, compare, timeline.
+
+#include <gtest/gtest.h>
+
+#include "run_cli.h"
+
+namespace commsim::testing {
+namespace {
+
+void expect_exit_2(const std::vector<std::string>& args, const std::string& fragment) {
+  const CliResult r = run_commsim(args);
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_EQ(r.err.rfind("commsim: error: ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(fragment), std::string::npos) << r.err;
+}
+
+TEST(CliPipeline, BadInput) {
+  expect_exit_2({"pipeline", "--microbatches", "0"}, "--microbatches: '0' is out of range");
+  expect_exit_2({"pipeline", "--stages", "9", "--topology", "switch"},
+                "--stages 9 is more than the 8 NPUs of topology 'switch-8'");
+  expect_exit_2({"pipeline", "--forward-time", "-1ms"}, "--forward-time: time must not be negative");
+  expect_exit_2({"pipeline", "--backward-time", "1ms,2ms"}, "--backward-time: 2 times for 4 stages");
+  expect_exit_2({"pipeline", "--schedule", "zigzag"}, "--schedule: unknown schedule 'zigzag'");
+  expect_exit_2({"pipeline", "--p2p-mode", "telepathy"}, "--p2p-mode: unknown mode 'telepathy'");
+  expect_exit_2({"pipeline", "--schedule", "interleaved", "--microbatches", "6"},
+                "needs micro-batches (6) to be a multiple of stages (4)");
+  expect_exit_2({"pipeline", "--virtual-stages", "2"}, "--virtual-stages applies to the interleaved schedule only");
+  expect_exit_2({"pipeline", "--activation-size", "1M", "--hidden-size", "8"}, "either --activation-size");
+  expect_exit_2({"pipeline", "--schedule", "all"}, "--schedule all needs --compare");
+  const std::string placement = tmp_path("placement.txt");
+  write_file(placement, "0 1 1 3\n");
+  expect_exit_2({"pipeline", "--placement", placement}, placement + ":1: NPU 1 is repeated");
+  expect_exit_2({"pipeline", "--p2p-mode", "sequential", "--p2p-order", "send-first"},
+                "pipeline deadlock: stage 0 (NPU 0)");
+}
+
+TEST(CliPipeline, FreeCommunicationMatchesTheClosedForm) {
+  // No latency and empty activations: (m + p - 1)(tf + tb) = 11 x 300 us, bubble 3/11.
+  // Each stage idles (p - 1)(tf + tb) = 900 us, all of it waiting in receives except the
+  // s x tb after stage s has finished: mean P2P wait 900 - 300 = 600 us.
+  const std::string csv = tmp_path("pipeline.csv");
+  const CliResult r = run_commsim({"pipeline", "--stages", "4", "--microbatches", "8", "--forward-time", "100us",
+                                   "--backward-time", "200us", "--activation-size", "0", "--topology", "ring",
+                                   "--npus", "4", "--latency", "0", "--csv", csv});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("# step time 3300.00 us; model 3300.00 us"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("# bubble fraction 0.2727; model 0.2727"), std::string::npos) << r.out;
+  EXPECT_EQ(read_file(csv),
+            "schedule,p2p_mode,stages,microbatches,virtual_stages,step_time_us,model_step_time_us,"
+            "bubble_fraction,model_bubble_fraction,p2p_wait_us,peak_activations\n"
+            "1f1b,overlapped,4,8,1,3300.000000,3300.000000,0.272727,0.272727,600.000000,4\n");
+}
+
+TEST(CliPipeline, CompareRunsEveryModeAndSchedule) {
+  const CliResult r = run_commsim({"pipeline", "--schedule", "all", "--compare", "--activation-size", "24MB"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* row : {"gpipe  sequential", "1f1b  overlapped", "1f1b     batched", "interleaved     batched"}) {
+    EXPECT_NE(r.out.find(row), std::string::npos) << row << "\n" << r.out;
+  }
+  // Blocking sends cannot run the interleaved schedule: a row says so, with the reason.
+  EXPECT_NE(r.out.find("interleaved  sequential     deadlock"), std::string::npos) << r.out;
+}
+
+TEST(CliPipeline, TimelineIsChromeTraceJson) {
+  const std::string path = tmp_path("timeline.json");
+  const CliResult r = run_commsim({"pipeline", "--stages", "2", "--microbatches", "2", "--timeline", path});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string json = read_file(path);
+  EXPECT_EQ(json.rfind("{\"displayTimeUnit\": \"ns\", \"traceEvents\": [", 0), 0u);
+  EXPECT_NE(json.find("{\"name\": \"F0\", \"cat\": \"forward\", \"ph\": \"X\", \"ts\": 0.000000, \"dur\": 1000.000000, "
+                      "\"pid\": 0, \"tid\": 0}"),
+            std::string::npos)
+      << json;
+  EXPECT_NE(json.find("\"cat\": \"send\""), std::string::npos);
+  EXPECT_NE(json.find("\"name\": \"stage 1 (NPU 1)\""), std::string::npos);
+}
+
+}  // namespace
+}  // namespace commsim::testing
