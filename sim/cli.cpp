@@ -22,6 +22,8 @@ const std::map<std::string, CommandInfo>& commands() {
       {"topo", {run_topo, "summarise a topology; export it as Graphviz DOT"}},
       {"p2p", {run_p2p, "point-to-point messages: one-way, bidirectional, all-pairs, shift"}},
       {"collective", {run_collective, "a collective by one or every algorithm, beside its closed form"}},
+      {"generate", {run_generate, "write a synthetic workload trace: collective, pipeline, ddp, ddp-pipeline"}},
+      {"replay", {run_replay, "replay a workload trace (commsim's format or Chakra ET)"}},
       {"pipeline", {run_pipeline, "pipeline-parallel schedules (gpipe, 1f1b, interleaved) and P2P modes"}},
   };
   return table;

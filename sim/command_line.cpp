@@ -42,6 +42,23 @@ void add_option(po::options_description& options, const char* name, const char* 
 
 namespace commsim::cli {
 
+std::vector<TimePs> parse_per_stage_times(const std::string& text, const char* option,
+                                             std::uint32_t count) {
+  std::vector<TimePs> times;
+  for (std::size_t start = 0;;) {
+    const std::size_t end = text.find(',', start);
+    times.push_back(parse_time(text.substr(start, end - start), option));
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  if (times.size() == 1) times.assign(count, times[0]);
+  if (times.size() != count) {
+    throw InputError(std::string(option) + ": " + std::to_string(times.size()) + " times for " +
+                     std::to_string(count) + " stages (give one, or one per stage)");
+  }
+  return times;
+}
+
 void add_size_options(po::options_description& options, const char* default_sweep) {
   const std::string help = std::string("message sizes MIN, 2*MIN, 4*MIN .. MAX, e.g. 1K:1G "
                                        "(K M G = powers of 2, KB MB GB = powers of 10; "
@@ -50,7 +67,7 @@ void add_size_options(po::options_description& options, const char* default_swee
   add_option(options, "size", "S", "a single message size instead of a sweep");
 }
 
-std::vector<unsigned long long> sizes_from_options(const po::variables_map& vm,
+std::vector<Bytes> sizes_from_options(const po::variables_map& vm,
                                                    const char* default_sweep) {
   const auto single = option_text(vm, "size");
   const auto sweep = option_text(vm, "sizes");
@@ -65,7 +82,7 @@ std::vector<unsigned long long> sizes_from_options(const po::variables_map& vm,
   const Bytes max = parse_size(text.substr(colon + 1), "--sizes (MAX)");
   if (min == 0) throw InputError("--sizes: MIN must be at least 1 byte, got '" + text + "'");
   if (min > max) throw InputError("--sizes: MIN is larger than MAX in '" + text + "'");
-  std::vector<unsigned long long> sizes;
+  std::vector<Bytes> sizes;
   for (Bytes s = min; s <= max; s *= 2) {
     sizes.push_back(s);
     if (s > max / 2) break;

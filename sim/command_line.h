@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "base/units.h"
+
 namespace commsim::cli {
 
 namespace po = boost::program_options;
@@ -27,11 +29,15 @@ void add_option(po::options_description& options, const char* name, const char* 
 
 namespace commsim::cli {
 
+/// "100us" for every one of `count` stages, or "100us,120us,..." one per stage.
+std::vector<TimePs> parse_per_stage_times(const std::string& text, const char* option,
+                                             std::uint32_t count);
+
 /// Adds --sizes MIN:MAX and --size S.
 void add_size_options(po::options_description& options, const char* default_sweep);
 /// The sizes to run: --size S alone, or MIN, 2 MIN, 4 MIN, ... up to MAX (as nccl-tests'
 /// -b MIN -e MAX -f 2). Throws InputError if MIN > MAX, MIN is 0, or both are given.
-std::vector<unsigned long long> sizes_from_options(const po::variables_map& vm,
+std::vector<Bytes> sizes_from_options(const po::variables_map& vm,
                                                    const char* default_sweep);
 
 }  // namespace commsim::cli

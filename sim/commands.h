@@ -12,5 +12,7 @@ int run_topo(const std::vector<std::string>& args, std::ostream& out);
 int run_p2p(const std::vector<std::string>& args, std::ostream& out);
 int run_collective(const std::vector<std::string>& args, std::ostream& out);
 int run_pipeline(const std::vector<std::string>& args, std::ostream& out);
+int run_generate(const std::vector<std::string>& args, std::ostream& out);
+int run_replay(const std::vector<std::string>& args, std::ostream& out);
 
 }  // namespace commsim::cli

@@ -40,24 +40,6 @@ P2PMode mode_from(const std::string& text) {
   throw InputError("--p2p-mode: unknown mode '" + text + "' (known: sequential, overlapped, batched)");
 }
 
-/// "100us" for every stage, or "100us,120us,..." one per stage.
-std::vector<TimePs> per_stage_times(const std::string& text, const char* option, std::uint32_t stages) {
-  std::vector<TimePs> times;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t end = text.find(',', start);
-    times.push_back(parse_time(text.substr(start, end - start), option));
-    if (end == std::string::npos) break;
-    start = end + 1;
-  }
-  if (times.size() == 1) times.assign(stages, times[0]);
-  if (times.size() != stages) {
-    throw InputError(std::string(option) + ": " + std::to_string(times.size()) + " times for " +
-                     std::to_string(stages) + " stages (give one, or one per stage)");
-  }
-  return times;
-}
-
 std::uint64_t count(const po::variables_map& vm, const char* name, std::uint64_t fallback, std::uint64_t min,
                     std::uint64_t max) {
   const auto text = option_text(vm, name);
@@ -186,8 +168,8 @@ int run_pipeline(const std::vector<std::string>& args, std::ostream& out) {
   PipelineShape shape;
   shape.stages = p;
   shape.microbatches = m;
-  shape.forward_ps = per_stage_times(option_text(vm, "forward-time").value_or("1ms"), "--forward-time", p);
-  shape.backward_ps = per_stage_times(option_text(vm, "backward-time").value_or("2ms"), "--backward-time", p);
+  shape.forward_ps = parse_per_stage_times(option_text(vm, "forward-time").value_or("1ms"), "--forward-time", p);
+  shape.backward_ps = parse_per_stage_times(option_text(vm, "backward-time").value_or("2ms"), "--backward-time", p);
   shape.activation_bytes = activation_bytes(vm);
   if (p > topo.npu_count()) {
     throw InputError("--stages " + std::to_string(p) + " is more than the " + std::to_string(topo.npu_count()) +

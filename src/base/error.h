@@ -15,6 +15,13 @@ class InputError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// Work that can never finish: unmatched sends or receives, collectives some members never
+/// reach, a wait cycle. The message names the ranks or stages and what each waits on.
+class DeadlockError : public InputError {
+ public:
+  using InputError::InputError;
+};
+
 class InternalError : public std::logic_error {
  public:
   using std::logic_error::logic_error;

@@ -85,10 +85,16 @@ std::vector<AlgorithmKind> applicable_algorithms(CollectiveKind kind, const Topo
   return result;
 }
 
-std::unique_ptr<Schedule> make_schedule(CollectiveKind kind, AlgorithmKind algorithm,
-                                        const Topology& topology, Rank root) {
-  if (const auto reason = inapplicable_reason(kind, algorithm, topology)) throw InputError(*reason);
-  const std::size_t p = topology.npu_count();
+namespace {
+
+bool follows_topology(CollectiveKind kind, AlgorithmKind algorithm) {
+  return algorithm == A::kHierarchical || algorithm == A::kDimensional ||
+         (algorithm == A::kDirect && kind != C::kAllToAll);
+}
+
+// Every algorithm's schedule over p ranks; the multi-level ones take the topology's levels.
+std::unique_ptr<Schedule> schedule_for(CollectiveKind kind, AlgorithmKind algorithm,
+                                       const Topology& topology, std::size_t p, Rank root) {
   switch (algorithm) {
     case A::kRing: return make_ring_schedule(kind, p, false, root);
     case A::kRingBidir: return make_ring_schedule(kind, p, true, root);
@@ -107,6 +113,42 @@ std::unique_ptr<Schedule> make_schedule(CollectiveKind kind, AlgorithmKind algor
     case A::kDissemination: return make_dissemination_schedule(p);
   }
   throw InternalError("unhandled algorithm");
+}
+
+}  // namespace
+
+std::unique_ptr<Schedule> make_schedule(CollectiveKind kind, AlgorithmKind algorithm,
+                                        const Topology& topology, Rank root) {
+  if (const auto reason = inapplicable_reason(kind, algorithm, topology)) throw InputError(*reason);
+  return schedule_for(kind, algorithm, topology, topology.npu_count(), root);
+}
+
+std::unique_ptr<Schedule> make_group_schedule(CollectiveKind kind, AlgorithmKind algorithm,
+                                              const Topology& topology, std::size_t ranks, Rank root) {
+  if (ranks == topology.npu_count()) return make_schedule(kind, algorithm, topology, root);
+  if (const auto reason = inapplicable_reason(kind, algorithm, topology)) throw InputError(*reason);
+  if (follows_topology(kind, algorithm)) {
+    throw InputError("algorithm '" + std::string(algorithm_name(algorithm)) + "' follows the shape of the " +
+                     "whole topology and cannot run " + std::string(collective_name(kind)) + " among " +
+                     std::to_string(ranks) + " of its " + std::to_string(topology.npu_count()) + " NPUs");
+  }
+  return schedule_for(kind, algorithm, topology, ranks, root);
+}
+
+AlgorithmKind default_algorithm(CollectiveKind kind, const Topology& topology, bool whole_topology) {
+  switch (kind) {
+    case C::kBroadcast:
+    case C::kReduce: return A::kTree;
+    case C::kAllToAll: return A::kDirect;
+    case C::kBarrier: return A::kDissemination;
+    default: break;
+  }
+  if (whole_topology) {
+    const auto shape = topology.shape().kind;
+    if (shape == TopologyKind::kHierarchical) return A::kHierarchical;
+    if (shape == TopologyKind::kMesh || shape == TopologyKind::kTorus) return A::kDimensional;
+  }
+  return A::kRing;
 }
 
 Bytes block_space_bytes(CollectiveKind kind, Bytes size, std::size_t ranks) {

@@ -13,7 +13,8 @@ CollectiveRunner::CollectiveRunner(Transport& transport, const Schedule& schedul
       chunks_(options.chunks),
       gamma_s_per_byte_(options.gamma_s_per_byte),
       npu_of_rank_(std::move(options.npu_of_rank)),
-      tracker_(options.tracker) {
+      tracker_(options.tracker),
+      on_rank_done_(std::move(options.on_rank_done)) {
   COMMSIM_CHECK(chunks_ >= 1, "at least one chunk");
   COMMSIM_CHECK(npu_of_rank_.empty() || npu_of_rank_.size() == schedule.ranks(),
                 "rank mapping of the wrong size");
@@ -49,10 +50,7 @@ void CollectiveRunner::start() {
     for (std::size_t ch = 0; ch < schedule_.channels(); ++ch) {
       if (schedule_.steps(r, ch) == 0) lanes_left_[r] -= static_cast<std::uint32_t>(chunks_);
     }
-    if (lanes_left_[r] == 0) {
-      rank_finish_[r] = transport_.now();
-      ++ranks_done_;
-    }
+    if (lanes_left_[r] == 0) finish_rank(r);
   }
   for (std::uint32_t lane = 0; lane < lanes_.size(); ++lane) {
     if (lane % chunks_ == 0) try_start(lane);  // later chunks follow chunk 0
@@ -158,12 +156,15 @@ void CollectiveRunner::complete_step(std::uint32_t index) {
   lane.reducing = false;
   lane.reduce_bytes = 0;
   ++lane.step;
-  if (lane.step == schedule_.steps(rank, channel) && --lanes_left_[rank] == 0) {
-    rank_finish_[rank] = transport_.now();
-    ++ranks_done_;
-  }
+  if (lane.step == schedule_.steps(rank, channel) && --lanes_left_[rank] == 0) finish_rank(rank);
   try_start(index);
   if (chunk + 1 < chunks_) try_start(index + 1);
+}
+
+void CollectiveRunner::finish_rank(Rank rank) {
+  rank_finish_[rank] = transport_.now();
+  ++ranks_done_;
+  if (on_rank_done_) on_rank_done_(rank);
 }
 
 TimePs CollectiveRunner::finish_time() const {

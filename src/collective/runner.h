@@ -13,6 +13,7 @@
 // same way.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -28,6 +29,7 @@ struct RunOptions {
   double gamma_s_per_byte = 0;
   std::vector<Rank> npu_of_rank;      // empty: rank r runs on NPU r
   DataTracker* tracker = nullptr;     // optional symbolic data check
+  std::function<void(Rank)> on_rank_done;  // optional: a rank has finished all its steps
 };
 
 class CollectiveRunner {
@@ -83,6 +85,7 @@ class CollectiveRunner {
   void start_transfer(std::uint32_t message);
   void maybe_finish_step(std::uint32_t lane);
   void complete_step(std::uint32_t lane);
+  void finish_rank(Rank rank);
 
   Transport& transport_;
   const Schedule& schedule_;
@@ -90,6 +93,7 @@ class CollectiveRunner {
   double gamma_s_per_byte_;
   std::vector<Rank> npu_of_rank_;
   DataTracker* tracker_;
+  std::function<void(Rank)> on_rank_done_;
   std::vector<Bytes> chunk_bytes_;
   std::vector<Lane> lanes_;
   std::vector<std::uint32_t> lanes_left_;  // per rank

@@ -65,6 +65,7 @@ void Network::start_flow(FlowId id) {
     return;
   }
   flow.last_update = engine_.now();
+  flow.start_ps = engine_.now();
   for (const ChannelId c : *flow.route) {
     const std::uint32_t r = resource_of(c);
     flows_on_resource_[r].push_back(id);
@@ -85,6 +86,7 @@ void Network::finish_flow(FlowId id) {
     dirty_resources_.push_back(r);
   }
   --active_flows_;
+  if (flow_observer_) flow_observer_(*flow.route, flow.start_ps, engine_.now());
   engine_.schedule_after(flow.latency_ps, std::move(flow.on_arrival));
   release_flow(id);
 }

@@ -16,6 +16,7 @@
 // A message to oneself (src == dst) has an empty route and arrives after o.
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <vector>
 
@@ -49,6 +50,11 @@ class Network : public Transport {
     engine_.schedule_after(delay, std::move(callback));
   }
 
+  /// Called when a flow's last byte has left: its route and when it flowed (for link
+  /// timelines). Zero-byte messages and messages to oneself have no flow.
+  using FlowObserver = std::function<void(const Route& route, TimePs start_ps, TimePs end_ps)>;
+  void set_flow_observer(FlowObserver observer) { flow_observer_ = std::move(observer); }
+
   Engine& engine() { return engine_; }
   const Topology& topology() const { return topology_; }
   TimePs overhead_ps() const { return overhead_ps_; }
@@ -67,6 +73,7 @@ class Network : public Transport {
     BandwidthBps rate_Bps = 0;
     BandwidthBps cap_Bps = 0;
     TimePs last_update = 0;
+    TimePs start_ps = 0;
     TimePs latency_ps = 0;
     EventId completion;
     Callback on_arrival;
@@ -92,6 +99,7 @@ class Network : public Transport {
   std::size_t active_flows_ = 0;
   std::uint64_t recomputations_ = 0;
   std::uint64_t flow_rate_evaluations_ = 0;
+  FlowObserver flow_observer_;
 
   // Working memory of recompute_rates(), kept to avoid allocation.
   std::uint64_t epoch_ = 0;

@@ -2,7 +2,8 @@
 // Point-to-point send and receive with rendezvous (DESIGN.md section 3, "Messages"): a
 // transfer starts when its send has been posted and the matching receive has been posted,
 // as NCCL's send/receive behave. Receives match sends by (source, destination, tag) in
-// posting order. Both completions run when the data has arrived.
+// posting order. Both completions run when the data has arrived: the send's first, then
+// the receive's (so a receive can learn which send fed it).
 
 #include <cstdint>
 #include <deque>

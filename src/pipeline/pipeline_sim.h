@@ -52,12 +52,6 @@ struct DeviceStats {
   std::uint32_t peak_in_flight = 0;  // micro-batch chunks forwarded, not yet backwarded
 };
 
-/// Devices stopped with work left: the message names them and what each waits on.
-class DeadlockError : public InputError {
- public:
-  using InputError::InputError;
-};
-
 struct PipelineResult {
   TimePs step_ps = 0;
   std::vector<DeviceStats> devices;

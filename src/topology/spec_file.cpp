@@ -1,7 +1,5 @@
 #include "topology/spec_file.h"
 
-#include <google/protobuf/io/tokenizer.h>
-#include <google/protobuf/text_format.h>
 #include <google/protobuf/util/json_util.h>
 
 #include <fstream>
@@ -9,6 +7,7 @@
 #include <sstream>
 
 #include "base/error.h"
+#include "base/text_proto.h"
 #include "proto/topology.pb.h"
 #include "topology/builders.h"
 #include "topology/topology_builder.h"
@@ -17,22 +16,6 @@ namespace commsim {
 namespace {
 
 namespace pb = commsim::spec;
-
-// Keeps the first syntax error the text-format parser reports (lines counted from 0).
-class FirstError : public google::protobuf::io::ErrorCollector {
- public:
-  void AddError(int line, google::protobuf::io::ColumnNumber column,
-                const std::string& message) override {
-    if (message_.empty()) {
-      message_ = "line " + std::to_string(line + 1) + ", column " + std::to_string(column + 1) +
-                 ": " + message;
-    }
-  }
-  const std::string& message() const { return message_; }
-
- private:
-  std::string message_;
-};
 
 LinkKind link_kind(pb::LinkKind kind) {
   switch (kind) {
@@ -158,12 +141,7 @@ Topology parse_topology_spec(const std::string& text, const std::string& origin,
       throw InputError(origin + ": invalid JSON topology spec: " + std::string(status.message()));
     }
   } else {
-    google::protobuf::TextFormat::Parser parser;
-    FirstError errors;
-    parser.RecordErrorsTo(&errors);
-    if (!parser.ParseFromString(text, &spec)) {
-      throw InputError(origin + ": " + errors.message());
-    }
+    parse_text_proto(text, spec, origin);
   }
   if (spec.name().empty()) throw InputError(origin + ": name is missing");
   switch (spec.shape_case()) {

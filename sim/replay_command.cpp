@@ -1,0 +1,175 @@
+// commsim replay: a workload trace (commsim's format or Chakra ET) on the simulated network.
+
+#include <fstream>
+
+#include "base/error.h"
+#include "commands.h"
+#include "command_line.h"
+#include "report/chrome_trace.h"
+#include "report/table.h"
+#include "topology/builders.h"
+#include "topology_options.h"
+#include "workload/chakra_reader.h"
+#include "workload/replay.h"
+#include "workload/trace_file.h"
+
+namespace commsim::cli {
+namespace {
+
+/// "allreduce=ring,alltoall=direct".
+std::map<CollectiveKind, AlgorithmKind> algorithm_choices(const std::string& text) {
+  std::map<CollectiveKind, AlgorithmKind> choices;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, end - start);
+    const std::size_t eq = item.find('=');
+    const auto kind = eq == std::string::npos ? std::nullopt : collective_from_name(item.substr(0, eq));
+    const auto algorithm = eq == std::string::npos ? std::nullopt : algorithm_from_name(item.substr(eq + 1));
+    if (!kind || !algorithm) {
+      throw InputError("--algorithm: expected COLLECTIVE=ALGORITHM[,...] such as allreduce=ring, got '" + item + "'");
+    }
+    choices[*kind] = *algorithm;
+    start = end + 1;
+  }
+  return choices;
+}
+
+/// Without a topology option: the 8-GPU H100 node, or enough such nodes joined by InfiniBand.
+Topology default_topology(std::size_t ranks) {
+  if (ranks <= 8) return build_topology(default_topology_config());
+  TopologyConfig c;
+  c.kind = TopologyKind::kHierarchical;
+  c.gpus_per_node = 8;
+  c.nodes = static_cast<std::uint32_t>((ranks + 7) / 8);
+  c.name = "h100-cluster-" + std::to_string(c.nodes) + "x8";
+  return build_topology(c);
+}
+
+std::string describe(const Workload& w, Rank rank, std::size_t index) {
+  const WorkloadNode& n = w.ranks[rank].nodes[index];
+  std::string text = "rank " + std::to_string(rank) + " node " + std::to_string(n.id) + " " +
+                     std::string(node_kind_name(n.kind));
+  if (!n.name.empty()) text += " '" + n.name + "'";
+  return text;
+}
+
+void write_timeline(const std::string& path, const Workload& w, const Topology& t, const ReplayResult& r,
+                    bool link_tracks) {
+  std::vector<TraceTrack> tracks;
+  for (Rank rank = 0; rank < w.rank_count(); ++rank) {
+    tracks.push_back({rank, 0, "rank " + std::to_string(rank), "compute"});
+    tracks.push_back({rank, 1, "rank " + std::to_string(rank), "communication"});
+  }
+  std::vector<TraceSpan> spans;
+  for (const ReplayedNode& n : r.timeline) {
+    const WorkloadNode& node = w.ranks[n.rank].nodes[n.index];
+    if (node.kind == NodeKind::kSkipped) continue;
+    const bool compute = node.kind == NodeKind::kCompute;
+    spans.push_back({n.rank, compute ? 0u : 1u, node.name.empty() ? describe(w, n.rank, n.index) : node.name,
+                     std::string(node_kind_name(node.kind)), n.start_ps, n.end_ps});
+  }
+  if (link_tracks) {
+    const auto links = static_cast<std::uint32_t>(w.rank_count());
+    for (const LinkSpan& s : r.link_busy) {
+      if (spans.empty() || tracks.back().thread != s.channel || tracks.back().process != links) {
+        tracks.push_back({links, s.channel, "links",
+                          t.vertex(t.channel_source(s.channel)).name + " -> " + t.vertex(t.channel_target(s.channel)).name});
+      }
+      spans.push_back({links, s.channel, "busy", "link", s.start_ps, s.end_ps});
+    }
+  }
+  std::ofstream file(path);
+  if (!file) throw InputError("--timeline: cannot write '" + path + "'");
+  write_chrome_trace(file, tracks, spans);
+  if (!file) throw InputError("--timeline: error writing '" + path + "'");
+}
+
+}  // namespace
+
+int run_replay(const std::vector<std::string>& args, std::ostream& out) {
+  po::options_description options("commsim replay: replay a workload trace on the simulated network");
+  options.add_options()("help,h", "show this help");
+  add_option(options, "trace", "FILE", "a commsim trace (proto/workload.proto): binary, or text format if it ends in .textproto");
+  add_option(options, "chakra", "PREFIX", "a Chakra execution trace: PREFIX.0.et, PREFIX.1.et, ...");
+  add_option(options, "comm-groups", "FILE", "Chakra communicator groups, JSON {\"name\": [ranks...]}");
+  add_option(options, "algorithm", "C=A[,..]",
+             "algorithm per collective, e.g. allreduce=ring,alltoall=direct (default: the "
+             "topology's own for allreduce/allgather/reducescatter, tree for broadcast/reduce, "
+             "direct for alltoall)");
+  add_option(options, "overhead", "T", "per-message software overhead o (default 0)");
+  add_option(options, "timeline", "FILE", "write a Chrome trace JSON: a track per rank");
+  options.add_options()("link-tracks", "with --timeline, also a track per busy link");
+  add_option(options, "csv", "FILE", "also write per-rank rows: rank,finish_time_us,compute_us,exposed_comm_us");
+  po::options_description topology("Topology (default: the 8-GPU H100 node, or as many such nodes as the trace needs)");
+  topology.add(topology_options());
+  options.add(topology);
+  const po::variables_map vm = parse_options(args, options);
+  if (vm.count("help")) {
+    out << "Usage: commsim replay (--trace FILE | --chakra PREFIX) [options]\n\n" << options << "\n"
+        << "Examples:\n"
+        << "  commsim replay --trace workloads/ddp-8ranks.textproto\n"
+        << "  commsim replay --chakra ../shared/chakra-samples/allreduce-ring8-1MiB/all_reduce --topology ring --npus 8\n";
+    return 0;
+  }
+  const auto trace = option_text(vm, "trace");
+  const auto chakra = option_text(vm, "chakra");
+  if (trace.has_value() == chakra.has_value()) throw InputError("give one of --trace FILE or --chakra PREFIX");
+  if (trace && vm.count("comm-groups")) throw InputError("--comm-groups goes with --chakra");
+  if (vm.count("link-tracks") && !vm.count("timeline")) throw InputError("--link-tracks goes with --timeline");
+  const Workload workload = trace ? load_trace_file(*trace) : load_chakra_trace(*chakra, option_text(vm, "comm-groups"));
+  const bool topology_given = vm.count("topology") || vm.count("topology-file");
+  const Topology topo = topology_given ? topology_from_options(vm) : default_topology(workload.rank_count());
+  if (!topology_given) topology_from_options(vm);  // rejects builder options without --topology
+
+  ReplayOptions replay;
+  replay.overhead_ps = parse_time(option_text(vm, "overhead").value_or("0"), "--overhead");
+  if (const auto text = option_text(vm, "algorithm")) replay.algorithms = algorithm_choices(*text);
+  replay.record_timeline = vm.count("timeline") > 0;
+  const ReplayResult result = replay_workload(workload, topo, replay);
+
+  std::size_t nodes = 0;
+  for (const RankTrace& r : workload.ranks) nodes += r.nodes.size();
+  out << "# commsim replay: " << workload.name << ", " << workload.rank_count() << " ranks on " << topo.name()
+      << " (" << topo.description() << ")\n"
+      << "# nodes: " << nodes << " (compute " << count_nodes(workload, NodeKind::kCompute) << ", collective "
+      << count_nodes(workload, NodeKind::kCollective) << ", send " << count_nodes(workload, NodeKind::kSend)
+      << ", receive " << count_nodes(workload, NodeKind::kRecv) << ", skipped "
+      << count_nodes(workload, NodeKind::kSkipped) << ")\n"
+      << "# total time " << fixed(us_from_ps(result.total_ps), 3) << " us\n#\n";
+  Table table({{"rank", "", 7}, {"finish", "us", 14}, {"compute", "us", 14}, {"exposed comm", "us", 14}});
+  for (Rank r = 0; r < result.ranks.size(); ++r) {
+    const RankReplay& rr = result.ranks[r];
+    table.add_row({std::to_string(r), fixed(us_from_ps(rr.finish_ps), 3), fixed(us_from_ps(rr.compute_ps), 3),
+                   fixed(us_from_ps(rr.exposed_comm_ps), 3)});
+  }
+  table.print(out);
+  out << "# exposed comm: time a rank computed nothing while its communication was under way\n#\n"
+      << "# critical path (" << result.critical_path.size() << " nodes):\n";
+  const std::size_t n = result.critical_path.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (n > 40 && i == 20) {
+      out << "#   ... " << n - 40 << " more\n";
+      i = n - 20;
+    }
+    const ReplayedNode& c = result.critical_path[i];
+    out << "#   " << describe(workload, c.rank, c.index) << ": " << fixed(us_from_ps(c.start_ps), 3) << " -> "
+        << fixed(us_from_ps(c.end_ps), 3) << " us\n";
+  }
+
+  if (const auto path = option_text(vm, "timeline")) write_timeline(*path, workload, topo, result, vm.count("link-tracks"));
+  if (const auto path = option_text(vm, "csv")) {
+    std::ofstream csv(*path);
+    if (!csv) throw InputError("--csv: cannot write '" + *path + "'");
+    write_csv_row(csv, {"rank", "finish_time_us", "compute_us", "exposed_comm_us"});
+    for (Rank r = 0; r < result.ranks.size(); ++r) {
+      const RankReplay& rr = result.ranks[r];
+      write_csv_row(csv, {std::to_string(r), fixed(us_from_ps(rr.finish_ps), 6), fixed(us_from_ps(rr.compute_ps), 6),
+                          fixed(us_from_ps(rr.exposed_comm_ps), 6)});
+    }
+    if (!csv) throw InputError("--csv: error writing '" + *path + "'");
+  }
+  return 0;
+}
+
+}  // namespace commsim::cli

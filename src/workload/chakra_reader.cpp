@@ -1,0 +1,177 @@
+#include "workload/chakra_reader.h"
+
+#include <climits>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "base/error.h"
+#include "proto/chakra_et.pb.h"
+#include "workload/chakra_node.h"
+
+namespace commsim {
+namespace {
+
+// One length-prefixed message: its bytes and where its length varint starts.
+struct FramedMessage {
+  std::size_t offset = 0;
+  std::string_view bytes;
+};
+
+// Splits a file into the messages of protobuf's writeDelimitedTo framing: each message is
+// preceded by its length as a base-128 varint (7 bits a byte, least significant group first,
+// high bit set on every byte but the last; at most 10 bytes for 64 bits).
+class DelimitedReader {
+ public:
+  DelimitedReader(std::string_view file, std::string where)
+      : file_(file), where_(std::move(where)) {}
+
+  /// The next message, or nothing at the end of the file.
+  std::optional<FramedMessage> next() {
+    if (position_ == file_.size()) return std::nullopt;
+    const std::size_t offset = position_;
+    const std::uint64_t length = read_length(offset);
+    const std::size_t left = file_.size() - position_;
+    if (length > left) {
+      throw InputError(where_ + ": " + message_name(count_, offset) + ": its length " +
+                       std::to_string(length) + " runs past the end of the file (" +
+                       std::to_string(left) + " bytes left): the file is truncated or corrupt");
+    }
+    FramedMessage message{offset, file_.substr(position_, length)};
+    position_ += length;
+    ++count_;
+    return message;
+  }
+
+  /// "message #0 (GlobalMetadata) at byte 0", "message #3 (node) at byte 57".
+  static std::string message_name(std::size_t index, std::size_t offset) {
+    return "message #" + std::to_string(index) + (index == 0 ? " (GlobalMetadata)" : " (node)") +
+           " at byte " + std::to_string(offset);
+  }
+
+  std::size_t count() const { return count_; }
+
+ private:
+  std::uint64_t read_length(std::size_t offset) {
+    std::uint64_t value = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (position_ == file_.size()) {
+        throw InputError(where_ + ": " + message_name(count_, offset) +
+                         ": the file ends inside its length varint (truncated)");
+      }
+      const auto byte = static_cast<std::uint8_t>(file_[position_++]);
+      if (shift == 63 && byte > 1) break;  // more than 64 bits
+      value |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
+      if ((byte & 0x80) == 0) return value;
+    }
+    throw InputError(where_ + ": " + message_name(count_, offset) +
+                     ": its length varint is longer than 64 bits (corrupt file)");
+  }
+
+  std::string_view file_;
+  std::string where_;
+  std::size_t position_ = 0;
+  std::size_t count_ = 0;
+};
+
+struct GroupLookup {
+  const CommGroupFile* file = nullptr;
+  std::map<std::string, std::size_t> index;
+};
+
+RankTrace read_rank(std::string_view bytes, const std::string& source, Rank rank, std::size_t ranks,
+                    const GroupLookup& groups) {
+  const std::string where = source + ": rank " + std::to_string(rank);
+  DelimitedReader reader(bytes, where);
+  const auto metadata = reader.next();
+  if (!metadata) throw InputError(where + ": empty file: no GlobalMetadata (truncated)");
+  // Messages larger than 2 GiB cannot be parsed by protobuf.
+  const auto parse = [&](const FramedMessage& m, google::protobuf::MessageLite& message) {
+    return m.bytes.size() <= static_cast<std::size_t>(INT_MAX) &&
+           message.ParseFromArray(m.bytes.data(), static_cast<int>(m.bytes.size()));
+  };
+  ChakraProtoMsg::GlobalMetadata global;
+  if (!parse(*metadata, global)) {
+    throw InputError(where + ": " + DelimitedReader::message_name(0, 0) +
+                     ": not a Chakra GlobalMetadata (protobuf parse failed)");
+  }
+  const chakra::NodeOrigin origin{source, rank, ranks, groups.file, &groups.index};
+  RankTrace trace{source, {}};
+  ChakraProtoMsg::Node node;
+  while (const auto message = reader.next()) {
+    if (!parse(*message, node)) {
+      throw InputError(where + ": " +
+                       DelimitedReader::message_name(reader.count() - 1, message->offset) +
+                       ": not a Chakra Node (protobuf parse failed)");
+    }
+    trace.nodes.push_back(chakra::to_workload_node(node, origin));
+  }
+  return trace;
+}
+
+GroupLookup group_lookup(const std::optional<CommGroupFile>& groups) {
+  GroupLookup lookup;
+  if (!groups) return lookup;
+  lookup.file = &*groups;
+  for (std::size_t i = 0; i < groups->groups.size(); ++i) {
+    lookup.index.emplace(groups->groups[i].name, i);
+  }
+  return lookup;
+}
+
+std::string rank_file(const std::string& prefix, Rank rank) {
+  return prefix + "." + std::to_string(rank) + ".et";
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot open Chakra trace file");
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+}  // namespace
+
+Workload parse_chakra_trace(const std::vector<ChakraFile>& files,
+                            const std::optional<CommGroupFile>& groups, const std::string& name) {
+  Workload workload;
+  workload.name = name;
+  if (groups) workload.groups = groups->groups;
+  const GroupLookup lookup = group_lookup(groups);
+  for (Rank r = 0; r < files.size(); ++r) {
+    workload.ranks.push_back(read_rank(files[r].bytes, files[r].name, r, files.size(), lookup));
+  }
+  validate_workload(workload);
+  return workload;
+}
+
+Workload load_chakra_trace(const std::string& prefix,
+                           const std::optional<std::string>& comm_groups_path) {
+  // Count the ranks first, then read one file at a time: only one is in memory at once.
+  Rank ranks = 0;
+  for (std::error_code error; std::filesystem::is_regular_file(rank_file(prefix, ranks), error);) {
+    ++ranks;
+  }
+  if (ranks == 0) {
+    throw InputError(rank_file(prefix, 0) +
+                     ": cannot open Chakra trace (expected one file per "
+                     "rank: " +
+                     rank_file(prefix, 0) + ", " + rank_file(prefix, 1) + ", ...)");
+  }
+  std::optional<CommGroupFile> groups;
+  if (comm_groups_path) groups = load_comm_groups_file(*comm_groups_path);
+  Workload workload;
+  workload.name = std::filesystem::path(prefix).filename().string();
+  if (groups) workload.groups = groups->groups;
+  const GroupLookup lookup = group_lookup(groups);
+  for (Rank r = 0; r < ranks; ++r) {
+    const std::string path = rank_file(prefix, r);
+    workload.ranks.push_back(read_rank(read_file(path), path, r, ranks, lookup));
+  }
+  validate_workload(workload);
+  return workload;
+}
+
+}  // namespace commsim

@@ -1,0 +1,240 @@
+#include "workload/generators.h"
+
+#include <algorithm>
+#include <string>
+
+#include "base/error.h"
+
+namespace commsim {
+namespace {
+
+// Appends nodes to one rank with ids 1, 2, 3, ...
+class RankWriter {
+ public:
+  explicit RankWriter(RankTrace& rank) : rank_(rank) {
+    for (const WorkloadNode& n : rank.nodes) next_id_ = std::max(next_id_, n.id + 1);
+  }
+
+  TraceNodeId add(WorkloadNode node, std::vector<TraceNodeId> deps) {
+    node.id = next_id_++;
+    node.deps = std::move(deps);
+    rank_.nodes.push_back(std::move(node));
+    return rank_.nodes.back().id;
+  }
+
+  TraceNodeId compute(std::string name, TimePs duration_ps, std::vector<TraceNodeId> deps) {
+    WorkloadNode n;
+    n.kind = NodeKind::kCompute;
+    n.name = std::move(name);
+    n.duration_ps = duration_ps;
+    return add(std::move(n), std::move(deps));
+  }
+
+  TraceNodeId collective(std::string name, CollectiveKind kind, Bytes bytes,
+                         std::optional<AlgorithmKind> algorithm, std::optional<std::size_t> group,
+                         std::vector<TraceNodeId> deps) {
+    WorkloadNode n;
+    n.kind = NodeKind::kCollective;
+    n.name = std::move(name);
+    n.collective = kind;
+    n.bytes = bytes;
+    n.algorithm = algorithm;
+    n.group = group;
+    return add(std::move(n), std::move(deps));
+  }
+
+ private:
+  RankTrace& rank_;
+  TraceNodeId next_id_ = 1;
+};
+
+std::string compute_name(const Action& a) {
+  std::string name(a.kind == Action::Kind::kForward ? "F" : "B");
+  name += std::to_string(a.microbatch);
+  if (a.chunk > 0) {
+    name += '.';
+    name += std::to_string(a.chunk);
+  }
+  return name;
+}
+
+std::vector<RankTrace> empty_ranks(std::size_t count, const std::string& source) {
+  return std::vector<RankTrace>(count, RankTrace{source, {}});
+}
+
+// "stage07" among 10..99 stages: zero-padded so that sorting by name sorts by stage, which
+// keeps group indices when a Chakra group file (sorted by name) is read back.
+std::string stage_group_name(std::uint32_t stage, std::uint32_t stages) {
+  const std::size_t width = std::to_string(stages - 1).size();
+  std::string digits = std::to_string(stage);
+  return "stage" + std::string(width - digits.size(), '0') + digits;
+}
+
+}  // namespace
+
+Workload generate_collective(const CollectiveWorkloadShape& shape) {
+  if (shape.ranks < 2) {
+    throw InputError("collective: ranks must be at least 2, got " + std::to_string(shape.ranks));
+  }
+  const Bytes bytes = nccl_size(shape.kind, shape.size, shape.ranks);
+  if (bytes == 0 && shape.kind != CollectiveKind::kBarrier) {
+    throw InputError("collective: size " + std::to_string(shape.size) + " B is less than one " +
+                     std::to_string(kElementBytes) + "-byte element per rank for " +
+                     std::string(collective_name(shape.kind)) + " on " +
+                     std::to_string(shape.ranks) + " ranks");
+  }
+  const std::string name = std::string(collective_name(shape.kind)) + "-" +
+                           std::to_string(shape.ranks) + "ranks";
+  Workload w{name, empty_ranks(shape.ranks, name), {}};
+  for (RankTrace& rank : w.ranks) {
+    RankWriter(rank).collective(std::string(collective_name(shape.kind)), shape.kind, bytes,
+                                shape.algorithm, std::nullopt, {});
+  }
+  validate_workload(w);
+  return w;
+}
+
+std::vector<TraceNodeId> append_device_program(const DeviceProgram& program, Rank first_rank,
+                                               Bytes message_bytes, RankTrace& rank) {
+  RankWriter writer(rank);
+  std::vector<TraceNodeId> computes;
+  // What the device must have finished to leave the previous action (generators.h).
+  std::vector<TraceNodeId> frontier;
+  for (const Action& action : program) {
+    if (action.kind != Action::Kind::kCall) {
+      const TraceNodeId id = writer.compute(compute_name(action), action.duration_ps, frontier);
+      computes.push_back(id);
+      frontier = {id};
+      continue;
+    }
+    std::vector<TraceNodeId> receives;
+    for (const P2POp& op : action.ops) {
+      WorkloadNode n;
+      n.kind = op.kind == P2POp::Kind::kSend ? NodeKind::kSend : NodeKind::kRecv;
+      n.name = (op.kind == P2POp::Kind::kSend ? "send " : "recv ") + op.what;
+      n.peer = first_rank + op.peer;
+      n.bytes = message_bytes;  // every message of a schedule is one activation or gradient
+      n.tag = op.tag;
+      const TraceNodeId id = writer.add(std::move(n), frontier);
+      if (op.kind == P2POp::Kind::kRecv) receives.push_back(id);
+    }
+    if (!receives.empty()) frontier = std::move(receives);
+  }
+  return computes;
+}
+
+Workload generate_pipeline(const PipelineShape& shape) {
+  const std::vector<DeviceProgram> programs = make_pipeline_programs(shape);
+  std::string name = std::string(schedule_name(shape.schedule)) + "-" +
+                     std::to_string(shape.stages) + "stages-" +
+                     std::to_string(shape.microbatches) + "microbatches";
+  Workload w{name, empty_ranks(shape.stages, name), {}};
+  for (std::uint32_t d = 0; d < shape.stages; ++d) {
+    append_device_program(programs[d], 0, shape.activation_bytes, w.ranks[d]);
+  }
+  validate_workload(w);
+  return w;
+}
+
+std::vector<std::vector<std::uint32_t>> ddp_buckets(const DdpShape& shape) {
+  if (shape.layers < 1) throw InputError("ddp: layers must be at least 1");
+  if (shape.layer_bytes == 0) throw InputError("ddp: the gradient size of a layer must not be 0");
+  if (shape.bucket_bytes == 0 || (shape.first_bucket_bytes && *shape.first_bucket_bytes == 0)) {
+    throw InputError("ddp: the bucket size must not be 0");
+  }
+  std::vector<std::vector<std::uint32_t>> buckets(1);
+  Bytes filled = 0;
+  Bytes cap = shape.first_bucket_bytes.value_or(shape.bucket_bytes);
+  for (std::uint32_t layer = shape.layers; layer-- > 0;) {
+    if (filled >= cap) {  // the previous layer closed the bucket
+      buckets.emplace_back();
+      filled = 0;
+      cap = shape.bucket_bytes;
+    }
+    buckets.back().push_back(layer);
+    filled += shape.layer_bytes;
+  }
+  return buckets;
+}
+
+Workload generate_ddp(const DdpShape& shape) {
+  if (shape.ranks < 2) {
+    throw InputError("ddp: ranks must be at least 2, got " + std::to_string(shape.ranks));
+  }
+  const auto buckets = ddp_buckets(shape);
+  const std::string name = "ddp-" + std::to_string(shape.ranks) + "ranks-" +
+                           std::to_string(shape.layers) + "layers";
+  Workload w{name, empty_ranks(shape.ranks, name), {}};
+  for (RankTrace& rank : w.ranks) {
+    RankWriter writer(rank);
+    std::vector<TraceNodeId> last;  // the previous compute node
+    for (std::uint32_t l = 0; l < shape.layers; ++l) {
+      last = {writer.compute("fwd" + std::to_string(l), shape.forward_ps, last)};
+    }
+    std::vector<TraceNodeId> backward(shape.layers);
+    for (std::uint32_t l = shape.layers; l-- > 0;) {
+      backward[l] = writer.compute("bwd" + std::to_string(l), shape.backward_ps, last);
+      last = {backward[l]};
+    }
+    std::vector<TraceNodeId> allreduces;
+    for (std::size_t b = 0; b < buckets.size(); ++b) {
+      const std::vector<std::uint32_t>& layers = buckets[b];
+      std::vector<TraceNodeId> deps{backward[layers.back()]};
+      if (!allreduces.empty()) deps.push_back(allreduces.back());  // one NCCL stream
+      std::string label = "allreduce bucket " + std::to_string(b);
+      label += layers.size() > 1 ? " (layers " : " (layer ";
+      label += std::to_string(layers.front());
+      if (layers.size() > 1) {
+        label += '-';
+        label += std::to_string(layers.back());
+      }
+      label += ')';
+      allreduces.push_back(writer.collective(std::move(label), CollectiveKind::kAllReduce,
+                                             shape.layer_bytes * layers.size(), shape.algorithm,
+                                             std::nullopt, std::move(deps)));
+    }
+    if (shape.optimizer_ps > 0) writer.compute("optimizer", shape.optimizer_ps, allreduces);
+  }
+  validate_workload(w);
+  return w;
+}
+
+Workload generate_ddp_pipeline(const DdpPipelineShape& shape) {
+  if (shape.replicas < 2) {
+    throw InputError("ddp-pipeline: replicas must be at least 2, got " +
+                     std::to_string(shape.replicas) + " (one replica is a plain pipeline)");
+  }
+  if (shape.gradient_bytes == 0) {
+    throw InputError("ddp-pipeline: the gradient size of a stage must not be 0");
+  }
+  const PipelineShape& pipe = shape.pipeline;
+  const std::vector<DeviceProgram> programs = make_pipeline_programs(pipe);
+  const std::uint32_t p = pipe.stages;
+  const std::string name = "ddp" + std::to_string(shape.replicas) + "-" +
+                           std::string(schedule_name(pipe.schedule)) + "-" + std::to_string(p) +
+                           "stages-" + std::to_string(pipe.microbatches) + "microbatches";
+  Workload w{name, empty_ranks(static_cast<std::size_t>(shape.replicas) * p, name), {}};
+  for (std::uint32_t s = 0; s < p; ++s) {
+    CommGroup group{stage_group_name(s, p), {}};
+    for (std::uint32_t d = 0; d < shape.replicas; ++d) group.ranks.push_back(d * p + s);
+    w.groups.push_back(std::move(group));
+  }
+  for (std::uint32_t d = 0; d < shape.replicas; ++d) {
+    for (std::uint32_t s = 0; s < p; ++s) {
+      RankTrace& rank = w.ranks[d * p + s];
+      const auto computes = append_device_program(programs[s], d * p, pipe.activation_bytes, rank);
+      RankWriter writer(rank);
+      std::vector<TraceNodeId> deps;
+      if (!computes.empty()) deps.push_back(computes.back());
+      const TraceNodeId reduce =
+          writer.collective("allreduce gradients of stage " + std::to_string(s),
+                            CollectiveKind::kAllReduce, shape.gradient_bytes, shape.algorithm, s,
+                            std::move(deps));
+      if (shape.optimizer_ps > 0) writer.compute("optimizer", shape.optimizer_ps, {reduce});
+    }
+  }
+  validate_workload(w);
+  return w;
+}
+
+}  // namespace commsim

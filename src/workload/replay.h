@@ -1,0 +1,68 @@
+#pragma once
+// Replays a workload on the flow-level network (DESIGN.md section 3, "Workload traces").
+//
+// All ranks run together. A node starts when its dependencies have finished: a compute
+// node also needs its rank's compute resource (one compute node at a time per rank, in the
+// order they became ready); communication overlaps compute. Sends and receives match by
+// (source, destination, tag) in posting order and transfer once both are posted
+// (rendezvous). The k-th collective a rank starts in a group meets the k-th of every other
+// member; it runs when all members have reached it, with the chosen algorithm, and each
+// member's node finishes when that member's part is done. Trace rank r runs on NPU r.
+//
+// When the network falls silent with nodes left, the replay is a deadlock: DeadlockError
+// names every rank's blocked nodes (unmatched sends and receives with peer and tag,
+// collectives some members never reach, mismatched collectives).
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "base/collectives.h"
+#include "base/units.h"
+#include "topology/topology.h"
+#include "workload/workload.h"
+
+namespace commsim {
+
+struct ReplayOptions {
+  TimePs overhead_ps = 0;                              // o, per message
+  std::map<CollectiveKind, AlgorithmKind> algorithms;  // else default_algorithm()
+  bool record_timeline = false;
+};
+
+struct RankReplay {
+  TimePs finish_ps = 0;
+  TimePs compute_ps = 0;
+  /// Time the rank computed nothing while some of its communication was under way.
+  TimePs exposed_comm_ps = 0;
+};
+
+struct ReplayedNode {
+  Rank rank;
+  std::size_t index;  // in the rank's node list
+  TimePs start_ps;
+  TimePs end_ps;
+};
+
+struct LinkSpan {
+  ChannelId channel;
+  TimePs start_ps;
+  TimePs end_ps;
+};
+
+struct ReplayResult {
+  TimePs total_ps = 0;
+  std::vector<RankReplay> ranks;
+  /// From the first node to the one that finished last, each started by the one before.
+  std::vector<ReplayedNode> critical_path;
+  std::vector<ReplayedNode> timeline;   // every node, with record_timeline
+  std::vector<LinkSpan> link_busy;      // merged busy intervals per channel, likewise
+};
+
+/// Throws InputError if the workload does not fit the topology or a chosen algorithm does
+/// not apply; DeadlockError if the replay cannot finish.
+ReplayResult replay_workload(const Workload& workload, const Topology& topology,
+                             const ReplayOptions& options);
+
+}  // namespace commsim

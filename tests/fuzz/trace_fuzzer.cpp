@@ -1,0 +1,25 @@
+// libFuzzer target for the workload readers: commsim's trace format (binary and text), Chakra
+// ET (as one rank, and as two ranks holding the same bytes so that peers and groups can be
+// valid), and the communicator-group JSON. Bad input must end in InputError; anything else
+// (another exception, a crash, a sanitizer report, a hang) is a bug.
+//
+// Built by tests/CMakeLists.txt when the compiler accepts -fsanitize=fuzzer (clang):
+//   CXX=clang++ cmake -S . -B build-fuzz -DCOMMSIM_SANITIZE=fuzzer-no-link,address,undefined
+//   cmake --build build-fuzz --target trace_fuzzer
+//   mkdir -p corpus && cp ../shared/chakra-samples/generator/*.et corpus/
+//   build-fuzz/tests/trace_fuzzer -max_total_time=300 corpus
+// (COMMSIM_SANITIZE=fuzzer-no-link instruments the readers for coverage; without it only
+// this file is.)
+#include <google/protobuf/stubs/logging.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "../workload/feed_readers.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  static google::protobuf::LogSilencer quiet;  // protobuf logs e.g. invalid UTF-8 in strings
+  commsim::testing::feed_every_reader(std::string(reinterpret_cast<const char*>(data), size));
+  return 0;
+}

@@ -1,0 +1,53 @@
+// commsim replay: exit status 2 on deadlocks and bad options; CSV and timeline output.
+
+#include <gtest/gtest.h>
+
+#include "run_cli.h"
+
+namespace commsim::testing {
+namespace {
+
+const std::string kSamples = std::string(COMMSIM_SHARED_DIR) + "/chakra-samples/";
+
+void expect_exit_2(const std::vector<std::string>& args, const std::string& fragment) {
+  const CliResult r = run_commsim(args);
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_EQ(r.err.rfind("commsim: error: ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(fragment), std::string::npos) << r.err;
+}
+
+TEST(CliReplay, BadInputAndDeadlocks) {
+  expect_exit_2({"replay"}, "give one of --trace FILE or --chakra PREFIX");
+  expect_exit_2({"replay", "--chakra", kSamples + "generator/one_comm_send_node"}, "has no matching receive");
+  expect_exit_2({"replay", "--chakra", kSamples + "generator/one_comm_recv_node"}, "has no matching send");
+  expect_exit_2({"replay", "--chakra", "/nonexistent/prefix"}, "/nonexistent/prefix.0.et");
+  expect_exit_2({"replay", "--chakra", kSamples + "generator/ALL_REDUCE", "--algorithm", "allreduce=butterfly"},
+                "--algorithm: expected COLLECTIVE=ALGORITHM");
+  expect_exit_2({"replay", "--chakra", kSamples + "generator/ALL_REDUCE", "--topology", "ring", "--npus", "4"},
+                "rank");
+  expect_exit_2({"replay", "--chakra", kSamples + "generator/ALL_TO_ALL", "--algorithm", "alltoall=ring"},
+                "algorithm 'ring' does not implement alltoall");
+  expect_exit_2({"replay", "--chakra", kSamples + "generator/ALL_REDUCE", "--link-tracks"}, "--link-tracks goes with --timeline");
+}
+
+TEST(CliReplay, PipelineSampleCsvAndTimeline) {
+  const std::string csv = tmp_path("replay.csv");
+  const std::string timeline = tmp_path("replay.json");
+  const CliResult r = run_commsim({"replay", "--chakra", kSamples + "pipeline-4stages-8micro-1MiB/pipe", "--topology",
+                                   "ring", "--npus", "4", "--bandwidth", "50GiB/s", "--latency", "500ns", "--csv", csv,
+                                   "--timeline", timeline, "--link-tracks"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("# total time 1160.094 us"), std::string::npos) << r.out;
+  // Stage 0 computes 8 x 100 us and sends its last activation: 800 + 20.03125 us, of which
+  // the last send is exposed.
+  const std::string rows = read_file(csv);
+  EXPECT_EQ(rows.substr(0, rows.find('\n', rows.find('\n') + 1) + 1),
+            "rank,finish_time_us,compute_us,exposed_comm_us\n0,820.031250,800.000000,20.031250\n");
+  const std::string json = read_file(timeline);
+  EXPECT_NE(json.find("\"name\": \"fwd_m0\", \"cat\": \"compute\""), std::string::npos) << json.substr(0, 800);
+  EXPECT_NE(json.find("\"name\": \"npu0 -> npu1\""), std::string::npos);
+  EXPECT_NE(json.find("\"cat\": \"link\""), std::string::npos);
+}
+
+}  // namespace
+}  // namespace commsim::testing

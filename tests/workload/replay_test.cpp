@@ -1,0 +1,170 @@
+// Trace replay: the Chakra samples against their reference numbers and against
+// `commsim collective`, deadlocks found rather than hung on, and a hand-derived case.
+
+#include "workload/replay.h"
+
+#include <gtest/gtest.h>
+
+#include "base/error.h"
+#include "collective/algorithms.h"
+#include "collective/simulate.h"
+#include "topology/builders.h"
+#include "workload/chakra_reader.h"
+
+namespace commsim {
+namespace {
+
+const std::string kSamples = std::string(COMMSIM_SHARED_DIR) + "/chakra-samples/";
+
+Topology ring(std::uint32_t npus, BandwidthBps bandwidth, TimePs latency) {
+  TopologyConfig c;
+  c.kind = TopologyKind::kRing;
+  c.npus = npus;
+  c.link = {bandwidth, latency, LinkKind::kOther, Duplex::kFull};
+  return build_topology(c);
+}
+
+std::string deadlock_of(const Workload& w, const Topology& t) {
+  try {
+    replay_workload(w, t, {});
+  } catch (const DeadlockError& e) {
+    return e.what();
+  }
+  return "no deadlock";
+}
+
+TEST(Replay, ChakraPipelineSampleMatchesItsReference) {
+  // 4 stages, 8 micro-batches of 100 us, 1 MiB between stages over 50 * 2^30 B/s, 500 ns
+  // links: (8 + 4 - 1) x 100 us + 3 x (500 ns + 2^20 B / (50 * 2^30 B/s)) = 1,160,093.75 ns.
+  const Workload w = load_chakra_trace(kSamples + "pipeline-4stages-8micro-1MiB/pipe");
+  const ReplayResult r = replay_workload(w, ring(4, 50.0 * (1 << 30), ps_from_ns(500)), {});
+  EXPECT_EQ(r.total_ps, 1'160'093'750);
+  // The critical path runs through every forward of stage 0, then down the pipeline.
+  ASSERT_FALSE(r.critical_path.empty());
+  EXPECT_EQ(r.critical_path.front().rank, 0u);
+  EXPECT_EQ(r.critical_path.back().rank, 3u);
+  EXPECT_EQ(r.critical_path.back().end_ps, r.total_ps);
+}
+
+TEST(Replay, ChakraCollectiveSamplesTakeWhatCommsimCollectiveSays) {
+  const Topology node = build_topology(default_topology_config());
+  for (const char* sample : {"ALL_REDUCE", "ALL_GATHER", "REDUCE_SCATTER", "ALL_TO_ALL", "BROADCAST", "BARRIER"}) {
+    SCOPED_TRACE(sample);
+    const Workload w = load_chakra_trace(kSamples + "generator/" + sample);
+    ASSERT_EQ(w.rank_count(), 8u);
+    const WorkloadNode* collective = nullptr;
+    for (const WorkloadNode& n : w.ranks[0].nodes) {
+      if (n.kind == NodeKind::kCollective) collective = &n;
+    }
+    ASSERT_NE(collective, nullptr);
+    const AlgorithmKind algorithm = default_algorithm(collective->collective, node, true);
+    const TimePs expected =
+        simulate_collective(node, collective->collective, algorithm, collective->bytes, {}).time_ps;
+    EXPECT_EQ(replay_workload(w, node, {}).total_ps, expected);
+  }
+  const Workload ring8 = load_chakra_trace(kSamples + "allreduce-ring8-1MiB/all_reduce");
+  const Topology r8 = ring(8, 50e9, ps_from_ns(500));
+  ReplayOptions ring_algorithm;
+  ring_algorithm.algorithms[CollectiveKind::kAllReduce] = AlgorithmKind::kRing;
+  EXPECT_EQ(replay_workload(ring8, r8, ring_algorithm).total_ps,
+            simulate_collective(r8, CollectiveKind::kAllReduce, AlgorithmKind::kRing, 1 << 20, {}).time_ps);
+}
+
+TEST(Replay, LoneSendAndReceiveAreUnmatchedNotHung) {
+  const Topology node = build_topology(default_topology_config());
+  const std::string send = deadlock_of(load_chakra_trace(kSamples + "generator/one_comm_send_node"), node);
+  EXPECT_NE(send.find("replay deadlock: "), std::string::npos) << send;
+  EXPECT_NE(send.find("has no matching receive"), std::string::npos) << send;
+  const std::string recv = deadlock_of(load_chakra_trace(kSamples + "generator/one_comm_recv_node"), node);
+  EXPECT_NE(recv.find("has no matching send"), std::string::npos) << recv;
+}
+
+TEST(Replay, MetadataOnlyTraceReplaysInNoTime) {
+  const Workload w = load_chakra_trace(kSamples + "generator/one_metadata_node_all_types");
+  EXPECT_EQ(replay_workload(w, build_topology(default_topology_config()), {}).total_ps, 0);
+}
+
+WorkloadNode compute(TraceNodeId id, TimePs duration, std::vector<TraceNodeId> deps = {}) {
+  WorkloadNode n;
+  n.id = id;
+  n.name = "c" + std::to_string(id);
+  n.kind = NodeKind::kCompute;
+  n.duration_ps = duration;
+  n.deps = std::move(deps);
+  return n;
+}
+
+WorkloadNode message(TraceNodeId id, NodeKind kind, Rank peer, Bytes bytes, std::vector<TraceNodeId> deps = {}) {
+  WorkloadNode n;
+  n.id = id;
+  n.kind = kind;
+  n.peer = peer;
+  n.bytes = bytes;
+  n.tag = 7;
+  n.deps = std::move(deps);
+  return n;
+}
+
+WorkloadNode collective(TraceNodeId id, CollectiveKind kind, Bytes bytes) {
+  WorkloadNode n;
+  n.id = id;
+  n.kind = NodeKind::kCollective;
+  n.collective = kind;
+  n.bytes = bytes;
+  return n;
+}
+
+Workload two_ranks(std::vector<WorkloadNode> rank0, std::vector<WorkloadNode> rank1) {
+  Workload w;
+  w.name = "test";
+  w.ranks = {{"r0", std::move(rank0)}, {"r1", std::move(rank1)}};
+  return w;
+}
+
+TEST(Replay, ComputeSendReceiveByHand) {
+  // Rank 0 computes 100 us then sends 1 MiB; rank 1 has posted its receive at 0 and then
+  // computes 50 us; a second compute on rank 0, independent, waits for the first (one
+  // compute at a time). Link: 100 GB/s (10 ps/B), 1 us.
+  //   send posted at 100 us, arrives 100 + 1 + 10.48576 = 111.48576 us
+  //   rank 1 computes until 161.48576 us; rank 0's second compute runs 100 -> 130 us
+  //   exposed: rank 0 none (it computes while sending), rank 1 111.48576 us (waiting)
+  const Workload w = two_ranks({compute(1, ps_from_us(100)), message(2, NodeKind::kSend, 1, 1 << 20, {1}),
+                                compute(3, ps_from_us(30))},
+                               {message(1, NodeKind::kRecv, 0, 1 << 20), compute(2, ps_from_us(50), {1})});
+  const ReplayResult r = replay_workload(w, ring(2, 100e9, ps_from_us(1)), {});
+  EXPECT_EQ(r.total_ps, 161'485'760);
+  EXPECT_EQ(r.ranks[0].finish_ps, 130'000'000);
+  EXPECT_EQ(r.ranks[0].compute_ps, ps_from_us(130));
+  EXPECT_EQ(r.ranks[0].exposed_comm_ps, 0);
+  EXPECT_EQ(r.ranks[1].exposed_comm_ps, 111'485'760);
+  // Critical path: rank 0's compute, its send, rank 1's receive (fed by it), the compute.
+  ASSERT_EQ(r.critical_path.size(), 4u);
+  EXPECT_EQ(r.critical_path[0].rank, 0u);
+  EXPECT_EQ(r.critical_path[1].index, 1u);
+  EXPECT_EQ(r.critical_path[2].rank, 1u);
+  EXPECT_EQ(r.critical_path[3].end_ps, 161'485'760);
+}
+
+TEST(Replay, CollectivesMustMatchAndBeReached) {
+  const Topology t = ring(2, 100e9, ps_from_us(1));
+  const std::string mismatch = deadlock_of(
+      two_ranks({collective(1, CollectiveKind::kAllReduce, 1 << 20)}, {collective(1, CollectiveKind::kAllGather, 1 << 20)}), t);
+  EXPECT_NE(mismatch.find("mismatched collective: r1: rank 1: node 1"), std::string::npos) << mismatch;
+  EXPECT_NE(mismatch.find("is allgather of 1048576 B, but r0: rank 0: node 1"), std::string::npos) << mismatch;
+  const std::string missing = deadlock_of(two_ranks({collective(1, CollectiveKind::kAllReduce, 1 << 20)}, {}), t);
+  EXPECT_NE(missing.find("allreduce of all ranks waits for rank(s) 1 that never reach it"), std::string::npos) << missing;
+}
+
+TEST(Replay, WorkloadLargerThanTheTopologyIsAnInputError) {
+  const Workload w = two_ranks({message(1, NodeKind::kSend, 1, 64)}, {message(1, NodeKind::kRecv, 0, 64)});
+  EXPECT_THROW(replay_workload(w, build_topology([] {
+                 TopologyConfig c;
+                 c.kind = TopologyKind::kSwitch;
+                 c.npus = 1;
+                 return c;
+               }()), {}),
+               InputError);
+}
+
+}  // namespace
+}  // namespace commsim
