@@ -158,12 +158,10 @@ int run_pipeline(const std::vector<std::string>& args, std::ostream& out) {
   if (vm.count("compare")) modes = {P2PMode::kSequential, P2PMode::kOverlapped, P2PMode::kBatched};
   if (!vm.count("compare") && schedules.size() > 1) throw InputError("--schedule all needs --compare");
 
-  const bool topology_given = vm.count("topology") || vm.count("topology-file");
-  TopologyConfig ring;
+  TopologyConfig ring;  // the default: a ring of the stages
   ring.kind = TopologyKind::kRing;
   ring.npus = p;
-  const Topology topo = topology_given ? topology_from_options(vm) : build_topology(ring);
-  if (!topology_given && vm.count("npus")) throw InputError("--npus needs --topology KIND");
+  const Topology topo = topology_from_options(vm, ring);
 
   PipelineShape shape;
   shape.stages = p;

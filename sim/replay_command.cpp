@@ -36,14 +36,14 @@ std::map<CollectiveKind, AlgorithmKind> algorithm_choices(const std::string& tex
 }
 
 /// Without a topology option: the 8-GPU H100 node, or enough such nodes joined by InfiniBand.
-Topology default_topology(std::size_t ranks) {
-  if (ranks <= 8) return build_topology(default_topology_config());
+TopologyConfig default_topology(std::size_t ranks) {
+  if (ranks <= 8) return default_topology_config();
   TopologyConfig c;
   c.kind = TopologyKind::kHierarchical;
   c.gpus_per_node = 8;
   c.nodes = static_cast<std::uint32_t>((ranks + 7) / 8);
   c.name = "h100-cluster-" + std::to_string(c.nodes) + "x8";
-  return build_topology(c);
+  return c;
 }
 
 std::string describe(const Workload& w, Rank rank, std::size_t index) {
@@ -118,9 +118,7 @@ int run_replay(const std::vector<std::string>& args, std::ostream& out) {
   if (trace && vm.count("comm-groups")) throw InputError("--comm-groups goes with --chakra");
   if (vm.count("link-tracks") && !vm.count("timeline")) throw InputError("--link-tracks goes with --timeline");
   const Workload workload = trace ? load_trace_file(*trace) : load_chakra_trace(*chakra, option_text(vm, "comm-groups"));
-  const bool topology_given = vm.count("topology") || vm.count("topology-file");
-  const Topology topo = topology_given ? topology_from_options(vm) : default_topology(workload.rank_count());
-  if (!topology_given) topology_from_options(vm);  // rejects builder options without --topology
+  const Topology topo = topology_from_options(vm, default_topology(workload.rank_count()));
 
   ReplayOptions replay;
   replay.overhead_ps = parse_time(option_text(vm, "overhead").value_or("0"), "--overhead");

@@ -92,7 +92,7 @@ po::options_description topology_options() {
   return o;
 }
 
-Topology topology_from_options(const po::variables_map& vm) {
+Topology topology_from_options(const po::variables_map& vm, const TopologyConfig& fallback) {
   const auto file = option_text(vm, "topology-file");
   const auto kind_text = option_text(vm, "topology");
   if (file && kind_text) throw InputError("give either --topology-file or --topology, not both");
@@ -103,7 +103,7 @@ Topology topology_from_options(const po::variables_map& vm) {
                          (file ? " (a spec file gives its own parameters)" : ""));
       }
     }
-    return file ? load_topology_file(*file) : build_topology(default_topology_config());
+    return file ? load_topology_file(*file) : build_topology(fallback);
   }
 
   TopologyConfig c;

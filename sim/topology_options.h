@@ -1,8 +1,10 @@
 #pragma once
 // The topology options every subcommand takes: a spec file, or a kind and its parameters.
-// With neither, the topology is the 8-GPU H100 NVSwitch node.
+// With neither, the topology is the command's default (the 8-GPU H100 NVSwitch node unless
+// the command says otherwise); builder options without --topology are an error.
 
 #include "command_line.h"
+#include "topology/builders.h"
 #include "topology/topology.h"
 
 namespace commsim::cli {
@@ -10,6 +12,7 @@ namespace commsim::cli {
 po::options_description topology_options();
 
 /// Throws InputError on a bad value, or an option that does not apply to the kind.
-Topology topology_from_options(const po::variables_map& vm);
+Topology topology_from_options(const po::variables_map& vm,
+                               const TopologyConfig& fallback = default_topology_config());
 
 }  // namespace commsim::cli

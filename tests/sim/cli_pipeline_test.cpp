@@ -30,6 +30,9 @@ TEST(CliPipeline, BadInput) {
   const std::string placement = tmp_path("placement.txt");
   write_file(placement, "0 1 1 3\n");
   expect_exit_2({"pipeline", "--placement", placement}, placement + ":1: NPU 1 is repeated");
+  // Builder options need --topology here as everywhere; the default ring is not silently
+  // kept at its default bandwidth.
+  expect_exit_2({"pipeline", "--bandwidth", "1GB/s"}, "--bandwidth needs --topology KIND");
   expect_exit_2({"pipeline", "--p2p-mode", "sequential", "--p2p-order", "send-first"},
                 "pipeline deadlock: stage 0 (NPU 0)");
 }
