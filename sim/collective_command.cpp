@@ -30,34 +30,15 @@ struct Row {
   std::string verify_error;
 };
 
-CollectiveKind collective_option(const po::variables_map& vm) {
-  const std::string text = option_text(vm, "collective").value_or("allreduce");
-  if (const auto kind = collective_from_name(text)) return *kind;
-  std::string known;
-  for (const CollectiveKind k : all_collectives()) {
-    if (!known.empty()) known += ", ";
-    known += collective_name(k);
-  }
-  throw InputError("--collective: unknown collective '" + text + "' (known: " + known + ")");
-}
-
 std::vector<AlgorithmKind> algorithm_option(const po::variables_map& vm, CollectiveKind kind,
                                             const Topology& topology) {
   const std::string text = option_text(vm, "algorithm").value_or("all");
   if (text == "all") return applicable_algorithms(kind, topology);
-  const auto algorithm = algorithm_from_name(text);
-  if (!algorithm) {
-    std::string known;
-    for (const AlgorithmKind a : all_algorithms()) {
-      if (!known.empty()) known += ", ";
-      known += algorithm_name(a);
-    }
-    throw InputError("--algorithm: unknown algorithm '" + text + "' (known: " + known + ", all)");
-  }
-  if (const auto reason = inapplicable_reason(kind, *algorithm, topology)) {
+  const AlgorithmKind algorithm = parse_algorithm(text, "--algorithm");
+  if (const auto reason = inapplicable_reason(kind, algorithm, topology)) {
     throw InputError("--algorithm " + text + ": " + *reason);
   }
-  return {*algorithm};
+  return {algorithm};
 }
 
 /// --gamma: a time per byte ("0.5ps") or a reduction throughput ("200GB/s").
@@ -133,7 +114,7 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
   const Topology topology = topology_from_options(vm);
   const std::size_t p = topology.npu_count();
   if (p < 2) throw InputError("a collective needs at least 2 NPUs; topology '" + topology.name() + "' has 1");
-  const CollectiveKind kind = collective_option(vm);
+  const CollectiveKind kind = parse_collective(option_text(vm, "collective").value_or("allreduce"), "--collective");
   const std::vector<AlgorithmKind> algorithms = algorithm_option(vm, kind, topology);
   const std::vector<Bytes> sizes = collective_sizes(vm, kind, p);
 

@@ -100,18 +100,8 @@ Bytes mebibytes(const std::string& text, const char* option) {
   return static_cast<Bytes>(bytes);
 }
 
-std::string known_names(const std::vector<std::string_view>& names) {
-  std::string list;
-  for (const std::string_view n : names) list += (list.empty() ? "" : ", ") + std::string(n);
-  return list;
-}
-
 CollectiveKind collective_option(const po::variables_map& vm) {
-  const std::string text = text_or(vm, "collective", "allreduce");
-  if (const auto kind = collective_from_name(text)) return *kind;
-  std::vector<std::string_view> names;
-  for (const CollectiveKind k : all_collectives()) names.push_back(collective_name(k));
-  throw InputError("--collective: unknown collective '" + text + "' (known: " + known_names(names) + ")");
+  return parse_collective(text_or(vm, "collective", "allreduce"), "--collective");
 }
 
 /// --algorithm, checked against the collective: it must implement it on some topology (which
@@ -119,12 +109,7 @@ CollectiveKind collective_option(const po::variables_map& vm) {
 std::optional<AlgorithmKind> algorithm_option(const po::variables_map& vm, CollectiveKind kind) {
   const auto text = option_text(vm, "algorithm");
   if (!text) return std::nullopt;
-  const auto algorithm = algorithm_from_name(*text);
-  if (!algorithm) {
-    std::vector<std::string_view> names;
-    for (const AlgorithmKind a : all_algorithms()) names.push_back(algorithm_name(a));
-    throw InputError("--algorithm: unknown algorithm '" + *text + "' (known: " + known_names(names) + ")");
-  }
+  const std::optional<AlgorithmKind> algorithm = parse_algorithm(*text, "--algorithm");
   // One small topology of each shape an algorithm may need.
   TopologyConfig hierarchical;
   hierarchical.kind = TopologyKind::kHierarchical;
@@ -140,11 +125,7 @@ std::optional<AlgorithmKind> algorithm_option(const po::variables_map& vm, Colle
 }
 
 PipelineSchedule schedule_option(const po::variables_map& vm) {
-  const std::string text = text_or(vm, "schedule", "1f1b");
-  for (const PipelineSchedule s : {PipelineSchedule::kGPipe, PipelineSchedule::k1F1B, PipelineSchedule::kInterleaved}) {
-    if (schedule_name(s) == text) return s;
-  }
-  throw InputError("--schedule: unknown schedule '" + text + "' (known: gpipe, 1f1b, interleaved)");
+  return parse_schedule(text_or(vm, "schedule", "1f1b"), "--schedule");
 }
 
 PipelineShape pipeline_option(const po::variables_map& vm) {

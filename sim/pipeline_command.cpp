@@ -26,20 +26,6 @@ struct Run {
   std::string deadlock;  // in --compare, a deadlocked run is a row, not the end
 };
 
-PipelineSchedule schedule_from(const std::string& text) {
-  for (const PipelineSchedule s : {PipelineSchedule::kGPipe, PipelineSchedule::k1F1B, PipelineSchedule::kInterleaved}) {
-    if (schedule_name(s) == text) return s;
-  }
-  throw InputError("--schedule: unknown schedule '" + text + "' (known: gpipe, 1f1b, interleaved, all)");
-}
-
-P2PMode mode_from(const std::string& text) {
-  for (const P2PMode m : {P2PMode::kSequential, P2PMode::kOverlapped, P2PMode::kBatched}) {
-    if (p2p_mode_name(m) == text) return m;
-  }
-  throw InputError("--p2p-mode: unknown mode '" + text + "' (known: sequential, overlapped, batched)");
-}
-
 std::uint64_t count(const po::variables_map& vm, const char* name, std::uint64_t fallback, std::uint64_t min,
                     std::uint64_t max) {
   const auto text = option_text(vm, name);
@@ -146,7 +132,7 @@ int run_pipeline(const std::vector<std::string>& args, std::ostream& out) {
   if (schedule_text == "all") {
     schedules = {PipelineSchedule::kGPipe, PipelineSchedule::k1F1B, PipelineSchedule::kInterleaved};
   } else {
-    schedules = {schedule_from(schedule_text)};
+    schedules = {parse_schedule(schedule_text, "--schedule")};
   }
   const bool any_interleaved = schedule_text == "all" || schedules[0] == PipelineSchedule::kInterleaved;
   if (vm.count("virtual-stages") && !any_interleaved) {
@@ -154,7 +140,7 @@ int run_pipeline(const std::vector<std::string>& args, std::ostream& out) {
   }
   const std::uint32_t v = static_cast<std::uint32_t>(count(vm, "virtual-stages", 2, 1, 1024));
   if (vm.count("compare") && vm.count("p2p-mode")) throw InputError("--compare runs every P2P mode; drop --p2p-mode");
-  std::vector<P2PMode> modes{mode_from(option_text(vm, "p2p-mode").value_or("overlapped"))};
+  std::vector<P2PMode> modes{parse_p2p_mode(option_text(vm, "p2p-mode").value_or("overlapped"), "--p2p-mode")};
   if (vm.count("compare")) modes = {P2PMode::kSequential, P2PMode::kOverlapped, P2PMode::kBatched};
   if (!vm.count("compare") && schedules.size() > 1) throw InputError("--schedule all needs --compare");
 

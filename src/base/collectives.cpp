@@ -1,5 +1,6 @@
 #include "base/collectives.h"
 
+#include "base/error.h"
 #include "base/name_table.h"
 
 namespace commsim {
@@ -44,6 +45,18 @@ std::optional<CollectiveKind> collective_from_name(std::string_view name) {
 std::string_view algorithm_name(AlgorithmKind kind) { return name_in(kAlgorithmNames, kind); }
 std::optional<AlgorithmKind> algorithm_from_name(std::string_view name) {
   return value_in(kAlgorithmNames, name);
+}
+
+CollectiveKind parse_collective(std::string_view name, std::string_view what) {
+  if (const auto kind = value_in(kCollectiveNames, name)) return *kind;
+  throw InputError(std::string(what) + ": unknown collective '" + std::string(name) + "' (known: " +
+                   names_in(kCollectiveNames) + ")");
+}
+
+AlgorithmKind parse_algorithm(std::string_view name, std::string_view what) {
+  if (const auto kind = value_in(kAlgorithmNames, name)) return *kind;
+  throw InputError(std::string(what) + ": unknown algorithm '" + std::string(name) + "' (known: " +
+                   names_in(kAlgorithmNames) + ")");
 }
 
 const std::vector<CollectiveKind>& all_collectives() {

@@ -42,6 +42,10 @@ std::string_view collective_name(CollectiveKind kind);  // "allreduce"
 std::optional<CollectiveKind> collective_from_name(std::string_view name);
 std::string_view algorithm_name(AlgorithmKind kind);    // "ring-bidir"
 std::optional<AlgorithmKind> algorithm_from_name(std::string_view name);
+/// As the _from_name functions, but an unknown name is an InputError "<what>: unknown
+/// collective 'x' (known: ...)".
+CollectiveKind parse_collective(std::string_view name, std::string_view what);
+AlgorithmKind parse_algorithm(std::string_view name, std::string_view what);
 const std::vector<CollectiveKind>& all_collectives();
 const std::vector<AlgorithmKind>& all_algorithms();
 

@@ -247,6 +247,14 @@ std::string_view p2p_mode_name(P2PMode mode) {
   return "unknown";
 }
 
+P2PMode parse_p2p_mode(std::string_view name, std::string_view what) {
+  for (const P2PMode m : {P2PMode::kSequential, P2PMode::kOverlapped, P2PMode::kBatched}) {
+    if (p2p_mode_name(m) == name) return m;
+  }
+  throw InputError(std::string(what) + ": unknown mode '" + std::string(name) +
+                   "' (known: sequential, overlapped, batched)");
+}
+
 PipelineResult simulate_pipeline(const Topology& topology, const std::vector<DeviceProgram>& programs,
                                  const PipelineRunOptions& options) {
   if (programs.size() > topology.npu_count()) {

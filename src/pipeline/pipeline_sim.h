@@ -27,6 +27,8 @@ namespace commsim {
 enum class P2PMode { kSequential, kOverlapped, kBatched };
 
 std::string_view p2p_mode_name(P2PMode mode);
+/// "sequential", "overlapped", "batched"; anything else is an InputError naming `what`.
+P2PMode parse_p2p_mode(std::string_view name, std::string_view what);
 
 struct PipelineRunOptions {
   P2PMode mode = P2PMode::kOverlapped;

@@ -140,6 +140,14 @@ std::string_view schedule_name(PipelineSchedule schedule) {
   return "unknown";
 }
 
+PipelineSchedule parse_schedule(std::string_view name, std::string_view what) {
+  for (const PipelineSchedule s : {PipelineSchedule::kGPipe, PipelineSchedule::k1F1B, PipelineSchedule::kInterleaved}) {
+    if (schedule_name(s) == name) return s;
+  }
+  throw InputError(std::string(what) + ": unknown schedule '" + std::string(name) +
+                   "' (known: gpipe, 1f1b, interleaved)");
+}
+
 std::vector<DeviceProgram> make_pipeline_programs(const PipelineShape& shape) {
   if (shape.stages < 1) throw InputError("pipeline: stages must be at least 1");
   if (shape.microbatches < 1) throw InputError("pipeline: micro-batches must be at least 1");

@@ -25,6 +25,8 @@ namespace commsim {
 enum class PipelineSchedule { kGPipe, k1F1B, kInterleaved };
 
 std::string_view schedule_name(PipelineSchedule schedule);
+/// "gpipe", "1f1b", "interleaved"; anything else is an InputError naming `what`.
+PipelineSchedule parse_schedule(std::string_view name, std::string_view what);
 
 struct PipelineShape {
   PipelineSchedule schedule = PipelineSchedule::k1F1B;
