@@ -33,6 +33,8 @@ TEST(CliPipeline, BadInput) {
   // Builder options need --topology here as everywhere; the default ring is not silently
   // kept at its default bandwidth.
   expect_exit_2({"pipeline", "--bandwidth", "1GB/s"}, "--bandwidth needs --topology KIND");
+  expect_exit_2({"pipeline", "--compare", "--p2p-mode", "batched"}, "--compare runs every P2P mode; drop --p2p-mode");
+  expect_exit_2({"pipeline", "--p2p-order", "random"}, "--p2p-order: expected megatron or send-first, got 'random'");
   expect_exit_2({"pipeline", "--p2p-mode", "sequential", "--p2p-order", "send-first"},
                 "pipeline deadlock: stage 0 (NPU 0)");
 }

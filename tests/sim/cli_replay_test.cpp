@@ -28,6 +28,10 @@ TEST(CliReplay, BadInputAndDeadlocks) {
   expect_exit_2({"replay", "--chakra", kSamples + "generator/ALL_TO_ALL", "--algorithm", "alltoall=ring"},
                 "algorithm 'ring' does not implement alltoall");
   expect_exit_2({"replay", "--chakra", kSamples + "generator/ALL_REDUCE", "--link-tracks"}, "--link-tracks goes with --timeline");
+  expect_exit_2({"replay", "--trace", source_path("workloads/allreduce-8ranks.textproto"), "--comm-groups", "g.json"},
+                "--comm-groups goes with --chakra");
+  expect_exit_2({"replay", "--trace", source_path("workloads/allreduce-8ranks.textproto"), "--bandwidth", "1GB/s"},
+                "--bandwidth needs --topology KIND");
 }
 
 TEST(CliReplay, PipelineSampleCsvAndTimeline) {
