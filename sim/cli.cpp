@@ -5,6 +5,7 @@
 #include <map>
 
 #include "base/error.h"
+#include "base/output_file.h"
 #include "commands.h"
 
 namespace commsim::cli {
@@ -47,16 +48,27 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       err << "commsim: error: no command given\n";
       return 2;
     }
-    const std::string& name = args[0];
-    if (name == "--help" || name == "-h" || name == "help") {
+    std::vector<std::string> command_args(args.begin() + 1, args.end());
+    std::string name = args[0] == "--help" || args[0] == "-h" ? "help" : args[0];
+    if (name == "help" && command_args.size() == 1) {  // "help collective" = "collective --help"
+      name = command_args[0];
+      command_args = {"--help"};
+    } else if (name == "help" && command_args.size() > 1) {
+      throw InputError("help takes one command name, got " + std::to_string(command_args.size()));
+    }
+    int status = 0;
+    if (name == "help") {
       print_usage(out);
-      return 0;
+    } else {
+      const auto it = commands().find(name);
+      if (it == commands().end()) {
+        throw InputError("unknown command '" + name + "' (see commsim --help)");
+      }
+      status = it->second.run(command_args, out);
     }
-    const auto it = commands().find(name);
-    if (it == commands().end()) {
-      throw InputError("unknown command '" + name + "' (see commsim --help)");
-    }
-    return it->second.run(std::vector<std::string>(args.begin() + 1, args.end()), out);
+    // A report lost to a full disk or a closed terminal is a failure, not a success.
+    flush_and_check(out, "standard output");
+    return status;
   } catch (const InputError& e) {
     err << "commsim: error: " << e.what() << "\n";
     return 2;

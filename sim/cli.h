@@ -8,7 +8,8 @@
 
 namespace commsim::cli {
 
-/// `args` excludes the program name. Returns the exit status.
+/// `args` excludes the program name. Returns the exit status: 2 also when what the command
+/// wrote to `out` could not be written.
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 }  // namespace commsim::cli

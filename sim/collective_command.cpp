@@ -2,11 +2,12 @@
 // lower bound, in the layout of nccl-tests.
 
 #include <algorithm>
-#include <fstream>
 #include <map>
+#include <optional>
 
 #include "base/collectives.h"
 #include "base/error.h"
+#include "base/output_file.h"
 #include "collective/algorithms.h"
 #include "topology/placement.h"
 #include "collective/simulate.h"
@@ -129,6 +130,15 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
   const std::string rank_order = option_text(vm, "rank-order").value_or("linear");
   config.npu_of_rank = parse_rank_order(rank_order, p);
   config.verify = vm.count("verify") > 0;
+  std::optional<OutputFile> csv;  // opened before the simulation, so a bad path fails at once
+  if (const auto path = option_text(vm, "csv")) csv.emplace(*path);
+
+  // Refused before any work when beyond reason, with the estimate.
+  if (config.chunks > 1 && config.chunks > sizes.front()) {
+    throw InputError("--chunks " + std::to_string(config.chunks) + " is more than the " +
+                     std::to_string(sizes.front()) + " bytes of the smallest size: every chunk needs a byte");
+  }
+  for (const AlgorithmKind algorithm : algorithms) check_collective_footprint(topology, kind, algorithm, config);
 
   ModelOptions model;
   model.overhead_s = seconds_from_ps(config.overhead_ps);
@@ -203,22 +213,20 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
     fastest.print(out);
   }
 
-  if (const auto csv_path = option_text(vm, "csv")) {
-    std::ofstream csv(*csv_path);
-    if (!csv) throw InputError("--csv: cannot write '" + *csv_path + "'");
-    write_csv_row(csv, {"collective", "algorithm", "topology", "nranks", "size_bytes", "sim_time_us",
+  if (csv) {
+    write_csv_row(csv->stream(), {"collective", "algorithm", "topology", "nranks", "size_bytes", "sim_time_us",
                         "model_time_us", "sim_over_model", "lower_bound_us", "algbw_GBps",
                         "busbw_GBps"});
     for (const Row& r : rows) {
       const double algbw = gbps(r.size, r.sim_ps);
-      write_csv_row(csv, {std::string(collective_name(kind)), std::string(algorithm_name(r.algorithm)),
+      write_csv_row(csv->stream(), {std::string(collective_name(kind)), std::string(algorithm_name(r.algorithm)),
                           topology.name(), std::to_string(p), std::to_string(r.size),
                           fixed(us_from_ps(r.sim_ps), 6), fixed(r.model_s * 1e6, 6),
                           r.model_s > 0 ? fixed(seconds_from_ps(r.sim_ps) / r.model_s, 9) : "-",
                           fixed(r.bound_s * 1e6, 6), fixed(algbw, 6),
                           fixed(algbw * busbw_factor(kind, p), 6)});
     }
-    if (!csv) throw InputError("--csv: error writing '" + *csv_path + "'");
+    csv->commit();
   }
   const bool all_verified = std::all_of(rows.begin(), rows.end(), [](const Row& r) { return r.verify_error.empty(); });
   return all_verified ? 0 : 1;

@@ -14,7 +14,15 @@ po::variables_map parse_options(const std::vector<std::string>& args,
   stray.add(kStray, -1);
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(args).options(all).positional(stray).run(), vm);
+    // Options are spelled in full: no guessing --npu as --npus, which a later option named
+    // --npu-... would silently change.
+    namespace style = po::command_line_style;
+    po::store(po::command_line_parser(args)
+                  .options(all)
+                  .positional(stray)
+                  .style(style::default_style & ~style::allow_guessing)
+                  .run(),
+              vm);
     po::notify(vm);
   } catch (const po::error& e) {
     throw InputError(e.what());

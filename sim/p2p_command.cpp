@@ -1,9 +1,10 @@
 // commsim p2p: point-to-point messages on a topology, simulated beside the closed form.
 
 #include <algorithm>
-#include <fstream>
+#include <optional>
 
 #include "base/error.h"
+#include "base/output_file.h"
 #include "commands.h"
 #include "command_line.h"
 #include "model/p2p_model.h"
@@ -139,6 +140,8 @@ int run_p2p(const std::vector<std::string>& args, std::ostream& out) {
   }
   const auto sizes = sizes_from_options(vm, kDefaultSweep);
   const TimePs overhead = parse_time(option_text(vm, "overhead").value_or("0"), "--overhead");
+  std::optional<OutputFile> csv;  // opened before the simulation, so a bad path fails at once
+  if (const auto path = option_text(vm, "csv")) csv.emplace(*path);
 
   std::vector<Message> messages;  // of one size; bytes filled in per size
   switch (pattern.kind) {
@@ -238,21 +241,19 @@ int run_p2p(const std::vector<std::string>& args, std::ostream& out) {
     table.print(out);
   }
 
-  if (const auto csv_path = option_text(vm, "csv")) {
-    std::ofstream csv(*csv_path);
-    if (!csv) throw InputError("--csv: cannot write '" + *csv_path + "'");
-    write_csv_row(csv, {"pattern", "src", "dst", "size_bytes", "sim_time_us", "model_time_us",
+  if (csv) {
+    write_csv_row(csv->stream(), {"pattern", "src", "dst", "size_bytes", "sim_time_us", "model_time_us",
                         "sim_over_model", "algbw_GBps"});
     for (const auto& results : by_size) {
       for (const Result& r : results) {
-        write_csv_row(csv, {pattern.text, std::to_string(r.message.src),
+        write_csv_row(csv->stream(), {pattern.text, std::to_string(r.message.src),
                             std::to_string(r.message.dst), std::to_string(r.message.bytes),
                             fixed(us_from_ps(r.sim_ps), 6), fixed(r.model_s * 1e6, 6),
                             ratio_text(seconds_from_ps(r.sim_ps), r.model_s, 9),
                             fixed(algbw_GBps(r.message.bytes, r.sim_ps), 6)});
       }
     }
-    if (!csv) throw InputError("--csv: error writing '" + *csv_path + "'");
+    csv->commit();
   }
   return 0;
 }

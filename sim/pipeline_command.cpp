@@ -1,8 +1,9 @@
 // commsim pipeline: pipeline-parallel schedules and P2P modes, beside the closed form.
 
-#include <fstream>
+#include <optional>
 
 #include "base/error.h"
+#include "base/output_file.h"
 #include "commands.h"
 #include "command_line.h"
 #include "model/pipeline_model.h"
@@ -41,8 +42,11 @@ Bytes activation_bytes(const po::variables_map& vm) {
     return parse_size(*size, "--activation-size");
   }
   constexpr std::uint64_t kMax = 1ull << 32;
-  return count(vm, "micro-batch-size", 1, 1, kMax) * count(vm, "seq-length", 4096, 1, kMax) *
-         count(vm, "hidden-size", 4096, 1, kMax) * count(vm, "dtype-bytes", 2, 1, 16);
+  constexpr const char* kWhat = "activation size (--micro-batch-size x --seq-length x --hidden-size x --dtype-bytes)";
+  Bytes bytes = count(vm, "micro-batch-size", 1, 1, kMax);
+  bytes = multiply_sizes(bytes, count(vm, "seq-length", 4096, 1, kMax), kWhat);
+  bytes = multiply_sizes(bytes, count(vm, "hidden-size", 4096, 1, kMax), kWhat);
+  return multiply_sizes(bytes, count(vm, "dtype-bytes", 2, 1, 16), kWhat);
 }
 
 double bubble_of(const PipelineResult& r) {
@@ -63,7 +67,7 @@ std::uint32_t peak_of(const PipelineResult& r) {
   return peak;
 }
 
-void write_timeline(const std::string& path, const Run& run) {
+void write_timeline(std::ostream& file, const Run& run) {
   std::vector<TraceTrack> tracks;
   for (std::uint32_t d = 0; d < run.result.devices.size(); ++d) {
     const std::string stage = "stage " + std::to_string(d) + " (NPU " + std::to_string(run.result.devices[d].npu) + ")";
@@ -76,10 +80,7 @@ void write_timeline(const std::string& path, const Run& run) {
     const std::uint32_t thread = e.category == "send" ? 1 : e.category == "recv" ? 2 : 0;
     spans.push_back({e.device, thread, e.name, e.category, e.start_ps, e.end_ps});
   }
-  std::ofstream file(path);
-  if (!file) throw InputError("--timeline: cannot write '" + path + "'");
   write_chrome_trace(file, tracks, spans);
-  if (!file) throw InputError("--timeline: error writing '" + path + "'");
 }
 
 }  // namespace
@@ -170,6 +171,11 @@ int run_pipeline(const std::vector<std::string>& args, std::ostream& out) {
   }
   run_options.send_first = order == "send-first";
   run_options.record_timeline = vm.count("timeline") > 0;
+  // Opened before the simulation, so that a bad path fails at once.
+  std::optional<OutputFile> timeline;
+  if (const auto path = option_text(vm, "timeline")) timeline.emplace(*path);
+  std::optional<OutputFile> csv;
+  if (const auto path = option_text(vm, "csv")) csv.emplace(*path);
 
   std::vector<Rank> npu_of_stage = run_options.npu_of_device;
   if (npu_of_stage.empty()) {
@@ -225,7 +231,9 @@ int run_pipeline(const std::vector<std::string>& args, std::ostream& out) {
     for (std::uint32_t d = 0; d < r.result.devices.size(); ++d) {
       const DeviceStats& s = r.result.devices[d];
       // Activations are held per model chunk: one micro-batch on one chunk is 1/v of a stage's.
-      const Bytes held = s.peak_in_flight * shape.activation_bytes / r.virtual_stages;
+      // In 128 bits: micro-batches x up to 2^62 B does not fit in 64.
+      const auto held = static_cast<Bytes>(static_cast<unsigned __int128>(s.peak_in_flight) *
+                                           shape.activation_bytes / r.virtual_stages);
       table.add_row({std::to_string(d), std::to_string(s.npu), fixed(us_from_ps(s.busy_ps), 2),
                      fixed(us_from_ps(r.result.step_ps - s.busy_ps), 2), fixed(us_from_ps(s.p2p_wait_ps), 2),
                      std::to_string(s.peak_in_flight), std::to_string(held)});
@@ -256,25 +264,24 @@ int run_pipeline(const std::vector<std::string>& args, std::ostream& out) {
     out << "# p2p wait: mean over stages of the time spent in communication calls\n" << deadlocks;
   }
 
-  if (const auto path = option_text(vm, "timeline")) {
+  if (timeline) {
     if (!runs.back().deadlock.empty()) throw InputError("--timeline: the last run deadlocked");
-    write_timeline(*path, runs.back());
+    write_timeline(timeline->stream(), runs.back());
+    timeline->commit();
   }
-  if (const auto path = option_text(vm, "csv")) {
-    std::ofstream csv(*path);
-    if (!csv) throw InputError("--csv: cannot write '" + *path + "'");
-    write_csv_row(csv, {"schedule", "p2p_mode", "stages", "microbatches", "virtual_stages", "step_time_us",
+  if (csv) {
+    write_csv_row(csv->stream(), {"schedule", "p2p_mode", "stages", "microbatches", "virtual_stages", "step_time_us",
                         "model_step_time_us", "bubble_fraction", "model_bubble_fraction", "p2p_wait_us",
                         "peak_activations"});
     for (const Run& r : runs) {
       if (!r.deadlock.empty()) continue;
-      write_csv_row(csv, {std::string(schedule_name(r.schedule)), std::string(p2p_mode_name(r.mode)),
+      write_csv_row(csv->stream(), {std::string(schedule_name(r.schedule)), std::string(p2p_mode_name(r.mode)),
                           std::to_string(p), std::to_string(m), std::to_string(r.virtual_stages),
                           fixed(us_from_ps(r.result.step_ps), 6), fixed(r.model.step_with_p2p_s * 1e6, 6),
                           fixed(bubble_of(r.result), 6), fixed(r.model.bubble, 6),
                           fixed(us_from_ps(mean_wait(r.result)), 6), std::to_string(peak_of(r.result))});
     }
-    if (!csv) throw InputError("--csv: error writing '" + *path + "'");
+    csv->commit();
   }
   return 0;
 }

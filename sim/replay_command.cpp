@@ -1,8 +1,9 @@
 // commsim replay: a workload trace (commsim's format or Chakra ET) on the simulated network.
 
-#include <fstream>
+#include <optional>
 
 #include "base/error.h"
+#include "base/output_file.h"
 #include "commands.h"
 #include "command_line.h"
 #include "report/chrome_trace.h"
@@ -54,7 +55,7 @@ std::string describe(const Workload& w, Rank rank, std::size_t index) {
   return text;
 }
 
-void write_timeline(const std::string& path, const Workload& w, const Topology& t, const ReplayResult& r,
+void write_timeline(std::ostream& file, const Workload& w, const Topology& t, const ReplayResult& r,
                     bool link_tracks) {
   std::vector<TraceTrack> tracks;
   for (Rank rank = 0; rank < w.rank_count(); ++rank) {
@@ -79,10 +80,7 @@ void write_timeline(const std::string& path, const Workload& w, const Topology& 
       spans.push_back({links, s.channel, "busy", "link", s.start_ps, s.end_ps});
     }
   }
-  std::ofstream file(path);
-  if (!file) throw InputError("--timeline: cannot write '" + path + "'");
   write_chrome_trace(file, tracks, spans);
-  if (!file) throw InputError("--timeline: error writing '" + path + "'");
 }
 
 }  // namespace
@@ -124,6 +122,11 @@ int run_replay(const std::vector<std::string>& args, std::ostream& out) {
   replay.overhead_ps = parse_time(option_text(vm, "overhead").value_or("0"), "--overhead");
   if (const auto text = option_text(vm, "algorithm")) replay.algorithms = algorithm_choices(*text);
   replay.record_timeline = vm.count("timeline") > 0;
+  // Opened before the replay, so that a bad path fails at once.
+  std::optional<OutputFile> timeline;
+  if (const auto path = option_text(vm, "timeline")) timeline.emplace(*path);
+  std::optional<OutputFile> csv;
+  if (const auto path = option_text(vm, "csv")) csv.emplace(*path);
   const ReplayResult result = replay_workload(workload, topo, replay);
 
   std::size_t nodes = 0;
@@ -155,17 +158,18 @@ int run_replay(const std::vector<std::string>& args, std::ostream& out) {
         << fixed(us_from_ps(c.end_ps), 3) << " us\n";
   }
 
-  if (const auto path = option_text(vm, "timeline")) write_timeline(*path, workload, topo, result, vm.count("link-tracks"));
-  if (const auto path = option_text(vm, "csv")) {
-    std::ofstream csv(*path);
-    if (!csv) throw InputError("--csv: cannot write '" + *path + "'");
-    write_csv_row(csv, {"rank", "finish_time_us", "compute_us", "exposed_comm_us"});
+  if (timeline) {
+    write_timeline(timeline->stream(), workload, topo, result, vm.count("link-tracks"));
+    timeline->commit();
+  }
+  if (csv) {
+    write_csv_row(csv->stream(), {"rank", "finish_time_us", "compute_us", "exposed_comm_us"});
     for (Rank r = 0; r < result.ranks.size(); ++r) {
       const RankReplay& rr = result.ranks[r];
-      write_csv_row(csv, {std::to_string(r), fixed(us_from_ps(rr.finish_ps), 6), fixed(us_from_ps(rr.compute_ps), 6),
+      write_csv_row(csv->stream(), {std::to_string(r), fixed(us_from_ps(rr.finish_ps), 6), fixed(us_from_ps(rr.compute_ps), 6),
                           fixed(us_from_ps(rr.exposed_comm_ps), 6)});
     }
-    if (!csv) throw InputError("--csv: error writing '" + *path + "'");
+    csv->commit();
   }
   return 0;
 }

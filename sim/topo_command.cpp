@@ -1,9 +1,9 @@
 // commsim topo: a summary of a topology, and its Graphviz DOT with --dot.
 
-#include <fstream>
 #include <map>
+#include <optional>
 
-#include "base/error.h"
+#include "base/output_file.h"
 #include "commands.h"
 #include "command_line.h"
 #include "topology/graphviz.h"
@@ -73,18 +73,18 @@ int run_topo(const std::vector<std::string>& args, std::ostream& out) {
         << "Example: commsim topo --topology torus --dims 4x4x4 --dot torus.dot\n";
     return 0;
   }
-  const Topology topology = topology_from_options(vm);
   const auto dot = option_text(vm, "dot");
-  if (dot && *dot == "-") {
+  std::optional<OutputFile> file;
+  if (dot && *dot != "-") file.emplace(*dot);
+  const Topology topology = topology_from_options(vm);
+  if (dot && !file) {
     write_dot(out, topology);
     return 0;
   }
   print_summary(topology, out);
-  if (dot) {
-    std::ofstream file(*dot);
-    if (!file) throw InputError("--dot: cannot write '" + *dot + "'");
-    write_dot(file, topology);
-    if (!file) throw InputError("--dot: error writing '" + *dot + "'");
+  if (file) {
+    write_dot(file->stream(), topology);
+    file->commit();
     out << "graphviz      " << *dot << "\n";
   }
   return 0;

@@ -10,33 +10,7 @@
 namespace commsim::cli {
 namespace {
 
-using Kinds = std::vector<TopologyKind>;
 constexpr std::uint64_t kMaxCount = std::numeric_limits<std::uint32_t>::max();
-
-struct BuilderOption {
-  const char* name;
-  Kinds kinds;  // the kinds it applies to; empty: all
-};
-
-const std::vector<BuilderOption>& builder_options() {
-  using K = TopologyKind;
-  static const std::vector<BuilderOption> options{
-      {"npus", {K::kRing, K::kSwitch, K::kFullyConnected, K::kTree}},
-      {"dims", {K::kMesh, K::kTorus}},
-      {"arity", {K::kTree}},
-      {"oversubscription", {K::kTree, K::kHierarchical}},
-      {"nodes", {K::kHierarchical}},
-      {"gpus-per-node", {K::kHierarchical}},
-      {"leaf-size", {K::kHierarchical}},
-      {"nic-bandwidth", {K::kHierarchical}},
-      {"nic-latency", {K::kHierarchical}},
-      {"bandwidth", {}},
-      {"latency", {}},
-      {"link-kind", {}},
-      {"duplex", {}},
-  };
-  return options;
-}
 
 std::uint32_t count_option(const po::variables_map& vm, const char* name, std::uint32_t fallback,
                            std::uint64_t min) {
@@ -97,9 +71,9 @@ Topology topology_from_options(const po::variables_map& vm, const TopologyConfig
   const auto kind_text = option_text(vm, "topology");
   if (file && kind_text) throw InputError("give either --topology-file or --topology, not both");
   if (!kind_text) {
-    for (const BuilderOption& option : builder_options()) {
-      if (vm.count(option.name)) {
-        throw InputError(std::string("--") + option.name + " needs --topology KIND" +
+    for (const BuilderParameter& parameter : builder_parameters()) {
+      if (vm.count(std::string(parameter.option))) {
+        throw InputError("--" + std::string(parameter.option) + " needs --topology KIND" +
                          (file ? " (a spec file gives its own parameters)" : ""));
       }
     }
@@ -108,13 +82,10 @@ Topology topology_from_options(const po::variables_map& vm, const TopologyConfig
 
   TopologyConfig c;
   c.kind = parse_topology_kind(*kind_text, "--topology");
-  for (const BuilderOption& option : builder_options()) {
-    const bool applies = option.kinds.empty() ||
-                         std::find(option.kinds.begin(), option.kinds.end(), c.kind) !=
-                             option.kinds.end();
-    if (vm.count(option.name) && !applies) {
-      throw InputError(std::string("--") + option.name + " does not apply to --topology " +
-                       *kind_text);
+  for (const BuilderParameter& parameter : builder_parameters()) {
+    if (vm.count(std::string(parameter.option)) && !parameter.applies_to(c.kind)) {
+      throw InputError("--" + std::string(parameter.option) + " does not apply to --topology " +
+                       *kind_text + " (only to " + parameter.kind_names() + ")");
     }
   }
   c.npus = count_option(vm, "npus", 8, 1);

@@ -1,5 +1,6 @@
 #pragma once
-// Reading protobuf text format (spec files, traces) with errors a person can act on.
+// Reading protobuf text format and protobuf's JSON mapping (spec files, traces, group
+// files) with errors a person can act on.
 
 #include <string>
 
@@ -11,5 +12,12 @@ namespace commsim {
 /// parser said>" for the first syntax error (lines and columns counted from 1).
 void parse_text_proto(const std::string& text, google::protobuf::Message& message,
                       const std::string& origin);
+
+/// Parses JSON (protobuf's JSON mapping) into `message`. Throws InputError "<origin>:
+/// <problem>: <what the parser said>" on bad JSON, and for a key given twice in one object
+/// (which protobuf's parser takes silently, the last one winning) "<origin>: key 'K' is
+/// given twice in <path>".
+void parse_json_proto(const std::string& json, google::protobuf::Message& message,
+                      const std::string& origin, const std::string& problem);
 
 }  // namespace commsim

@@ -112,11 +112,80 @@ constexpr std::string_view kTimeHelp = "a time such as 500ns, 2us, 1.5ms or 0";
 
 }  // namespace
 
-TimePs ps_from_seconds(double seconds) { return std::llround(seconds * 1e12); }
+namespace {
+
+std::string number(double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.6g", value);
+  return buffer;
+}
+
+[[noreturn]] void time_out_of_range(std::string_view what, const std::string& value) {
+  throw InputError(std::string(what) + ": " + value +
+                   " is beyond the simulator's range of 100 days (8.64e18 ps)");
+}
+
+}  // namespace
+
+TimePs ps_from_seconds(double seconds, std::string_view what) {
+  const double ps = std::round(seconds * 1e12);
+  if (!(ps >= 0)) throw InputError(std::string(what) + ": time " + number(seconds) + " s is negative or not a number");
+  if (ps > static_cast<double>(kMaxTimePs)) time_out_of_range(what, number(seconds) + " s");
+  return static_cast<TimePs>(ps);
+}
 
 TimePs transfer_time_ps(double bytes, BandwidthBps rate) {
-  COMMSIM_CHECK(rate > 0, "transfer at a non-positive rate");
-  return std::llround(bytes / rate * 1e12);
+  COMMSIM_CHECK(rate > 0 && bytes >= 0, "transfer of " + number(bytes) + " B at rate " + number(rate));
+  const double ps = std::round(bytes / rate * 1e12);
+  if (ps > static_cast<double>(kMaxTimePs)) {
+    time_out_of_range("transfer time", number(bytes) + " B at " + format_bandwidth(rate));
+  }
+  return static_cast<TimePs>(ps);
+}
+
+TimePs add_times(TimePs a, TimePs b, std::string_view what) {
+  COMMSIM_CHECK(a >= 0 && b >= 0, "adding negative times");
+  // Both are below 2^63, so their sum fits in a uint64.
+  const std::uint64_t sum = static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b);
+  if (sum > static_cast<std::uint64_t>(kMaxTimePs)) {
+    time_out_of_range(what, std::to_string(a) + " ps + " + std::to_string(b) + " ps");
+  }
+  return static_cast<TimePs>(sum);
+}
+
+TimePs multiply_time(TimePs t, std::uint64_t count, std::string_view what) {
+  COMMSIM_CHECK(t >= 0, "multiplying a negative time");
+  std::uint64_t product = 0;
+  if (__builtin_mul_overflow(static_cast<std::uint64_t>(t), count, &product) ||
+      product > static_cast<std::uint64_t>(kMaxTimePs)) {
+    time_out_of_range(what, std::to_string(count) + " x " + std::to_string(t) + " ps");
+  }
+  return static_cast<TimePs>(product);
+}
+
+Bytes checked_size(std::uint64_t value, std::string_view what) {
+  if (value > kMaxBytes) {
+    throw InputError(std::string(what) + ": " + std::to_string(value) +
+                     " B is beyond the simulator's range of 2^62 B");
+  }
+  return value;
+}
+
+Bytes multiply_sizes(Bytes a, Bytes b, std::string_view what) {
+  Bytes product = 0;
+  if (__builtin_mul_overflow(a, b, &product) || product > kMaxBytes) {
+    throw InputError(std::string(what) + ": " + std::to_string(a) + " x " + std::to_string(b) +
+                     " B is beyond the simulator's range of 2^62 B");
+  }
+  return product;
+}
+
+BandwidthBps checked_bandwidth(BandwidthBps rate, std::string_view what) {
+  if (!(rate >= kMinBandwidthBps && rate <= kMaxBandwidthBps)) {
+    throw InputError(std::string(what) + ": bandwidth " + number(rate) +
+                     " B/s is outside the simulator's range of 1 B/s to 1e18 B/s");
+  }
+  return rate;
 }
 
 Bytes parse_size(std::string_view text, std::string_view what) {
@@ -127,9 +196,13 @@ Bytes parse_size(std::string_view text, std::string_view what) {
                      " (expected " + std::string(kSizeHelp) + ")");
   }
   const double bytes = q.value * *factor;
-  if (bytes < 0 || bytes != std::floor(bytes) || bytes >= 0x1p64) {
+  if (bytes < 0 || bytes != std::floor(bytes)) {
     throw InputError(std::string(what) + ": " + quoted(trim(text)) +
                      " is not a whole, non-negative number of bytes");
+  }
+  if (bytes > static_cast<double>(kMaxBytes)) {
+    throw InputError(std::string(what) + ": " + quoted(trim(text)) +
+                     " is beyond the simulator's range of 2^62 B");
   }
   return static_cast<Bytes>(bytes);
 }
@@ -147,7 +220,7 @@ BandwidthBps parse_bandwidth(std::string_view text, std::string_view what) {
     throw InputError(std::string(what) + ": bandwidth must be positive, got " +
                      quoted(trim(text)));
   }
-  return rate;
+  return checked_bandwidth(rate, std::string(what) + " " + quoted(trim(text)));
 }
 
 double parse_seconds(std::string_view text, std::string_view what) {
@@ -164,8 +237,9 @@ double parse_seconds(std::string_view text, std::string_view what) {
     throw InputError(std::string(what) + ": time must not be negative, got " +
                      quoted(trim(text)));
   }
-  if (ps > 9e18) {
-    throw InputError(std::string(what) + ": time " + quoted(trim(text)) + " is too large");
+  if (ps > static_cast<double>(kMaxTimePs)) {
+    throw InputError(std::string(what) + ": time " + quoted(trim(text)) +
+                     " is beyond the simulator's range of 100 days");
   }
   return ps / 1e12;
 }

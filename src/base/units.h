@@ -8,6 +8,14 @@
 //   bandwidth  GB/s = 1e9 B/s (as nccl-tests prints), GiB/s = 2^30 B/s, Gbps = 1e9 bit/s
 //   time       ps ns us ms s
 // Output times are in microseconds and bandwidths in GB/s (1e9 B/s), as nccl-tests prints.
+//
+// The range of the model. Every quantity a user gives is checked against it when it is read,
+// and every product or sum of quantities that the simulator forms is checked where it is
+// formed, so that no int64 can overflow and no rate can be infinite or denormal:
+//   times       0 .. 100 days (8.64e18 ps, below the int64 limit of 9.22e18 ps), and so
+//               is every simulated instant: a run that would pass it stops with an error
+//   sizes       0 .. 2^62 B (4 EiB)
+//   bandwidths  1 B/s .. 1e18 B/s (1 EB/s), finite
 
 #include <cstdint>
 #include <string>
@@ -28,16 +36,39 @@ inline constexpr TimePs kPsPerMs = 1'000'000'000;
 inline constexpr TimePs kPsPerSecond = 1'000'000'000'000;
 inline constexpr double kBytesPerGB = 1e9;
 
+/// The largest time, and the latest simulated instant: 100 days.
+inline constexpr TimePs kMaxTimePs = 100 * 24 * 3600 * kPsPerSecond;
+/// The largest size of a message, buffer or trace node: 2^62 B.
+inline constexpr Bytes kMaxBytes = Bytes{1} << 62;
+/// The range of a bandwidth, bytes per second.
+inline constexpr BandwidthBps kMinBandwidthBps = 1.0;
+inline constexpr BandwidthBps kMaxBandwidthBps = 1e18;
+
 constexpr TimePs ps_from_ns(std::int64_t ns) { return ns * kPsPerNs; }
 constexpr TimePs ps_from_us(std::int64_t us) { return us * kPsPerUs; }
-/// Rounds to the nearest picosecond.
-TimePs ps_from_seconds(double seconds);
+/// Rounds to the nearest picosecond. Throws InputError when the time is negative, not
+/// finite or beyond kMaxTimePs; `what` says what the time is.
+TimePs ps_from_seconds(double seconds, std::string_view what = "time");
 constexpr double seconds_from_ps(TimePs t) { return static_cast<double>(t) / 1e12; }
 constexpr double us_from_ps(TimePs t) { return static_cast<double>(t) / 1e6; }
 
 /// Time for `bytes` to flow at `rate`, rounded to the nearest picosecond (the clock's
-/// resolution): bytes / rate * 1e12 ps.
+/// resolution): bytes / rate * 1e12 ps. Throws InputError beyond kMaxTimePs.
 TimePs transfer_time_ps(double bytes, BandwidthBps rate);
+
+// Checked arithmetic on the model's quantities: each throws InputError naming `what` and
+// the values when the result leaves the range above.
+
+/// a + b, both in [0, kMaxTimePs].
+TimePs add_times(TimePs a, TimePs b, std::string_view what);
+/// t * count.
+TimePs multiply_time(TimePs t, std::uint64_t count, std::string_view what);
+/// a * b, at most kMaxBytes.
+Bytes multiply_sizes(Bytes a, Bytes b, std::string_view what);
+/// `value` bytes, at most kMaxBytes.
+Bytes checked_size(std::uint64_t value, std::string_view what);
+/// `rate` in [kMinBandwidthBps, kMaxBandwidthBps].
+BandwidthBps checked_bandwidth(BandwidthBps rate, std::string_view what);
 
 constexpr double gb_per_s(BandwidthBps rate) { return rate / kBytesPerGB; }
 
@@ -45,11 +76,11 @@ constexpr double gb_per_s(BandwidthBps rate) { return rate / kBytesPerGB; }
 // the message of the InputError thrown on bad text.
 
 /// "4096", "1K", "64M", "1G" (binary), "1KB", "1MB", "1GB" (decimal), "2KiB"; decimals
-/// are allowed when they give a whole number of bytes ("1.5K").
+/// are allowed when they give a whole number of bytes ("1.5K"); at most kMaxBytes.
 Bytes parse_size(std::string_view text, std::string_view what);
-/// "50GB/s", "50GiB/s", "400Gbps", "400Gb/s", "12.5MB/s"; must be positive and finite.
+/// "50GB/s", "50GiB/s", "400Gbps", "400Gb/s", "12.5MB/s"; in [1 B/s, 1e18 B/s].
 BandwidthBps parse_bandwidth(std::string_view text, std::string_view what);
-/// "500ns", "2us", "0.5ms", "1s", "0"; must be finite and not negative.
+/// "500ns", "2us", "0.5ms", "1s", "0"; in [0, 100 days].
 TimePs parse_time(std::string_view text, std::string_view what);
 /// As parse_time, in seconds and not rounded to the picosecond: "0.25ps" is 2.5e-13.
 double parse_seconds(std::string_view text, std::string_view what);

@@ -152,7 +152,7 @@ AlgorithmKind default_algorithm(CollectiveKind kind, const Topology& topology, b
 }
 
 Bytes block_space_bytes(CollectiveKind kind, Bytes size, std::size_t ranks) {
-  return kind == C::kAllToAll ? size * ranks : size;
+  return kind == C::kAllToAll ? multiply_sizes(size, ranks, "AllToAll data of all ranks (size x ranks)") : size;
 }
 
 }  // namespace commsim

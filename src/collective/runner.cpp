@@ -141,7 +141,7 @@ void CollectiveRunner::maybe_finish_step(std::uint32_t index) {
   if (gamma_s_per_byte_ > 0 && lane.reduce_bytes > 0) {
     lane.reducing = true;
     const double seconds = gamma_s_per_byte_ * static_cast<double>(lane.reduce_bytes);
-    transport_.schedule_after(ps_from_seconds(seconds), [this, index] { complete_step(index); });
+    transport_.schedule_after(ps_from_seconds(seconds, "reduction time (gamma x bytes)"), [this, index] { complete_step(index); });
     return;
   }
   complete_step(index);

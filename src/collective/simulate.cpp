@@ -6,16 +6,33 @@
 #include "base/error.h"
 #include "collective/algorithms.h"
 #include "collective/data_tracker.h"
+#include "collective/footprint.h"
 #include "collective/runner.h"
 #include "engine/engine.h"
 #include "network/network.h"
 
 namespace commsim {
 
+namespace {
+
+std::string run_name(const Topology& topology, CollectiveKind kind, AlgorithmKind algorithm) {
+  return std::string(algorithm_name(algorithm)) + " " + std::string(collective_name(kind)) + " on " +
+         std::to_string(topology.npu_count()) + " ranks";
+}
+
+}  // namespace
+
+void check_collective_footprint(const Topology& topology, CollectiveKind kind,
+                                AlgorithmKind algorithm, const CollectiveConfig& config) {
+  const std::unique_ptr<Schedule> schedule = make_schedule(kind, algorithm, topology, config.root);
+  check_footprint(*schedule, config.chunks, run_name(topology, kind, algorithm));
+}
+
 CollectiveResult simulate_collective(const Topology& topology, CollectiveKind kind,
                                      AlgorithmKind algorithm, Bytes size,
                                      const CollectiveConfig& config) {
   const std::unique_ptr<Schedule> schedule = make_schedule(kind, algorithm, topology, config.root);
+  check_footprint(*schedule, config.chunks, run_name(topology, kind, algorithm));
   const std::size_t p = topology.npu_count();
   std::optional<DataTracker> tracker;
   if (config.verify) tracker.emplace(kind, p, schedule->blocks(), config.chunks, config.root);

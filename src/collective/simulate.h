@@ -27,8 +27,14 @@ struct CollectiveResult {
   std::string verify_error;
 };
 
+/// Throws InputError if the algorithm does not apply, or if the run would be beyond the
+/// limits of collective/footprint.h (with the estimate): call it before long work.
+void check_collective_footprint(const Topology& topology, CollectiveKind kind,
+                                AlgorithmKind algorithm, const CollectiveConfig& config);
+
 /// `size` is the nccl-tests size (base/collectives.h). Throws InputError if the algorithm
-/// does not apply; InternalError if the schedule does not finish (a bug in it).
+/// does not apply or the run is beyond the footprint limits; InternalError if the schedule
+/// does not finish (a bug in it).
 CollectiveResult simulate_collective(const Topology& topology, CollectiveKind kind,
                                      AlgorithmKind algorithm, Bytes size,
                                      const CollectiveConfig& config);

@@ -27,6 +27,10 @@ void Engine::release_slot(std::uint32_t slot) {
 EventId Engine::schedule_at(TimePs at, Callback callback) {
   COMMSIM_CHECK(at >= now_, "event scheduled in the past: at " + std::to_string(at) +
                                 " ps, now " + std::to_string(now_) + " ps");
+  if (at > kMaxTimePs) {
+    throw InputError("simulated time: an event at " + std::to_string(at) +
+                     " ps is beyond the simulator's range of 100 days (8.64e18 ps)");
+  }
   const std::uint32_t slot = acquire_slot();
   slots_[slot].callback = std::move(callback);
   const std::uint32_t generation = slots_[slot].generation;

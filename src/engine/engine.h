@@ -30,11 +30,12 @@ class Engine {
  public:
   TimePs now() const { return now_; }
 
-  /// Runs `callback` at absolute time `at` (>= now()).
+  /// Runs `callback` at absolute time `at` (>= now()). Throws InputError when `at` is
+  /// beyond kMaxTimePs (base/units.h): the run has left the simulator's range.
   EventId schedule_at(TimePs at, Callback callback);
-  /// Runs `callback` `delay` picoseconds from now (delay >= 0).
+  /// Runs `callback` `delay` picoseconds from now (delay >= 0); the same range check.
   EventId schedule_after(TimePs delay, Callback callback) {
-    return schedule_at(now_ + delay, std::move(callback));
+    return schedule_at(add_times(now_, delay, "simulated time"), std::move(callback));
   }
   /// Cancels a pending event. Returns false if it already ran or was cancelled. O(1): the
   /// heap entry stays and is skipped when it reaches the top.

@@ -11,7 +11,7 @@ PathParams path_params(const Topology& topology, Rank src, Rank dst) {
   for (const ChannelId channel : topology.route(src, dst)) {
     const LinkParams& link = topology.link(link_of(channel)).params;
     ++path.hops;
-    path.latency_ps += link.latency_ps;
+    path.latency_ps = add_times(path.latency_ps, link.latency_ps, "route latency");
     path.bottleneck_Bps = std::min(path.bottleneck_Bps, link.bandwidth_Bps);
   }
   return path;

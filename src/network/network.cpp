@@ -46,7 +46,9 @@ void Network::send(Rank src, Rank dst, Bytes bytes, Callback on_arrival, SendOpt
   flow.rate_Bps = 0;
   flow.cap_Bps = options.rate_cap_Bps;
   flow.latency_ps = 0;
-  for (const ChannelId c : *flow.route) flow.latency_ps += topology_.link(link_of(c)).params.latency_ps;
+  for (const ChannelId c : *flow.route) {
+    flow.latency_ps = add_times(flow.latency_ps, topology_.link(link_of(c)).params.latency_ps, "route latency");
+  }
   flow.completion = {};
   flow.on_arrival = std::move(on_arrival);
   // Without overhead a flow sent from an event joins the current instant's batch directly.

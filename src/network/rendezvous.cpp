@@ -2,6 +2,8 @@
 
 #include <memory>
 
+#include "base/error.h"
+
 namespace commsim {
 namespace {
 std::string in_parentheses(const std::string& label) {
@@ -13,6 +15,16 @@ std::string in_parentheses(const std::string& label) {
 }
 }  // namespace
 
+void Rendezvous::check_sizes(const Key& key, const Send& send, const Recv& recv) {
+  if (!recv.bytes || *recv.bytes == send.bytes) return;
+  const auto& [src, dst, tag] = key;
+  const std::string pair = " (" + std::to_string(src) + " -> " + std::to_string(dst) + " tag " +
+                           std::to_string(tag) + ")";
+  throw DeadlockError("mismatched send and receive" + pair + ": send" + in_parentheses(send.label) +
+                      " is " + std::to_string(send.bytes) + " B, but receive" +
+                      in_parentheses(recv.label) + " is " + std::to_string(*recv.bytes) + " B");
+}
+
 void Rendezvous::post_send(Rank src, Rank dst, std::int64_t tag, Bytes bytes, Callback on_done,
                            std::string label) {
   const Key key{src, dst, tag};
@@ -22,8 +34,17 @@ void Rendezvous::post_send(Rank src, Rank dst, std::int64_t tag, Bytes bytes, Ca
 
 void Rendezvous::post_recv(Rank dst, Rank src, std::int64_t tag, Callback on_done,
                            std::string label) {
+  post(dst, src, tag, {std::nullopt, std::move(on_done), std::move(label)});
+}
+
+void Rendezvous::post_recv(Rank dst, Rank src, std::int64_t tag, Bytes bytes, Callback on_done,
+                           std::string label) {
+  post(dst, src, tag, {bytes, std::move(on_done), std::move(label)});
+}
+
+void Rendezvous::post(Rank dst, Rank src, std::int64_t tag, Recv recv) {
   const Key key{src, dst, tag};
-  pending_[key].recvs.push_back({std::move(on_done), std::move(label)});
+  pending_[key].recvs.push_back(std::move(recv));
   match(key);
 }
 
@@ -31,6 +52,7 @@ void Rendezvous::match(const Key& key) {
   const auto it = pending_.find(key);
   Queue& q = it->second;
   while (!q.sends.empty() && !q.recvs.empty()) {
+    check_sizes(key, q.sends.front(), q.recvs.front());
     auto done = std::make_shared<std::pair<Callback, Callback>>(std::move(q.sends.front().on_done),
                                                                 std::move(q.recvs.front().on_done));
     const Bytes bytes = q.sends.front().bytes;

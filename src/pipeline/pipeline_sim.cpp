@@ -141,11 +141,11 @@ class Executor {
         // Launches follow one another, o each; each operation is posted when launched.
         for (std::size_t i = 0; i < n; ++i) {
           if (call.ops[i].kind == P2POp::Kind::kRecv) ++dev.blocking;
-          engine_.schedule_after(static_cast<TimePs>(i + 1) * options_.overhead_ps,
+          engine_.schedule_after(multiply_time(options_.overhead_ps, i + 1, "P2P launch overhead"),
                                  [this, d, i, &call] { post(d, call.ops[i], false); });
         }
         ++dev.blocking;  // the launches themselves
-        engine_.schedule_after(static_cast<TimePs>(n) * options_.overhead_ps,
+        engine_.schedule_after(multiply_time(options_.overhead_ps, n, "P2P launch overhead"),
                                [this, d] { op_done(d); });
         return;
       case P2PMode::kBatched:

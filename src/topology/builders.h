@@ -54,6 +54,20 @@ struct TopologyConfig {
   LinkParams nic = default_nic_link();     // hierarchical: each GPU's network link
 };
 
+/// A parameter of a built topology, as the command line and spec files name it, and the
+/// kinds it applies to (empty: every kind). Both check against this one table, so a
+/// parameter a kind does not use is an error in either, never silently ignored.
+struct BuilderParameter {
+  std::string_view option;      // "gpus-per-node" (--gpus-per-node)
+  std::string_view spec_field;  // "gpus_per_node" (BuilderSpec in proto/topology.proto)
+  std::vector<TopologyKind> kinds;
+
+  bool applies_to(TopologyKind kind) const;
+  /// "tree, hierarchical", or "every kind".
+  std::string kind_names() const;
+};
+const std::vector<BuilderParameter>& builder_parameters();
+
 /// The topology used when none is given: an 8-GPU H100 NVSwitch node.
 TopologyConfig default_topology_config();
 

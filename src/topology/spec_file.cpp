@@ -1,7 +1,6 @@
 #include "topology/spec_file.h"
 
-#include <google/protobuf/util/json_util.h>
-
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -58,11 +57,28 @@ std::uint32_t required(std::uint32_t value, const std::string& field) {
   return value;
 }
 
+// A field the kind does not use is an error, as the command-line option is: a spec that
+// says `dims` on a ring means something the builder would silently not do.
+void check_fields_apply(const pb::BuilderSpec& b, TopologyKind kind, const std::string& where) {
+  std::vector<const google::protobuf::FieldDescriptor*> fields;
+  b.GetReflection()->ListFields(b, &fields);  // the fields set to other than their default
+  for (const auto* field : fields) {
+    if (field->name() == "kind") continue;
+    for (const BuilderParameter& parameter : builder_parameters()) {
+      if (parameter.spec_field != field->name() || parameter.applies_to(kind)) continue;
+      throw InputError(where + "." + field->name() + " does not apply to a " +
+                       std::string(topology_kind_name(kind)) + " builder (only to " +
+                       parameter.kind_names() + ")");
+    }
+  }
+}
+
 Topology from_builder(const pb::TopologySpec& spec, const std::string& origin) {
   const pb::BuilderSpec& b = spec.builder();
   const std::string where = origin + ": builder";
   TopologyConfig c;
   c.kind = topology_kind(b.kind(), where);
+  check_fields_apply(b, c.kind, where);
   c.name = spec.name();
   switch (c.kind) {
     case TopologyKind::kMesh:
@@ -109,6 +125,7 @@ Topology from_graph(const pb::TopologySpec& spec, const std::string& origin) {
       ids[v.name()] = npus ? builder.add_npu(v.name()) : builder.add_switch(v.name());
     }
   }
+  std::map<std::pair<VertexId, VertexId>, int> linked;  // unordered pair -> first link index
   for (int i = 0; i < g.links_size(); ++i) {
     const pb::ExplicitLinkSpec& l = g.links(i);
     const std::string where = origin + ": graph.links[" + std::to_string(i) + "]";
@@ -122,6 +139,13 @@ Topology from_graph(const pb::TopologySpec& spec, const std::string& origin) {
     const VertexId a = end(l.a(), "a");
     const VertexId b = end(l.b(), "b");
     if (a == b) throw InputError(where + ": links vertex '" + l.a() + "' to itself");
+    // Routing takes one link per hop, so a second link would be counted but never used.
+    const auto [first, fresh] = linked.emplace(std::minmax(a, b), i);
+    if (!fresh) {
+      throw InputError(where + ": '" + l.a() + "' and '" + l.b() + "' are already linked by graph.links[" +
+                       std::to_string(first->second) +
+                       "] (give one link with the bandwidth of both)");
+    }
     builder.add_link(a, b, link_params(l.link(), where + ".link"));
   }
   try {
@@ -136,10 +160,7 @@ Topology from_graph(const pb::TopologySpec& spec, const std::string& origin) {
 Topology parse_topology_spec(const std::string& text, const std::string& origin, bool json) {
   pb::TopologySpec spec;
   if (json) {
-    const auto status = google::protobuf::util::JsonStringToMessage(text, &spec);
-    if (!status.ok()) {
-      throw InputError(origin + ": invalid JSON topology spec: " + std::string(status.message()));
-    }
+    parse_json_proto(text, spec, origin, "invalid JSON topology spec");
   } else {
     parse_text_proto(text, spec, origin);
   }

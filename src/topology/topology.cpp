@@ -127,6 +127,10 @@ Route Topology::shortest_path_route(Rank src, Rank dst) const {
 }
 
 std::size_t Topology::diameter_hops() const {
+  return shape_.diameter_hops ? *shape_.diameter_hops : searched_diameter_hops();
+}
+
+std::size_t Topology::searched_diameter_hops() const {
   const std::size_t n = boost::num_vertices(graph_);
   std::size_t diameter = 0;
   std::vector<std::size_t> hops(n);

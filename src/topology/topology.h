@@ -44,6 +44,8 @@ enum class TopologyKind { kRing, kSwitch, kFullyConnected, kTree, kHierarchical,
 struct Shape {
   std::optional<TopologyKind> kind;
   std::vector<std::uint32_t> levels;
+  /// The diameter in hops, by the builder's formula; empty: found by search.
+  std::optional<std::size_t> diameter_hops;
 };
 
 struct VertexProps {
@@ -102,8 +104,11 @@ class Topology {
   VertexId channel_source(ChannelId channel) const;
   VertexId channel_target(ChannelId channel) const;
 
-  /// Longest shortest path between two NPUs, in hops (links).
+  /// Longest shortest path between two NPUs, in hops (links): the builder's formula where
+  /// there is one (O(1)), else searched_diameter_hops().
   std::size_t diameter_hops() const;
+  /// The same by a breadth-first search from every NPU: O(N (V + E)).
+  std::size_t searched_diameter_hops() const;
 
  private:
   Route grid_route(Rank src, Rank dst) const;

@@ -29,9 +29,14 @@ LinkId TopologyBuilder::add_link(VertexId a, VertexId b, const LinkParams& param
   const std::size_t n = boost::num_vertices(graph_);
   COMMSIM_CHECK(a < n && b < n && a != b, "link between vertices " + std::to_string(a) +
                                               " and " + std::to_string(b));
-  COMMSIM_CHECK(params.bandwidth_Bps > 0 && std::isfinite(params.bandwidth_Bps),
-                "link bandwidth must be positive and finite");
-  COMMSIM_CHECK(params.latency_ps >= 0, "link latency must not be negative");
+  // Derived bandwidths (a tree's uplinks: NPUs below x B / oversubscription) are checked
+  // here too, so none can be infinite or denormal.
+  const std::string where = "topology '" + name_ + "': link " + graph_[a].name + " -- " + graph_[b].name;
+  checked_bandwidth(params.bandwidth_Bps, where);
+  if (params.latency_ps < 0 || params.latency_ps > kMaxTimePs) {
+    throw InputError(where + ": latency " + std::to_string(params.latency_ps) +
+                     " ps is outside the simulator's range of 0 to 100 days");
+  }
   const auto id = static_cast<LinkId>(links_.size());
   links_.push_back({a, b, params});
   const double weight =

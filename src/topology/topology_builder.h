@@ -1,7 +1,8 @@
 #pragma once
 // Assembles a Topology vertex by vertex and link by link, and checks what every topology
 // must satisfy: NPUs numbered before switches, links between existing distinct vertices
-// with positive bandwidth and non-negative latency, every NPU reachable from every other.
+// with bandwidth and latency in the simulator's range (base/units.h), every NPU reachable
+// from every other.
 
 #include <optional>
 #include <string>

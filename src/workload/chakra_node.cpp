@@ -16,10 +16,10 @@ std::string rank_range(std::size_t ranks) {
 }
 
 TimePs duration_ps(const Node& node, const std::string& where) {
-  constexpr std::uint64_t kMaxMicros = std::numeric_limits<TimePs>::max() / kPsPerUs;
+  constexpr std::uint64_t kMaxMicros = kMaxTimePs / kPsPerUs;
   if (node.duration_micros() > kMaxMicros) {
     throw InputError(where + ": duration_micros " + std::to_string(node.duration_micros()) +
-                     " is too large");
+                     " is beyond the simulator's range of 100 days");
   }
   return static_cast<TimePs>(node.duration_micros()) * kPsPerUs;
 }
@@ -29,7 +29,7 @@ Bytes byte_count(std::int64_t value, std::string_view attribute, const std::stri
     throw InputError(where + ": " + std::string(attribute) + " " + std::to_string(value) +
                      " is negative");
   }
-  return static_cast<Bytes>(value);
+  return checked_size(static_cast<Bytes>(value), where + ": " + std::string(attribute));
 }
 
 CollectiveKind collective_kind(std::int64_t comm_type, const std::string& where) {

@@ -9,13 +9,17 @@
 //                                  BROADCAST, ALL_TO_ALL, REDUCE_SCATTER, BARRIER;
 //                                  REDUCE_SCATTER_BLOCK, MPI's equal-block reduce-scatter, is
 //                                  ReduceScatter; GATHER and SCATTER are rejected: commsim has
-//                                  no collective that moves the same data), comm_size bytes,
-//                                  group pg_name when a group file is given, else all ranks
+//                                  no collective that moves the same data), comm_size bytes
+//                                  (a BARRIER's must be absent or 0), group pg_name when a
+//                                  group file is given, else all ranks
 //   COMM_SEND_NODE, COMM_RECV_NODE send to comm_dst / receive from comm_src, comm_size bytes
 //                                  (else tensor_size, which Chakra's generator writes),
-//                                  comm_tag (0 when absent, as in ASTRA-sim). A missing peer is
-//                                  kept as unknown; comm_src of a send and comm_dst of a
-//                                  receive, when given, must be the file's rank.
+//                                  comm_tag (0 when absent, as in ASTRA-sim). A missing peer
+//                                  is kept as unknown; comm_src of a send and comm_dst of a
+//                                  receive, when given, must be the file's rank. Replay
+//                                  requires a receive's size to equal its send's, except
+//                                  that a receive of size 0 takes any send: 0 says the
+//                                  trace does not know (see WorkloadNode::bytes).
 //   MEM_LOAD_NODE, MEM_STORE_NODE  compute for duration_micros if it is not 0, else skipped
 //   METADATA_NODE                  skipped
 // Any other type is an error. data_deps and ctrl_deps both become dependencies. A collective

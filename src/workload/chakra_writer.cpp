@@ -3,12 +3,12 @@
 #include <google/protobuf/util/delimited_message_util.h>
 
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <set>
 #include <sstream>
 
 #include "base/error.h"
+#include "base/output_file.h"
 #include "proto/chakra_et.pb.h"
 
 namespace commsim {
@@ -162,14 +162,6 @@ std::string json_string(const std::string& text) {
   return out + "\"";
 }
 
-void write_file(const std::string& path, const std::string& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw InputError(path + ": cannot open the Chakra trace file for writing");
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  if (!out) throw InputError(path + ": error writing the Chakra trace file");
-}
-
 }  // namespace
 
 std::string chakra_rank_path(const std::string& prefix, Rank rank) {
@@ -217,15 +209,23 @@ ChakraWriteResult write_chakra_trace(const Workload& workload, const std::string
   // Every file in memory first, so that nothing is written when one node cannot be.
   std::vector<std::string> files;
   for (Rank r = 0; r < workload.rank_count(); ++r) files.push_back(serialize_chakra_rank(workload, r));
+  if (!workload.groups.empty()) files.push_back(comm_groups_json(workload));
   ChakraWriteResult result;
-  for (Rank r = 0; r < workload.rank_count(); ++r) {
-    result.rank_files.push_back(chakra_rank_path(prefix, r));
-    write_file(result.rank_files.back(), files[r]);
-  }
+  for (Rank r = 0; r < workload.rank_count(); ++r) result.rank_files.push_back(chakra_rank_path(prefix, r));
+  std::vector<std::string> paths = result.rank_files;
   if (!workload.groups.empty()) {
     result.groups_file = chakra_groups_path(prefix);
-    write_file(*result.groups_file, comm_groups_json(workload));
+    paths.push_back(*result.groups_file);
   }
+  // Each file closed once written, all committed at the end: a failed write removes every
+  // one, so no trace with ranks missing is left behind.
+  std::vector<OutputFile> outputs;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    outputs.emplace_back(paths[i]);
+    outputs.back().stream().write(files[i].data(), static_cast<std::streamsize>(files[i].size()));
+    outputs.back().close();
+  }
+  for (OutputFile& output : outputs) output.commit();
   return result;
 }
 

@@ -50,7 +50,8 @@ std::string comm_groups_json(const Workload& workload);
 
 /// Writes every rank's file and the group file. Checks everything before writing anything;
 /// refuses to leave a `<prefix>.<N>.et` for N = rank count behind (it would be read as one
-/// more rank). Throws InputError naming the file on a write error.
+/// more rank). Throws InputError naming the file on a write error, and then removes every
+/// file it wrote (base/output_file.h).
 ChakraWriteResult write_chakra_trace(const Workload& workload, const std::string& prefix);
 
 }  // namespace commsim

@@ -1,7 +1,6 @@
 #include "workload/comm_groups_json.h"
 
 #include <google/protobuf/struct.pb.h>
-#include <google/protobuf/util/json_util.h>
 
 #include <algorithm>
 #include <cmath>
@@ -10,6 +9,7 @@
 #include <sstream>
 
 #include "base/error.h"
+#include "base/text_proto.h"
 
 namespace commsim {
 namespace {
@@ -36,11 +36,8 @@ Rank group_rank(const google::protobuf::Value& value, const std::string& where) 
 
 CommGroupFile parse_comm_groups_json(std::string_view json, const std::string& origin) {
   google::protobuf::Struct object;
-  const auto status = google::protobuf::util::JsonStringToMessage(std::string(json), &object);
-  if (!status.ok()) {
-    throw InputError(origin + ": not a JSON object of communicator groups {\"name\": [ranks]}: " +
-                     std::string(status.message()));
-  }
+  parse_json_proto(std::string(json), object, origin,
+                   "not a JSON object of communicator groups {\"name\": [ranks]}");
   CommGroupFile file{origin, {}};
   for (const auto& [name, value] : object.fields()) {
     const std::string where = origin + ": group '" + name + "'";

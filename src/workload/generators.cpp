@@ -190,7 +190,7 @@ Workload generate_ddp(const DdpShape& shape) {
       }
       label += ')';
       allreduces.push_back(writer.collective(std::move(label), CollectiveKind::kAllReduce,
-                                             shape.layer_bytes * layers.size(), shape.algorithm,
+                                             multiply_sizes(shape.layer_bytes, layers.size(), "bucket size"), shape.algorithm,
                                              std::nullopt, std::move(deps)));
     }
     if (shape.optimizer_ps > 0) writer.compute("optimizer", shape.optimizer_ps, allreduces);

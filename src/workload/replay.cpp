@@ -7,6 +7,7 @@
 
 #include "base/error.h"
 #include "collective/algorithms.h"
+#include "collective/footprint.h"
 #include "collective/runner.h"
 #include "engine/engine.h"
 #include "network/network.h"
@@ -53,6 +54,7 @@ struct Meeting {
   NodeRef last_arrival{};
   std::unique_ptr<Schedule> schedule;
   std::unique_ptr<CollectiveRunner> runner;
+  bool started = false;  // runner->start() has returned
 };
 
 constexpr std::size_t kEveryRank = SIZE_MAX;
@@ -66,10 +68,12 @@ class Replayer {
       const RankTrace& trace = w.ranks[r];
       RankRun& run = ranks_[r];
       run.nodes.resize(trace.nodes.size());
-      const auto index = index_by_id(trace);
+      // Skipped nodes are resolved here, once: they have no place in the graph, so none
+      // can finish inside make_ready and release a dependent twice.
+      const auto deps = simulated_dependencies(trace);
       for (std::uint32_t i = 0; i < trace.nodes.size(); ++i) {
-        for (const TraceNodeId dep : trace.nodes[i].deps) {
-          run.nodes[index.at(dep)].dependents.push_back(i);
+        for (const std::size_t d : deps[i]) {
+          run.nodes[d].dependents.push_back(i);
           ++run.nodes[i].pending_deps;
         }
       }
@@ -82,11 +86,15 @@ class Replayer {
   }
 
   ReplayResult run() {
+    // Collected before any starts: a node that completes at once (a one-member collective)
+    // releases its dependents, which must not then be found ready here a second time.
+    std::vector<NodeRef> ready;
     for (Rank r = 0; r < ranks_.size(); ++r) {
       for (std::uint32_t i = 0; i < ranks_[r].nodes.size(); ++i) {
-        if (ranks_[r].nodes[i].pending_deps == 0) make_ready({r, i}, std::nullopt);
+        if (simulated({r, i}) && ranks_[r].nodes[i].pending_deps == 0) ready.push_back({r, i});
       }
     }
+    for (const NodeRef n : ready) make_ready(n, std::nullopt);
     engine_.run();
     report_deadlock();
     return result();
@@ -95,6 +103,9 @@ class Replayer {
  private:
   const WorkloadNode& spec(NodeRef n) const { return w_.ranks[n.rank].nodes[n.index]; }
   NodeRun& node(NodeRef n) { return ranks_[n.rank].nodes[n.index]; }
+  const NodeRun& node(NodeRef n) const { return ranks_[n.rank].nodes[n.index]; }
+  /// Skipped nodes stay in the node lists (indices are the trace's) but never run.
+  bool simulated(NodeRef n) const { return spec(n).kind != NodeKind::kSkipped; }
 
   // Exposed communication accrues while a rank computes nothing and waits on communication.
   void account(Rank r) {
@@ -105,21 +116,19 @@ class Replayer {
 
   void make_ready(NodeRef n, std::optional<NodeRef> cause) {
     NodeRun& run = node(n);
+    const WorkloadNode& s = spec(n);
+    // A node runs once: a second make_ready would start it (and release its dependents) again.
+    COMMSIM_CHECK(run.state == NodeState::kWaiting && s.kind != NodeKind::kSkipped,
+                  node_context(w_, n.rank, s) + " made ready in state " +
+                      std::to_string(static_cast<int>(run.state)) + " (a node runs once; skipped ones never)");
     run.state = NodeState::kReady;
     run.ready_ps = engine_.now();
     run.cause = cause;
-    const WorkloadNode& s = spec(n);
-    switch (s.kind) {
-      case NodeKind::kCompute:
-        ranks_[n.rank].compute_queue.push_back(n.index);
-        try_compute(n.rank);
-        return;
-      case NodeKind::kSkipped:
-        run.start_ps = engine_.now();
-        finish(n);
-        return;
-      default:
-        start_communication(n);
+    if (s.kind == NodeKind::kCompute) {
+      ranks_[n.rank].compute_queue.push_back(n.index);
+      try_compute(n.rank);
+    } else {
+      start_communication(n);
     }
   }
 
@@ -135,7 +144,11 @@ class Replayer {
     run.computing = true;
     nr.state = NodeState::kRunning;
     nr.start_ps = engine_.now();
-    engine_.schedule_after(spec(n).duration_ps, [this, n] { finish(n); });
+    try {
+      engine_.schedule_after(spec(n).duration_ps, [this, n] { finish(n); });
+    } catch (const InputError& e) {  // beyond the clock's range: say which node took it there
+      throw InputError(node_context(w_, n.rank, spec(n)) + ": " + e.what());
+    }
   }
 
   void start_communication(NodeRef n) {
@@ -156,10 +169,16 @@ class Replayer {
         finish(n);
       }, label);
     } else {
-      rendezvous_.post_recv(n.rank, *s.peer, s.tag, [this, n] {
+      Callback on_arrival = [this, n] {
         if (node(last_send_).start_ps > node(n).start_ps) node(n).cause = last_send_;
         finish(n);
-      }, label);
+      };
+      // A receive of 0 bytes does not say its size (WorkloadNode::bytes): any send fits.
+      if (s.bytes == 0) {
+        rendezvous_.post_recv(n.rank, *s.peer, s.tag, std::move(on_arrival), label);
+      } else {
+        rendezvous_.post_recv(n.rank, *s.peer, s.tag, s.bytes, std::move(on_arrival), label);
+      }
     }
   }
 
@@ -199,6 +218,9 @@ class Replayer {
                     : chosen != options_.algorithms.end() ? chosen->second : default_algorithm(s.collective, topology_, whole);
     try {
       m.schedule = make_group_schedule(s.collective, algorithm, topology_, g, 0);
+      check_footprint(*m.schedule, 1, std::string(algorithm_name(algorithm)) + " " +
+                                          std::string(collective_name(s.collective)) + " of " +
+                                          std::to_string(g) + " ranks");
     } catch (const InputError& e) {
       throw InputError(node_context(w_, n.rank, s) + ": " + e.what());
     }
@@ -206,17 +228,27 @@ class Replayer {
     run.npu_of_rank = m.members;
     Meeting* meeting = &m;
     run.on_rank_done = [this, meeting](Rank member) {
-      finish({meeting->members[member], *meeting->node_of_member[member]});
+      const NodeRef done{meeting->members[member], *meeting->node_of_member[member]};
+      // A collective with nothing to send (one member) finishes inside start(); finishing
+      // it in a later event of the same instant keeps a chain of them from recursing
+      // make_ready -> finish -> make_ready once per node, which would overflow the stack.
+      if (meeting->started) {
+        finish(done);
+      } else {
+        engine_.schedule_after(0, [this, done] { finish(done); });
+      }
     };
     m.runner = std::make_unique<CollectiveRunner>(network_, *m.schedule, block_space_bytes(s.collective, s.bytes, g),
                                                   std::move(run));
     m.runner->start();
+    m.started = true;
   }
 
   void finish(NodeRef n) {
     NodeRun& nr = node(n);
     RankRun& run = ranks_[n.rank];
     const WorkloadNode& s = spec(n);
+    COMMSIM_CHECK(nr.state == NodeState::kRunning, node_context(w_, n.rank, s) + " finished without running");
     account(n.rank);
     nr.state = NodeState::kDone;
     nr.end_ps = engine_.now();
@@ -224,7 +256,7 @@ class Replayer {
       run.computing = false;
       run.report.compute_ps += nr.end_ps - nr.start_ps;
       run.last_compute = n;
-    } else if (s.kind != NodeKind::kSkipped) {
+    } else {
       --run.active_comm;
     }
     run.report.finish_ps = std::max(run.report.finish_ps, nr.end_ps);
@@ -240,7 +272,7 @@ class Replayer {
     for (Rank r = 0; r < ranks_.size(); ++r) {
       for (std::uint32_t i = 0; i < ranks_[r].nodes.size(); ++i) {
         const NodeRun& nr = ranks_[r].nodes[i];
-        if (nr.state == NodeState::kDone) continue;
+        if (nr.state == NodeState::kDone || !simulated({r, i})) continue;
         if (nr.state == NodeState::kWaiting || nr.state == NodeState::kReady) {
           ++blocked_behind;
           continue;
@@ -302,6 +334,7 @@ class Replayer {
       out.total_ps = std::max(out.total_ps, ranks_[r].report.finish_ps);
       for (std::uint32_t i = 0; i < ranks_[r].nodes.size(); ++i) {
         const NodeRun& nr = ranks_[r].nodes[i];
+        if (!simulated({r, i})) continue;  // no time of its own
         if (!last || nr.end_ps > node(*last).end_ps) last = NodeRef{r, i};
         if (options_.record_timeline) out.timeline.push_back({r, i, nr.start_ps, nr.end_ps});
       }

@@ -1,13 +1,16 @@
 #pragma once
 // Replays a workload on the flow-level network (DESIGN.md section 3, "Workload traces").
 //
-// All ranks run together. A node starts when its dependencies have finished: a compute
-// node also needs its rank's compute resource (one compute node at a time per rank, in the
-// order they became ready); communication overlaps compute. Sends and receives match by
-// (source, destination, tag) in posting order and transfer once both are posted
-// (rendezvous). The k-th collective a rank starts in a group meets the k-th of every other
-// member; it runs when all members have reached it, with the chosen algorithm, and each
-// member's node finishes when that member's part is done. Trace rank r runs on NPU r.
+// All ranks run together. A node starts when its dependencies have finished (a skipped
+// node never runs: it passes its own dependencies on, see simulated_dependencies). A
+// compute node also needs its rank's compute resource (one compute node at a time per
+// rank, in the order they became ready); communication overlaps compute. Sends and
+// receives match by (source, destination, tag) in posting order and transfer once both
+// are posted (rendezvous); a matched pair of different sizes is a DeadlockError naming
+// both nodes, unless the receive's size is 0 (unknown, see WorkloadNode::bytes). The k-th
+// collective a rank starts in a group meets the k-th of every other member; it runs when
+// all members have reached it, with the chosen algorithm, and each member's node finishes
+// when that member's part is done. Trace rank r runs on NPU r.
 //
 // When the network falls silent with nodes left, the replay is a deadlock: DeadlockError
 // names every rank's blocked nodes (unmatched sends and receives with peer and tag,
@@ -56,7 +59,7 @@ struct ReplayResult {
   std::vector<RankReplay> ranks;
   /// From the first node to the one that finished last, each started by the one before.
   std::vector<ReplayedNode> critical_path;
-  std::vector<ReplayedNode> timeline;   // every node, with record_timeline
+  std::vector<ReplayedNode> timeline;   // every node but skipped ones, with record_timeline
   std::vector<LinkSpan> link_busy;      // merged busy intervals per channel, likewise
 };
 

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "base/error.h"
+#include "base/output_file.h"
 #include "base/text_proto.h"
 #include "base/name_table.h"
 #include "proto/workload.pb.h"
@@ -272,11 +273,9 @@ std::string serialize_trace(const Workload& workload, TraceEncoding encoding) {
 
 void write_trace_file(const Workload& workload, const std::string& path) {
   const std::string bytes = serialize_trace(workload, trace_encoding_for(path));
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw InputError(path + ": cannot open the trace file for writing");
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  if (!out) throw InputError(path + ": error writing the trace file");
+  OutputFile out(path);
+  out.stream().write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  out.commit();
 }
 
 }  // namespace commsim

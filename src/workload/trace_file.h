@@ -23,7 +23,7 @@ Workload parse_trace(std::string_view bytes, TraceEncoding encoding, const std::
 
 /// Writes `workload` in the encoding its file name asks for (trace_encoding_for). Throws
 /// InputError when the file cannot be written or the workload cannot be expressed in the
-/// format (a send or receive without a peer).
+/// format (a send or receive without a peer); a failed write removes the partial file.
 void write_trace_file(const Workload& workload, const std::string& path);
 /// The bytes write_trace_file writes; reading them back gives an equal workload.
 std::string serialize_trace(const Workload& workload, TraceEncoding encoding);

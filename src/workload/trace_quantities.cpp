@@ -41,8 +41,9 @@ TimePs parse_trace_duration(std::string_view text, std::string_view what) {
   if (const auto whole = split_whole_number(text)) {
     for (const auto& [unit, ps] : kDurationUnits) {
       if (whole->unit != unit) continue;
-      if (whole->value > static_cast<std::uint64_t>(std::numeric_limits<TimePs>::max() / ps)) {
-        throw InputError(std::string(what) + ": time '" + std::string(text) + "' is too large");
+      if (whole->value > static_cast<std::uint64_t>(kMaxTimePs / ps)) {
+        throw InputError(std::string(what) + ": time '" + std::string(text) +
+                         "' is beyond the simulator's range of 100 days");
       }
       return static_cast<TimePs>(whole->value) * ps;
     }
@@ -53,7 +54,7 @@ TimePs parse_trace_duration(std::string_view text, std::string_view what) {
 Bytes parse_trace_size(std::string_view text, std::string_view what) {
   if (text.empty()) throw InputError(std::string(what) + " is missing");
   if (const auto whole = split_whole_number(text); whole && whole->unit.empty()) {
-    return whole->value;
+    return checked_size(whole->value, what);
   }
   return parse_size(text, what);
 }

@@ -112,6 +112,12 @@ void check_rank(const Workload& workload, Rank r, GroupChecker& groups) {
                        rank_range(workload.rank_count()));
     }
     if (node.kind == NodeKind::kCollective) groups.check(r, node);
+    if (node.kind == NodeKind::kCollective && node.collective == CollectiveKind::kBarrier &&
+        node.bytes != 0) {
+      throw InputError(where() + ": a barrier of " + std::to_string(node.bytes) +
+                       " B: a barrier moves no data, so its size (collective.size, Chakra's "
+                       "comm_size) must be absent or 0");
+    }
   }
   if (const auto cycle = find_dependency_cycle(rank, index)) {
     throw InputError(rank.source + ": rank " + std::to_string(r) +
@@ -186,6 +192,45 @@ std::unordered_map<TraceNodeId, std::size_t> index_by_id(const RankTrace& rank) 
   index.reserve(rank.nodes.size());
   for (std::size_t i = 0; i < rank.nodes.size(); ++i) index.emplace(rank.nodes[i].id, i);
   return index;
+}
+
+std::vector<std::vector<std::size_t>> simulated_dependencies(const RankTrace& rank) {
+  const std::size_t n = rank.nodes.size();
+  const auto index = index_by_id(rank);
+  std::vector<std::vector<std::size_t>> deps(n);
+  std::vector<std::vector<std::size_t>> dependents(n);
+  std::vector<std::size_t> waiting(n);
+  std::vector<std::size_t> order;  // Kahn's topological order: a node after its dependencies
+  for (std::size_t i = 0; i < n; ++i) {
+    for (const TraceNodeId dep : rank.nodes[i].deps) dependents[index.at(dep)].push_back(i);
+    waiting[i] = rank.nodes[i].deps.size();
+    if (waiting[i] == 0) order.push_back(i);
+  }
+  // Resolving in topological order means a skipped dependency's list is final when used.
+  std::vector<std::size_t> listed_for(n, n);  // == i: already in node i's list
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const std::size_t i = order[k];
+    const auto add = [&](std::size_t d) {
+      if (listed_for[d] != i) deps[i].push_back(d);
+      listed_for[d] = i;
+    };
+    for (const TraceNodeId dep : rank.nodes[i].deps) {
+      const std::size_t d = index.at(dep);
+      if (rank.nodes[d].kind != NodeKind::kSkipped) {
+        add(d);
+      } else {
+        for (const std::size_t through : deps[d]) add(through);
+      }
+    }
+    for (const std::size_t next : dependents[i]) {
+      if (--waiting[next] == 0) order.push_back(next);
+    }
+  }
+  COMMSIM_CHECK(order.size() == n, rank.source + ": dependency cycle left after validation");
+  for (std::size_t i = 0; i < n; ++i) {
+    if (rank.nodes[i].kind == NodeKind::kSkipped) deps[i] = {};
+  }
+  return deps;
 }
 
 std::size_t count_nodes(const Workload& workload, NodeKind kind) {

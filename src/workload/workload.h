@@ -7,9 +7,10 @@
 //
 // A workload that a reader returns has passed validate_workload(): node ids are unique per
 // rank, every dependency names a node of the same rank, the dependencies have no cycle,
-// every peer is a rank of the trace, and every collective's group is a set of the trace's
-// ranks that includes the rank running it. Whether the topology has enough NPUs is checked
-// separately (check_against_topology), since readers do not know the topology.
+// every peer is a rank of the trace, every collective's group is a set of the trace's
+// ranks that includes the rank running it, and no barrier has a size. Whether the topology
+// has enough NPUs is checked separately (check_against_topology), since readers do not
+// know the topology.
 
 #include <cstddef>
 #include <cstdint>
@@ -34,7 +35,8 @@ enum class NodeKind {
   kSend,        // `bytes` to `peer`, matched with a receive by (source, destination, tag)
   kRecv,        // `bytes` from `peer`
   kSkipped,     // not simulated (a memory node without a duration, a metadata node):
-                // completes at once, so dependencies through it still hold; counted
+                // replay passes dependencies through it (simulated_dependencies), so they
+                // still hold; kept so that it is counted and written back out
 };
 
 std::string_view node_kind_name(NodeKind kind);  // "compute", "collective", "send", ...
@@ -44,8 +46,12 @@ struct WorkloadNode {
   std::string name;  // may be empty
   NodeKind kind = NodeKind::kCompute;
   TimePs duration_ps = 0;  // kCompute
-  /// kSend, kRecv: the message. kCollective: nccl-tests' size convention (base/collectives.h:
-  /// each rank's buffer for AllReduce, the gathered output for AllGather, ...).
+  /// kSend, kRecv: the message; a receive must match its send's size (else replay throws
+  /// DeadlockError), except that a receive of 0 bytes takes a send of any size: it is how a
+  /// trace says it does not know the size (a Chakra receive with comm_size 0, say), and
+  /// the send's size is what moves either way.
+  /// kCollective: nccl-tests' size convention (base/collectives.h: each rank's buffer for
+  /// AllReduce, the gathered output for AllGather, ...); always 0 for a Barrier.
   Bytes bytes = 0;
   /// kSend: the destination; kRecv: the source. Empty when the trace does not say (Chakra's
   /// generator writes such lone sends and receives): such a node can never be matched.
@@ -96,6 +102,16 @@ void check_against_topology(const Workload& workload, std::size_t npus);
 
 /// Position of each node in `rank.nodes` by id (ids are unique once validated).
 std::unordered_map<TraceNodeId, std::size_t> index_by_id(const RankTrace& rank);
+
+/// The dependencies replay runs on, with skipped nodes passed through: for each node of
+/// `rank` (by position in `rank.nodes`), the positions of the non-skipped nodes it waits for.
+/// A node that depends on a skipped node depends on that node's dependencies instead,
+/// transitively through chains of skipped nodes; a skipped node's own entry is empty, so
+/// no skipped node is left in the graph (replay never runs one). Each list is in order of
+/// first appearance, without repeats. `rank` must be validated (validate_workload: no
+/// cycle, every dependency exists). O(nodes + the lists' total size); a long chain of
+/// skipped nodes that each add a dependency makes that total quadratic in the chain.
+std::vector<std::vector<std::size_t>> simulated_dependencies(const RankTrace& rank);
 
 /// How many nodes of `kind` the workload has over all ranks (e.g. skipped nodes, to report).
 std::size_t count_nodes(const Workload& workload, NodeKind kind);

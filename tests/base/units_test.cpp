@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdint>
+
 #include "base/error.h"
 
 namespace commsim {
@@ -82,6 +85,74 @@ TEST(Units, Formatting) {
   EXPECT_EQ(format_time(500'000), "500 ns");
   EXPECT_EQ(format_time(1'500'000), "1.5 us");
   EXPECT_EQ(format_time(0), "0 ps");
+}
+
+// The documented range (base/units.h): times to 100 days, sizes to 2^62 B, bandwidths from
+// 1 B/s to 1e18 B/s. Everything at the edge is accepted, everything past it refused with a
+// message that names the option and the value, never an overflow.
+std::string error_of(void (*f)()) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(UnitsRange, TimesEndAtOneHundredDays) {
+  EXPECT_EQ(kMaxTimePs, 8'640'000'000'000'000'000);  // 100 x 86,400 s x 1e12 ps/s
+  EXPECT_EQ(parse_time("8640000s", "--latency"), kMaxTimePs);
+  EXPECT_EQ(parse_time("100000000000us", "--latency"), 100'000'000'000'000'000);
+  EXPECT_NE(error_of([] { parse_time("8640001s", "--latency"); })
+                .find("--latency: time '8640001s' is beyond the simulator's range of 100 days"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { ps_from_seconds(1e300, "x"); }).find("x: 1e+300 s is beyond"), std::string::npos);
+  EXPECT_NE(error_of([] { ps_from_seconds(std::nan(""), "x"); }).find("x: time nan s"), std::string::npos);
+}
+
+TEST(UnitsRange, CheckedSumsAndProductsOfTimes) {
+  EXPECT_EQ(add_times(kMaxTimePs - 5, 5, "t"), kMaxTimePs);
+  // Two times of 8e18 ps each fit in int64, their sum does not: refused, not wrapped.
+  EXPECT_NE(error_of([] { add_times(8'000'000'000'000'000'000, 8'000'000'000'000'000'000, "route latency"); })
+                .find("route latency: 8000000000000000000 ps + 8000000000000000000 ps is beyond"),
+            std::string::npos);
+  EXPECT_EQ(multiply_time(kPsPerSecond, 8'640'000, "t"), kMaxTimePs);
+  EXPECT_THROW(multiply_time(kPsPerSecond, 8'640'001, "t"), InputError);
+  EXPECT_THROW(multiply_time(INT64_MAX, UINT64_MAX, "t"), InputError);  // wraps in 64 bits
+}
+
+TEST(UnitsRange, SizesEndAtTwoToTheSixtyTwo) {
+  EXPECT_EQ(parse_size("4194304T", "--size"), kMaxBytes);  // 2^22 x 2^40
+  EXPECT_NE(error_of([] { parse_size("4194305T", "--size"); })
+                .find("--size: '4194305T' is beyond the simulator's range of 2^62 B"),
+            std::string::npos);
+  EXPECT_EQ(multiply_sizes(Bytes{1} << 31, Bytes{1} << 31, "s"), Bytes{1} << 62);
+  // 2^32 x 2^32 is 2^64, which wraps to 0 in 64 bits: the wrong answer this once gave.
+  EXPECT_NE(error_of([] { multiply_sizes(Bytes{1} << 32, Bytes{1} << 32, "activation"); })
+                .find("activation: 4294967296 x 4294967296 B is beyond"),
+            std::string::npos);
+  EXPECT_EQ(checked_size(kMaxBytes, "s"), kMaxBytes);
+  EXPECT_THROW(checked_size(kMaxBytes + 1, "s"), InputError);
+}
+
+TEST(UnitsRange, BandwidthsAreFiniteAndInRange) {
+  EXPECT_DOUBLE_EQ(parse_bandwidth("1B/s", "b"), 1.0);
+  EXPECT_DOUBLE_EQ(parse_bandwidth("1000000TB/s", "b"), 1e18);
+  // 1e300 TB/s is 1e312 B/s: infinite in double.
+  EXPECT_NE(error_of([] { parse_bandwidth("1e300TB/s", "--bandwidth"); })
+                .find("--bandwidth '1e300TB/s': bandwidth inf B/s is outside the simulator's range"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { parse_bandwidth("1e-300B/s", "--bandwidth"); }).find("1e-300 B/s is outside"),
+            std::string::npos);
+  EXPECT_THROW(checked_bandwidth(0.5, "b"), InputError);
+  EXPECT_THROW(checked_bandwidth(std::nan(""), "b"), InputError);
+}
+
+TEST(UnitsRange, TransferTimesBeyondTheClockAreRefused) {
+  // 2^62 B at 1 B/s is 4.6e18 s.
+  EXPECT_NE(error_of([] { transfer_time_ps(0x1p62, 1.0); }).find("transfer time: "), std::string::npos);
+  // The longest transfer in range: 8.64e6 B at 1 B/s is exactly 100 days.
+  EXPECT_EQ(transfer_time_ps(8'640'000, 1.0), kMaxTimePs);
 }
 
 }  // namespace

@@ -114,5 +114,21 @@ TEST(Engine, StopReturnsAndKeepsPendingEvents) {
   EXPECT_EQ(runs, 2);
 }
 
+TEST(Engine, InstantsBeyondOneHundredDaysAreRefusedNotWrapped) {
+  Engine engine;
+  engine.schedule_at(kMaxTimePs, [] {});  // the last instant in range
+  EXPECT_THROW(engine.schedule_at(kMaxTimePs + 1, [] {}), InputError);
+  engine.run();
+  EXPECT_EQ(engine.now(), kMaxTimePs);
+  // now + delay would wrap int64 (8.64e18 + 8e18 > 9.22e18): an error, not a past event.
+  try {
+    engine.schedule_after(8'000'000'000'000'000'000, [] {});
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("simulated time: 8640000000000000000 ps + "), std::string::npos)
+        << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace commsim

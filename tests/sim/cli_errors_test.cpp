@@ -7,17 +7,6 @@
 namespace commsim::testing {
 namespace {
 
-void expect_error(const std::vector<std::string>& args, const std::string& fragment) {
-  std::string command;
-  for (const auto& a : args) command += a + " ";
-  SCOPED_TRACE(command);
-  const CliResult r = run_commsim(args);
-  EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(r.err.rfind("commsim: error: ", 0), 0u) << r.err;
-  EXPECT_NE(r.err.find(fragment), std::string::npos) << r.err;
-  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "one line: " << r.err;
-}
-
 TEST(CliErrors, CommandsAndOptions) {
   expect_error({"frobnicate"}, "unknown command 'frobnicate'");
   expect_error({"p2p", "--bogus"}, "unrecognised option '--bogus'");
@@ -89,7 +78,7 @@ TEST(CliErrors, P2pOptions) {
   expect_error({"p2p", "--pattern", "all-pairs", "--src", "1"}, "--src and --dst do not apply");
   expect_error({"p2p", "--overhead", "-1us"}, "--overhead: time must not be negative");
   expect_error({"p2p", "--size", "1K", "--csv", "/nonexistent/dir/out.csv"},
-               "--csv: cannot write '/nonexistent/dir/out.csv'");
+               "cannot write /nonexistent/dir/out.csv: No such file or directory");
 }
 
 }  // namespace

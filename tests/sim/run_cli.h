@@ -1,6 +1,8 @@
 #pragma once
 // Runs the commsim command line in-process and captures what it prints.
 
+#include <gtest/gtest.h>
+
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -22,6 +24,19 @@ inline CliResult run_commsim(const std::vector<std::string>& args) {
   std::ostringstream err;
   const int status = cli::run(args, out, err);
   return {status, out.str(), err.str()};
+}
+
+/// Runs commsim and expects exit status 2 and one line "commsim: error: ..." containing
+/// `fragment`.
+inline void expect_error(const std::vector<std::string>& args, const std::string& fragment) {
+  std::string command;
+  for (const auto& a : args) command += a + " ";
+  SCOPED_TRACE(command);
+  const CliResult r = run_commsim(args);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err.rfind("commsim: error: ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(fragment), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "one line: " << r.err;
 }
 
 inline std::string source_path(const std::string& relative) {

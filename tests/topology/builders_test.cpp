@@ -115,6 +115,91 @@ TEST(Builders, BadParametersAreInputErrors) {
   EXPECT_THROW(build_topology(ring), InputError);
 }
 
+TEST(Builders, DiameterByFormulaEqualsTheSearch) {
+  // Each builder states its diameter by formula (O(1), so `topo` on 10^6 NPUs is quick);
+  // a breadth-first search from every NPU must agree on every kind and small size.
+  std::vector<TopologyConfig> configs;
+  for (const std::uint32_t n : {1u, 2u, 3u, 4u, 7u, 8u, 9u}) {
+    for (const TopologyKind kind : {TopologyKind::kRing, TopologyKind::kSwitch,
+                                    TopologyKind::kFullyConnected, TopologyKind::kTree}) {
+      TopologyConfig c = config(kind);
+      c.npus = n;
+      c.arity = n % 2 ? 3 : 2;
+      configs.push_back(c);
+    }
+  }
+  for (const std::vector<std::uint32_t>& dims : std::vector<std::vector<std::uint32_t>>{
+           {1}, {2}, {5}, {2, 2}, {3, 4}, {4, 4}, {2, 3, 4}, {5, 1, 3}}) {
+    for (const TopologyKind kind : {TopologyKind::kMesh, TopologyKind::kTorus}) {
+      TopologyConfig c = config(kind);
+      c.dims = dims;
+      configs.push_back(c);
+    }
+  }
+  for (const std::uint32_t nodes : {1u, 2u, 5u}) {
+    for (const std::uint32_t gpus : {1u, 4u}) {
+      for (const std::uint32_t leaf : {0u, 1u, 2u, 9u}) {
+        TopologyConfig c = config(TopologyKind::kHierarchical);
+        c.nodes = nodes;
+        c.gpus_per_node = gpus;
+        c.leaf_size = leaf;
+        configs.push_back(c);
+      }
+    }
+  }
+  for (const TopologyConfig& c : configs) {
+    const Topology t = build_topology(c);
+    SCOPED_TRACE(t.description());
+    ASSERT_TRUE(t.shape().diameter_hops.has_value());
+    EXPECT_EQ(t.diameter_hops(), t.searched_diameter_hops());
+  }
+}
+
+TEST(Builders, LeafLargerThanTheClusterIsOneLeaf) {
+  // nodes + leaf_size - 1 once overflowed 32 bits, left no leaf switch and crashed.
+  TopologyConfig c = config(TopologyKind::kHierarchical);
+  c.nodes = 4;
+  c.leaf_size = 4294967295u;
+  const Topology t = build_topology(c);
+  EXPECT_EQ(t.switch_count(), 4u + 1u);  // an NVSwitch per node and one network switch
+  EXPECT_EQ(t.link_count(), 4u * 8 * 2);  // every GPU: NVSwitch link and NIC link
+  EXPECT_EQ(t.diameter_hops(), 2u);
+}
+
+std::string build_error(const TopologyConfig& c) {
+  try {
+    build_topology(c);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(Builders, FullyConnectedBeyondReasonIsRefusedWithAnEstimate) {
+  TopologyConfig c = config(TopologyKind::kFullyConnected);
+  c.npus = 10000;
+  // 10,000 x 9,999 / 2 links at ~320 B each.
+  EXPECT_NE(build_error(c).find("10000 NPUs need 49995000 links, about 16.0 GB of memory; the limit "
+                                "is 4096 NPUs (for a large non-blocking fabric, use a switch topology)"),
+            std::string::npos)
+      << build_error(c);
+}
+
+TEST(Builders, RatiosAndDerivedBandwidthsStayInRange) {
+  TopologyConfig tree = config(TopologyKind::kTree);
+  tree.npus = 16;
+  tree.oversubscription = {1e-300};
+  EXPECT_NE(build_error(tree).find("oversubscription 1e-300 is outside [0.001, 1e6]"), std::string::npos);
+  tree.oversubscription = {1e30};
+  EXPECT_NE(build_error(tree).find("oversubscription 1e+30 is outside"), std::string::npos);
+  // In range, but an uplink of 8 NPUs x 1e18 B/s / 0.001 would leave the bandwidth range:
+  // the builder names the link instead of building an infinite one.
+  tree.oversubscription = {0.001};
+  tree.link.bandwidth_Bps = 1e17;
+  EXPECT_NE(build_error(tree).find("link sw1.0 -- sw2.0: bandwidth 2e+20 B/s is outside"), std::string::npos)
+      << build_error(tree);
+}
+
 TEST(Builders, ParseDims) {
   EXPECT_EQ(parse_dims("4x4x4", "--dims"), (std::vector<std::uint32_t>{4, 4, 4}));
   EXPECT_EQ(parse_dims("8", "--dims"), (std::vector<std::uint32_t>{8}));

@@ -116,6 +116,50 @@ TEST(SpecFile, JsonThroughProtobufsMapping) {
   EXPECT_NE(error_of("{\"name\": ", true).find("spec.textproto"), std::string::npos);
 }
 
+TEST(SpecFile, FieldsTheKindDoesNotUseAreErrors) {
+  // As strict as the command line, which refuses --dims with --topology ring.
+  const std::string link = R"( link { bandwidth: "1GB/s" latency: "1us" } )";
+  EXPECT_NE(error_of("name: \"x\" builder { kind: RING npus: 4 dims: \"2x2\"" + link + "}")
+                .find("spec.textproto: builder.dims does not apply to a ring builder (only to mesh, torus)"),
+            std::string::npos);
+  EXPECT_NE(error_of("name: \"x\" builder { kind: RING npus: 4 oversubscription: 2" + link + "}")
+                .find("builder.oversubscription does not apply to a ring builder (only to tree, hierarchical)"),
+            std::string::npos);
+  EXPECT_NE(error_of("name: \"x\" builder { kind: SWITCH npus: 4 nic { bandwidth: \"1GB/s\" }" + link + "}")
+                .find("builder.nic does not apply to a switch builder"),
+            std::string::npos);
+  EXPECT_NE(error_of("name: \"x\" builder { kind: TORUS dims: \"4x4\" npus: 16" + link + "}")
+                .find("builder.npus does not apply to a torus builder"),
+            std::string::npos);
+}
+
+TEST(SpecFile, ALinkGivenTwiceIsAnError) {
+  // Routing takes one link per hop: a second link between the same vertices was counted by
+  // `topo` but never carried a byte.
+  const std::string text = R"(name: "x" graph {
+    vertices { name: "a" } vertices { name: "b" }
+    links { a: "a" b: "b" link { bandwidth: "1GB/s" latency: "1us" } }
+    links { a: "b" b: "a" link { bandwidth: "1GB/s" latency: "1us" } } })";
+  EXPECT_NE(error_of(text).find("graph.links[1]: 'b' and 'a' are already linked by graph.links[0]"),
+            std::string::npos)
+      << error_of(text);
+}
+
+TEST(SpecFile, JsonKeysGivenTwiceAreErrors) {
+  // protobuf's JSON parser keeps the last of two equal keys; a spec must not say two things.
+  const std::string twice = R"({"name": "ring4", "builder": {"kind": "RING", "npus": 4, "npus": 8,
+    "link": {"bandwidth": "100GB/s", "latency": "1us"}}})";
+  EXPECT_NE(error_of(twice, true).find("spec.textproto: key 'npus' is given twice in 'builder'"),
+            std::string::npos)
+      << error_of(twice, true);
+  const std::string top = R"({"name": "a", "name": "b", "builder": {"kind": "RING", "npus": 4,
+    "link": {"bandwidth": "100GB/s", "latency": "1us"}}})";
+  EXPECT_NE(error_of(top, true).find("key 'name' is given twice in the top-level object"), std::string::npos);
+  const std::string in_array = R"({"name": "g", "graph": {"vertices": [{"name": "a", "name": "b"}]}})";
+  EXPECT_NE(error_of(in_array, true).find("key 'name' is given twice in 'graph.vertices[]'"), std::string::npos)
+      << error_of(in_array, true);
+}
+
 TEST(SpecFile, MissingFileIsAnInputError) {
   EXPECT_THROW(load_topology_file("/nonexistent/topology.textproto"), InputError);
 }

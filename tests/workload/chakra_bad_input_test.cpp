@@ -183,6 +183,14 @@ TEST(ChakraBadInput, CollectiveWithoutTypeOrSize) {
                   "node 1 (n1): COMM_COLL_NODE without a comm_size attribute");
 }
 
+TEST(ChakraBadInput, BarrierWithASize) {
+  // Chakra's generator writes comm_size 0 on a BARRIER (the sample loads); any other size is
+  // data a barrier does not move.
+  EXPECT_CONTAINS(error_of_rank0(chakra_file({testing::coll_node(7, ChakraProtoMsg::BARRIER, 64)})),
+                  "t.0.et: rank 0: node 7 (n7): a barrier of 64 B: a barrier moves no data");
+  EXPECT_EQ(error_of_rank0(chakra_file({testing::coll_node(7, ChakraProtoMsg::BARRIER, 0)})), "no error");
+}
+
 TEST(ChakraBadInput, AttributeOfTheWrongType) {
   auto node = chakra_node(1, ChakraProtoMsg::COMM_COLL_NODE);
   testing::add_int64(node, "comm_type", ChakraProtoMsg::ALL_REDUCE);
@@ -209,9 +217,22 @@ TEST(ChakraBadInput, CollectiveOnSomeDimensionsOnly) {
                   "node 1 (n1): involved_dim restricts the collective to some topology dimensions");
 }
 
+TEST(ChakraBadInput, SizesBeyondTheRange) {
+  // comm_size is an int64: 2^62 + 1 is valid for Chakra but beyond what commsim simulates.
+  EXPECT_CONTAINS(error_of_rank0(chakra_file({testing::coll_node(1, ChakraProtoMsg::ALL_REDUCE,
+                                                                 (std::int64_t{1} << 62) + 1)})),
+                  "node 1 (n1): comm_size: 4611686018427387905 B is beyond the simulator's range of 2^62 B");
+  EXPECT_CONTAINS(error_of_rank0(chakra_file({testing::coll_node(1, ChakraProtoMsg::ALL_REDUCE, INT64_MAX)})),
+                  "comm_size: 9223372036854775807 B is beyond");
+}
+
 TEST(ChakraBadInput, DurationBeyondTheClock) {
   EXPECT_CONTAINS(error_of_rank0(chakra_file({comp_node(1, 1ull << 60)})),
-                  "node 1 (n1): duration_micros 1152921504606846976 is too large");
+                  "node 1 (n1): duration_micros 1152921504606846976 is beyond the simulator's "
+                  "range of 100 days");
+  // 100 days = 8.64e12 us is the last duration in range.
+  EXPECT_CONTAINS(error_of_rank0(chakra_file({comp_node(1, 8'640'000'000'001)})),
+                  "duration_micros 8640000000001 is beyond");
 }
 
 }  // namespace

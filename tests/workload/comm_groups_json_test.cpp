@@ -65,6 +65,8 @@ TEST(ChakraCommGroups, BadJsonIsAnError) {
             std::string::npos);
   EXPECT_NE(json_error(R"({"": [0]})").find("groups.json: a group has an empty name"),
             std::string::npos);
+  // A group named twice is two different claims (protobuf's Struct refuses a repeated key).
+  EXPECT_NE(json_error(R"({"tp": [0, 1], "tp": [2, 3]})").find("Repeated map key: 'tp'"), std::string::npos);
   EXPECT_NE(error_of([] {
               load_comm_groups_file("/no/such/groups.json");
             }).find("/no/such/groups.json: cannot open communicator group file"),

@@ -405,7 +405,21 @@ TEST(ChakraWriter, RefusesToLeaveAStaleRankFileBehind) {
   std::filesystem::remove(chakra_rank_path(prefix, 2));
   EXPECT_EQ(write_chakra_trace(w, prefix).rank_files.back(), prefix + ".1.et");
   EXPECT_CONTAINS(error_of([&] { write_chakra_trace(w, tmp("no-such-dir/x")); }),
-                  "no-such-dir/x.0.et: cannot open the Chakra trace file for writing");
+                  "no-such-dir/x.0.et: No such file or directory");
+}
+
+TEST(ChakraWriter, AFailedWriteRemovesEveryFileOfTheTrace) {
+  Workload w = generate_collective({CollectiveKind::kAllReduce, 2, 1024, std::nullopt});
+  w.groups = {{"all", {0, 1}}};
+  const std::string prefix = tmp("unwritable-groups");
+  // The group file, written last, cannot be: a directory stands in its place.
+  std::filesystem::remove_all(chakra_groups_path(prefix));
+  std::filesystem::create_directory(chakra_groups_path(prefix));
+  EXPECT_CONTAINS(error_of([&] { write_chakra_trace(w, prefix); }),
+                  "cannot write " + chakra_groups_path(prefix) + ": Is a directory");
+  EXPECT_FALSE(std::filesystem::exists(chakra_rank_path(prefix, 0)));
+  EXPECT_FALSE(std::filesystem::exists(chakra_rank_path(prefix, 1)));
+  std::filesystem::remove(chakra_groups_path(prefix));
 }
 
 TEST(ChakraWriter, GroupFileIsTheJsonTheReaderTakes) {

@@ -155,6 +155,29 @@ TEST(Replay, CollectivesMustMatchAndBeReached) {
   EXPECT_NE(missing.find("allreduce of all ranks waits for rank(s) 1 that never reach it"), std::string::npos) << missing;
 }
 
+TEST(Replay, SendAndReceiveOfDifferentSizesIsAnError) {
+  const Topology t = ring(2, 100e9, ps_from_us(1));
+  const std::string mismatch =
+      deadlock_of(two_ranks({compute(1, ps_from_us(3)), message(2, NodeKind::kSend, 1, 1 << 20, {1})},
+                            {message(1, NodeKind::kRecv, 0, 1024)}),
+                  t);
+  EXPECT_NE(mismatch.find("mismatched send and receive (0 -> 1 tag 7): send (r0: rank 0: node 2) is 1048576 B, "
+                          "but receive (r1: rank 1: node 1) is 1024 B"),
+            std::string::npos)
+      << mismatch;
+}
+
+TEST(Replay, ReceiveOfZeroBytesTakesASendOfAnySize) {
+  // 0 bytes: the trace does not know the size (WorkloadNode::bytes); the send's moves.
+  const Topology t = ring(2, 100e9, ps_from_us(1));
+  const auto trace = [](Bytes received) {
+    return two_ranks({message(1, NodeKind::kSend, 1, 1 << 20)}, {message(1, NodeKind::kRecv, 0, received)});
+  };
+  const TimePs sized = replay_workload(trace(1 << 20), t, {}).total_ps;
+  EXPECT_EQ(sized, 11'485'760);  // 1 us + 2^20 B x 10 ps/B
+  EXPECT_EQ(replay_workload(trace(0), t, {}).total_ps, sized);
+}
+
 TEST(Replay, WorkloadLargerThanTheTopologyIsAnInputError) {
   const Workload w = two_ranks({message(1, NodeKind::kSend, 1, 64)}, {message(1, NodeKind::kRecv, 0, 64)});
   EXPECT_THROW(replay_workload(w, build_topology([] {

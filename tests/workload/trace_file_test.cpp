@@ -171,17 +171,24 @@ TEST(TraceFile, DurationsAndSizesAreExact) {
   EXPECT_EQ(parse_trace_duration("1.5ms", "d"), 1'500'000'000);
   EXPECT_EQ(parse_trace_duration("1234ps", "d"), 1234);
   EXPECT_EQ(parse_trace_duration("0", "d"), 0);
-  EXPECT_EQ(parse_trace_duration("9223372036854775807ps", "d"), INT64_MAX);
-  EXPECT_EQ(parse_trace_duration("9223372ms", "d"), 9'223'372 * kPsPerMs);
+  // The range ends at 100 days = 8.64e18 ps (base/units.h), exactly.
+  EXPECT_EQ(parse_trace_duration("8640000000000000000ps", "d"), kMaxTimePs);
+  EXPECT_EQ(parse_trace_duration("8640000s", "d"), kMaxTimePs);
+  EXPECT_EQ(parse_trace_duration("8639999999ms", "d"), 8'639'999'999 * kPsPerMs);
   EXPECT_EQ(format_trace_duration(150 * kPsPerUs), "150us");
   EXPECT_EQ(format_trace_duration(2 * kPsPerSecond), "2s");
   EXPECT_EQ(format_trace_duration(INT64_MAX), "9223372036854775807ps");
   EXPECT_EQ(format_trace_duration(0), "0");
-  EXPECT_EQ(parse_trace_size("18446744073709551615", "s"), UINT64_MAX);
+  EXPECT_EQ(parse_trace_size("4611686018427387904", "s"), kMaxBytes);  // 2^62
+  EXPECT_CONTAINS(error_of([] { parse_trace_size("4611686018427387905", "s"); }),
+                  "s: 4611686018427387905 B is beyond the simulator's range of 2^62 B");
+  EXPECT_CONTAINS(error_of([] { parse_trace_size("18446744073709551615", "s"); }), "beyond");
+  EXPECT_CONTAINS(error_of([] { parse_trace_duration("8640000000000000001ps", "d"); }),
+                  "d: time '8640000000000000001ps' is beyond the simulator's range of 100 days");
   EXPECT_EQ(parse_trace_size("1M", "s"), 1u << 20);
   EXPECT_EQ(parse_trace_size("1MB", "s"), 1'000'000u);
   EXPECT_CONTAINS(error_of([] { parse_trace_duration("9223372036854776s", "d"); }),
-                  "d: time '9223372036854776s' is too large");
+                  "d: time '9223372036854776s' is beyond the simulator's range of 100 days");
   EXPECT_CONTAINS(error_of([] { parse_trace_duration("5 parsecs", "d"); }),
                   "d: unknown time unit in '5 parsecs'");
   EXPECT_CONTAINS(error_of([] { parse_trace_duration("-5us", "d"); }),
@@ -205,6 +212,15 @@ TEST(TraceBadInput, UnreadableFile) {
 
 TEST(TraceBadInput, NoRanks) {
   EXPECT_CONTAINS(text_error("name: \"x\""), "t.textproto: the trace has no ranks");
+}
+
+TEST(TraceBadInput, BarrierWithASize) {
+  EXPECT_CONTAINS(text_error("ranks { nodes { id: 4 collective { type: BARRIER size: \"1K\" } } }"),
+                  "t.textproto: rank 0: node 4: a barrier of 1024 B: a barrier moves no data, so its "
+                  "size (collective.size, Chakra's comm_size) must be absent or 0");
+  // "0" is no size: it is what a barrier read from Chakra (comm_size 0) is written back as.
+  EXPECT_EQ(parse_text("ranks { nodes { id: 4 collective { type: BARRIER size: \"0\" } } }").ranks[0].nodes[0].bytes,
+            0u);
 }
 
 TEST(TraceBadInput, NodeWithoutAKind) {

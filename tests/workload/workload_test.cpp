@@ -84,6 +84,35 @@ TEST(WorkloadValidation, NegativeDurationIsAnError) {
                   "neg: rank 0: node 3: negative duration -1 ps");
 }
 
+TEST(WorkloadValidation, BarrierWithASizeIsAnError) {
+  Workload w;
+  WorkloadNode node;
+  node.id = 5;
+  node.kind = NodeKind::kCollective;
+  node.collective = CollectiveKind::kBarrier;
+  node.bytes = 64;
+  w.ranks.push_back({"b", {node}});
+  EXPECT_CONTAINS(error_of([&] { validate_workload(w); }),
+                  "b: rank 0: node 5: a barrier of 64 B: a barrier moves no data");
+  w.ranks[0].nodes[0].bytes = 0;
+  EXPECT_NO_THROW(validate_workload(w));
+}
+
+TEST(Workload, SimulatedDependenciesPassThroughSkippedNodes) {
+  // Positions: 0 compute c1; 1 skipped s2 <- c1; 2 skipped s3 <- s2, c1; 3 compute c4 <- s3;
+  // 4 compute c5 <- s3, c1, c4 (c1 twice through s3: once); 5 skipped s6 (a root);
+  // 6 compute c7 <- s6, s3 (s6 passes on nothing).
+  const Workload w = parse_trace(
+      "ranks { nodes { id: 1 compute { duration: \"1us\" } } nodes { id: 2 deps: 1 skipped {} }"
+      " nodes { id: 3 deps: [2, 1] skipped {} } nodes { id: 4 deps: 3 compute { duration: \"1us\" } }"
+      " nodes { id: 5 deps: [3, 1, 4] compute { duration: \"1us\" } } nodes { id: 6 skipped {} }"
+      " nodes { id: 7 deps: [6, 3] compute { duration: \"1us\" } } }",
+      TraceEncoding::kText, "s.textproto");
+  using Deps = std::vector<std::size_t>;
+  EXPECT_EQ(simulated_dependencies(w.ranks[0]),
+            (std::vector<Deps>{{}, {}, {}, {0}, {0, 3}, {}, {0}}));
+}
+
 TEST(Workload, HelpersCountIndexAndName) {
   const Workload w = pipeline();
   EXPECT_EQ(count_nodes(w, NodeKind::kCompute), 32u);

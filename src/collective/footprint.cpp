@@ -1,0 +1,62 @@
+#include "collective/footprint.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "base/error.h"
+
+namespace commsim {
+namespace {
+
+// Measured on the 64 MiB direct AllToAll (420-475 B of state per concurrent message) and
+// the route cache (~100 B per pair of ranks a message joins).
+constexpr double kBytesPerFlow = 600;
+// A lane: step counters and its per-peer matching queues.
+constexpr double kBytesPerLane = 64;
+
+std::string rounded(double value, const char* unit) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.3g%s", value, unit);
+  return text;
+}
+
+}  // namespace
+
+CollectiveFootprint estimate_footprint(const Schedule& schedule, std::size_t chunks) {
+  const double p = static_cast<double>(schedule.ranks());
+  const double c = static_cast<double>(chunks);
+  CollectiveFootprint f;
+  StepSpec first;
+  for (std::size_t ch = 0; ch < schedule.channels(); ++ch) {
+    const std::size_t steps = schedule.steps(0, ch);
+    if (steps == 0) continue;
+    first.clear();
+    schedule.step(0, ch, 0, first);
+    const double sends = static_cast<double>(std::max<std::size_t>(first.send_count(), 1));
+    f.messages += p * static_cast<double>(steps) * sends * c;
+    f.peak_flows += p * sends * std::min(c, static_cast<double>(steps));
+  }
+  f.lanes = p * static_cast<double>(schedule.channels()) * c;
+  f.memory_bytes = f.peak_flows * kBytesPerFlow + f.lanes * kBytesPerLane;
+  return f;
+}
+
+void check_footprint(const Schedule& schedule, std::size_t chunks, const std::string& what) {
+  const CollectiveFootprint f = estimate_footprint(schedule, chunks);
+  const std::string run = what + " with " + std::to_string(chunks) + " chunk" + (chunks > 1 ? "s" : "");
+  if (f.memory_bytes > kMaxCollectiveMemoryBytes) {
+    throw InputError(run + " needs about " + rounded(f.memory_bytes / 1e9, " GB") + " of memory (" +
+                     rounded(f.peak_flows, "") + " messages in flight); the limit is " +
+                     rounded(kMaxCollectiveMemoryBytes / 1e9, " GB"));
+  }
+  if (f.messages > kMaxCollectiveMessages) {
+    throw InputError(run + " sends about " + rounded(f.messages, "") +
+                     " messages; the limit is " + rounded(kMaxCollectiveMessages, "") +
+                     " (fewer chunks or ranks)");
+  }
+  if (f.lanes > 4294967295.0) {
+    throw InputError(run + " needs " + rounded(f.lanes, "") + " rank x channel x chunk programs; the limit is 2^32");
+  }
+}
+
+}  // namespace commsim
