@@ -100,6 +100,7 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
   options.add_options()("verbose", "print the closed form with the values substituted");
   options.add_options()("verify", "check symbolically that every rank ends with the right data");
   options.add(topology_options());
+  options.add(library_options());
   const po::variables_map vm = parse_options(args, options);
   if (vm.count("help")) {
     out << "Usage: commsim collective [options]\n\n" << options << "\n"
@@ -140,7 +141,10 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
   }
   for (const AlgorithmKind algorithm : algorithms) check_collective_footprint(topology, kind, algorithm, config);
 
+  const LibraryChoice library = library_from_options(vm);
+  config.library = library.profile.costs(library.protocol);  // each size may choose again
   ModelOptions model;
+  model.library = config.library;
   model.overhead_s = seconds_from_ps(config.overhead_ps);
   model.gamma_s_per_byte = config.gamma_s_per_byte;
   model.chunks = config.chunks;
@@ -151,6 +155,11 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
       << "# overhead o: " << format_time(config.overhead_ps) << ", gamma: "
       << config.gamma_s_per_byte * 1e12 << " ps/B, chunks: " << config.chunks
       << ", rank order: " << rank_order << "\n"
+      << (library.profile.ideal() ? ""
+                                  : "# library: " + library.profile.name + ", protocol " +
+                                        (library.protocol ? std::string(protocol_name(*library.protocol))
+                                                          : "auto (the fastest by the closed form)") +
+                                        "\n")
       << "# busbw = algbw x " << fixed(busbw_factor(kind, p), 4)
       << " (nccl-tests); model: closed form; bound: lower bound (Chan et al. 2007)\n";
 
@@ -158,29 +167,35 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
   for (const AlgorithmKind algorithm : algorithms) {
     const CollectiveCost sample = collective_cost(topology, kind, algorithm, sizes.front(), model);
     out << "#\n# algorithm " << algorithm_name(algorithm) << ": model " << sample.formula << "\n";
-    Table table({{"size", "B", 12},
-                 {"count", "elements", 12},
-                 {"type", "", 6},
-                 {"time", "us", 11},
+    std::vector<Column> columns{{"size", "B", 12}, {"count", "elements", 12}, {"type", "", 6}};
+    if (!library.profile.ideal()) columns.push_back({"proto", "", 7});
+    columns.insert(columns.end(), {{"time", "us", 11},
                  {"algbw", "GB/s", 8},
                  {"busbw", "GB/s", 8},
                  {"model", "us", 11},
                  {"sim/model", "", 10},
                  {"bound", "us", 11}});
+    Table table(std::move(columns));
     std::string details;
     for (const Bytes size : sizes) {
+      const std::optional<Protocol> protocol =
+          library.protocol ? library.protocol
+                           : fastest_protocol(topology, kind, algorithm, size, model, library.profile);
+      config.library = model.library = library.profile.costs(protocol);
       const CollectiveResult result = simulate_collective(topology, kind, algorithm, size, config);
       const CollectiveCost cost = collective_cost(topology, kind, algorithm, size, model);
       const double model_s = cost.time_s(config.gamma_s_per_byte);
       const double bound_s = collective_lower_bound_s(topology, kind, size, model);
       rows.push_back({algorithm, size, result.time_ps, model_s, bound_s, result.verify_error});
       const double algbw = gbps(size, result.time_ps);
-      table.add_row({std::to_string(size), std::to_string(nccl_count(kind, size, p)),
-                     kind == CollectiveKind::kBarrier ? "-" : "float",
-                     fixed(us_from_ps(result.time_ps), 2), fixed(algbw, 2),
+      std::vector<std::string> row{std::to_string(size), std::to_string(nccl_count(kind, size, p)),
+                                   kind == CollectiveKind::kBarrier ? "-" : "float"};
+      if (protocol) row.emplace_back(protocol_name(*protocol));
+      row.insert(row.end(), {fixed(us_from_ps(result.time_ps), 2), fixed(algbw, 2),
                      fixed(algbw * busbw_factor(kind, p), 2), fixed(model_s * 1e6, 2),
                      model_s > 0 ? fixed(seconds_from_ps(result.time_ps) / model_s, 4) : "-",
                      fixed(bound_s * 1e6, 2)});
+      table.add_row(std::move(row));
       if (vm.count("verbose")) {
         details += "# model at " + std::to_string(size) + " B:\n" + describe_cost(cost, model);
       }

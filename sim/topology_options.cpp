@@ -120,3 +120,30 @@ Topology topology_from_options(const po::variables_map& vm, const TopologyConfig
 }
 
 }  // namespace commsim::cli
+
+namespace commsim::cli {
+
+po::options_description library_options() {
+  po::options_description o("Communication library (default: ideal, the wire alone)");
+  add_option(o, "library", "NAME",
+             ("the library's costs beyond the wire: " + library_names() +
+              " (per-call and per-step latency, protocol bandwidth; see README)")
+                 .c_str());
+  add_option(o, "protocol", "P", "ll, ll128, simple, or auto: the fastest at each size (default auto)");
+  return o;
+}
+
+LibraryChoice library_from_options(const po::variables_map& vm) {
+  LibraryChoice choice;
+  if (const auto name = option_text(vm, "library")) choice.profile = library_by_name(*name, "--library");
+  const std::string protocol = option_text(vm, "protocol").value_or("auto");
+  if (protocol == "auto") return choice;
+  if (choice.profile.ideal()) {
+    throw InputError("--protocol " + protocol + ": the ideal library has no protocols (give --library nccl)");
+  }
+  choice.protocol = parse_protocol(protocol, "--protocol");
+  choice.profile.costs(choice.protocol);  // throws if the library lacks it
+  return choice;
+}
+
+}  // namespace commsim::cli

@@ -4,7 +4,10 @@
 // the command says otherwise); builder options without --topology are an error.
 
 #include "command_line.h"
+#include <optional>
+
 #include "topology/builders.h"
+#include "topology/library.h"
 #include "topology/topology.h"
 
 namespace commsim::cli {
@@ -14,5 +17,17 @@ po::options_description topology_options();
 /// Throws InputError on a bad value, or an option that does not apply to the kind.
 Topology topology_from_options(const po::variables_map& vm,
                                const TopologyConfig& fallback = default_topology_config());
+
+/// The communication library options: --library NAME and --protocol.
+po::options_description library_options();
+
+/// A library profile and the protocol asked for (empty: auto, the fastest by the closed
+/// form at each size, as NCCL chooses). Throws InputError on an unknown name, or a protocol
+/// with the ideal library, which has none.
+struct LibraryChoice {
+  LibraryProfile profile;
+  std::optional<Protocol> protocol;
+};
+LibraryChoice library_from_options(const po::variables_map& vm);
 
 }  // namespace commsim::cli

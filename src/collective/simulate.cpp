@@ -38,14 +38,15 @@ CollectiveResult simulate_collective(const Topology& topology, CollectiveKind ki
   if (config.verify) tracker.emplace(kind, p, schedule->blocks(), config.chunks, config.root);
 
   Engine engine;
-  Network network(engine, topology, config.overhead_ps);
+  Network network(engine, topology, config.overhead_ps, config.library);
   RunOptions options;
   options.chunks = config.chunks;
   options.gamma_s_per_byte = config.gamma_s_per_byte;
   options.npu_of_rank = config.npu_of_rank;
   options.tracker = tracker ? &*tracker : nullptr;
   CollectiveRunner runner(network, *schedule, block_space_bytes(kind, size, p), options);
-  runner.start();
+  // The library's per-call latency (launch, set-up) passes before any rank starts.
+  engine.schedule_after(config.library.call_latency_ps, [&runner] { runner.start(); });
   engine.run();
   if (!runner.done()) {
     throw InternalError(std::string(algorithm_name(algorithm)) + " " +

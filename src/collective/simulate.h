@@ -7,12 +7,14 @@
 
 #include "base/collectives.h"
 #include "base/units.h"
+#include "topology/library.h"
 #include "topology/topology.h"
 
 namespace commsim {
 
 struct CollectiveConfig {
   TimePs overhead_ps = 0;        // o, per message
+  ProtocolCosts library;         // a library's costs (topology/library.h); default: none
   std::size_t chunks = 1;        // pieces that pipeline through the algorithm
   double gamma_s_per_byte = 0;   // reduction arithmetic
   Rank root = 0;                 // Broadcast, Reduce

@@ -24,15 +24,20 @@ namespace {
 
 class Evaluator {
  public:
-  Evaluator(const Topology& topology, double overhead_s)
-      : topology_(topology), overhead_s_(overhead_s) {}
+  Evaluator(const Topology& topology, double overhead_s, const ProtocolCosts& library)
+      : topology_(topology), overhead_s_(overhead_s), library_(library) {}
 
   CostTerm evaluate(const Phase& phase, double n) const {
     CostTerm term{phase.label, phase.alpha_count, phase.beta_n * n, phase.gamma_n * n};
-    // alpha = o + the largest route latency over the (rank, peer) pairs of the phase, s.
+    // alpha = o + the largest route latency (with the library's step latency for the
+    // route's class of link) over the (rank, peer) pairs of the phase, s.
     TimePs latency_ps = 0;
     for (const Step& step : phase.steps) {
-      for (const Send& s : step.sends) latency_ps = std::max(latency_ps, path(s).latency_ps);
+      for (const Send& s : step.sends) {
+        const PathParams p = path(s);
+        const TimePs library_ps = p.hops > 0 ? library_.step_latency(p.link_class) : 0;
+        latency_ps = std::max(latency_ps, p.latency_ps + library_ps);
+      }
     }
     term.alpha_s = overhead_s_ + seconds_from_ps(latency_ps);
     if (phase.beta_n > 0 && !phase.chain) {
@@ -106,7 +111,7 @@ class Evaluator {
           to_peer += sends[i].units;
         }
         total += to_peer;
-        worst = std::max(worst, to_peer / path(sends[first]).bottleneck_Bps);
+        worst = std::max(worst, to_peer / library_.rate(path(sends[first]).bottleneck_Bps));
       }
       worst = std::max(worst, total / topology_.injection_bandwidth(src));
     }
@@ -115,6 +120,7 @@ class Evaluator {
 
   const Topology& topology_;
   double overhead_s_;
+  ProtocolCosts library_;
 };
 
 void validate(const Topology& t, Kind kind, Algo algorithm, const ModelOptions& o) {
@@ -188,6 +194,15 @@ TimePs closest_npus_latency_ps(const Topology& t) {
   return best == kUnreached ? 0 : best;
 }
 
+// A library's per-call latency L_call, once per collective (NCCL's baseLatencies).
+void add_call_latency(CollectiveCost& cost, const ProtocolCosts& library) {
+  if (library.call_latency_ps == 0) return;
+  CostTerm call{"library call", 1, 0, 0, seconds_from_ps(library.call_latency_ps), 0};
+  cost.terms.push_back(std::move(call));
+  const std::size_t definitions = cost.formula.find(", ");
+  cost.formula.insert(std::min(definitions, cost.formula.size()), " + L_call");
+}
+
 }  // namespace
 
 double CollectiveCost::time_s(double gamma_s_per_byte) const {
@@ -204,20 +219,37 @@ CollectiveCost collective_cost(const Topology& topology, CollectiveKind kind,
   // Chunks: C pieces pipeline through the algorithm. Chains: see evaluate_chains. Others add
   // C - 1 alpha terms (exact for the ring family with gamma = 0: (S + C - 1) alpha + S n/p
   // beta; approximate where steps differ in size or levels overlap).
-  const Evaluator evaluator(topology, options.overhead_s);
+  const Evaluator evaluator(topology, options.overhead_s, options.library);
   const double n = static_cast<double>(size);
+  CollectiveCost cost{{}, std::move(p.formula)};
   if (p.phases.front().chain) {
-    return {evaluator.evaluate_chains(p.phases, n, options.gamma_s_per_byte, options.chunks),
-            std::move(p.formula)};
+    cost.terms = evaluator.evaluate_chains(p.phases, n, options.gamma_s_per_byte, options.chunks);
+    add_call_latency(cost, options.library);
+    return cost;
   }
   if (options.chunks > 1) {
     p.phases.front().alpha_count += static_cast<double>(options.chunks - 1);
-    const std::size_t definitions = p.formula.find(", ");  // "..., L = ceil(log2 p)"
-    p.formula.insert(std::min(definitions, p.formula.size()), " + (C-1) a");
+    const std::size_t definitions = cost.formula.find(", ");  // "..., L = ceil(log2 p)"
+    cost.formula.insert(std::min(definitions, cost.formula.size()), " + (C-1) a");
   }
-  CollectiveCost cost{{}, std::move(p.formula)};
   for (const Phase& phase : p.phases) cost.terms.push_back(evaluator.evaluate(phase, n));
+  add_call_latency(cost, options.library);
   return cost;
+}
+
+std::optional<Protocol> fastest_protocol(const Topology& topology, CollectiveKind kind, AlgorithmKind algorithm,
+                                         Bytes size, ModelOptions options, const LibraryProfile& profile) {
+  std::optional<Protocol> best;
+  double best_s = 0;
+  for (const auto& [protocol, costs] : profile.protocols) {
+    options.library = costs;
+    const double t = collective_cost(topology, kind, algorithm, size, options).time_s(options.gamma_s_per_byte);
+    if (!best || t < best_s) {
+      best = protocol;
+      best_s = t;
+    }
+  }
+  return best;
 }
 
 // After Chan, Heimlich, Purkayastha & van de Geijn 2007, Table 1:
@@ -245,7 +277,7 @@ double collective_lower_bound_s(const Topology& topology, CollectiveKind kind, B
   const double b = 1 / injection, n = static_cast<double>(size);
   double g = options.gamma_s_per_byte;
   const double share = static_cast<double>(p - 1) / static_cast<double>(p) * n;
-  const double latency = a;
+  const double latency = a + seconds_from_ps(options.library.call_latency_ps);
   g /= 2;
   switch (kind) {
     case Kind::kBroadcast: return latency + n * b;

@@ -4,8 +4,9 @@
 //
 //   T = sum over terms of  alpha_count * alpha + beta_bytes * beta + gamma_bytes * gamma
 //
-// alpha: o + path latency; beta: seconds per byte (1 / bandwidth); gamma: seconds per
-// byte reduced. Each term is one level or phase of an algorithm with its own alpha and
+// alpha: o + path latency (+ the library's step latency for the route's class of link);
+// beta: seconds per byte (1 / bandwidth, or 1 / the library's rate on it); gamma: seconds
+// per byte reduced. A library's per-call latency is one more term, "library call". Each term is one level or phase of an algorithm with its own alpha and
 // beta, evaluated on the topology from the routes between the ranks that phase pairs up
 // (ranks are NPUs in order: the model does not see a rank mapping, which is the point of
 // comparing it with the simulator).
@@ -16,17 +17,20 @@
 // Geijn, "Collective communication: theory, practice, and experience", CCPE 19(13), 2007
 // (lower bounds); NCCL's ring and tree step counts; nccl-tests doc/PERFORMANCE.md.
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "base/collectives.h"
 #include "base/units.h"
+#include "topology/library.h"
 #include "topology/topology.h"
 
 namespace commsim {
 
 struct ModelOptions {
   double overhead_s = 0;        // o, per message
+  ProtocolCosts library;        // a library's costs (topology/library.h); default: none
   double gamma_s_per_byte = 0;  // reduction arithmetic
   std::size_t chunks = 1;       // pieces that pipeline through the algorithm
   Rank root = 0;                // Broadcast and Reduce
@@ -58,6 +62,12 @@ struct CollectiveCost {
 /// combination it has no formula for.
 CollectiveCost collective_cost(const Topology& topology, CollectiveKind kind,
                                AlgorithmKind algorithm, Bytes size, const ModelOptions& options);
+
+/// The protocol of least closed-form time for this collective, algorithm and size, as NCCL
+/// chooses by its own estimate; ties go to the earlier protocol of the profile. Empty for an
+/// ideal profile, which has none.
+std::optional<Protocol> fastest_protocol(const Topology& topology, CollectiveKind kind, AlgorithmKind algorithm,
+                                         Bytes size, ModelOptions options, const LibraryProfile& profile);
 
 /// Lower bound for any algorithm (Chan et al. 2007, with alpha the smallest o + path
 /// latency between two ranks and beta from the smallest injection bandwidth of a rank).

@@ -13,13 +13,15 @@ PathParams path_params(const Topology& topology, Rank src, Rank dst) {
     ++path.hops;
     path.latency_ps = add_times(path.latency_ps, link.latency_ps, "route latency");
     path.bottleneck_Bps = std::min(path.bottleneck_Bps, link.bandwidth_Bps);
+    path.link_class = std::max(path.link_class, link_class(link.kind));
   }
   return path;
 }
 
-double p2p_time_s(const PathParams& path, double overhead_s, Bytes bytes) {
-  return overhead_s + seconds_from_ps(path.latency_ps) +
-         static_cast<double>(bytes) / path.bottleneck_Bps;
+double p2p_time_s(const PathParams& path, double overhead_s, Bytes bytes, const ProtocolCosts& library) {
+  const double step_s = path.hops > 0 ? seconds_from_ps(library.step_latency(path.link_class)) : 0;
+  return overhead_s + step_s + seconds_from_ps(path.latency_ps) +
+         static_cast<double>(bytes) / library.rate(path.bottleneck_Bps);
 }
 
 }  // namespace commsim

@@ -11,6 +11,7 @@
 #include <cstddef>
 
 #include "base/units.h"
+#include "topology/library.h"
 #include "topology/topology.h"
 
 namespace commsim {
@@ -19,11 +20,15 @@ struct PathParams {
   std::size_t hops = 0;
   TimePs latency_ps = 0;
   BandwidthBps bottleneck_Bps = 0;  // infinite for an empty route (src == dst)
+  LinkClass link_class = LinkClass::kNvlink;  // the slowest class of link on the route
 };
 
 PathParams path_params(const Topology& topology, Rank src, Rank dst);
 
-/// T in seconds, for `overhead_s` = o.
-double p2p_time_s(const PathParams& path, double overhead_s, Bytes bytes);
+/// T in seconds, for `overhead_s` = o. With a library's costs (topology/library.h) a
+/// message crossing a link also pays the step latency of its class, and flows at
+///   min(efficiency x bottleneck, max rate):
+///   T(S) = o + step latency + path latency + S / rate
+double p2p_time_s(const PathParams& path, double overhead_s, Bytes bytes, const ProtocolCosts& library = {});
 
 }  // namespace commsim

@@ -1,14 +1,15 @@
 #include "network/network.h"
 
 #include <algorithm>
+#include <limits>
 #include <string>
 
 #include "base/error.h"
 
 namespace commsim {
 
-Network::Network(Engine& engine, const Topology& topology, TimePs overhead_ps)
-    : engine_(engine), topology_(topology), overhead_ps_(overhead_ps) {
+Network::Network(Engine& engine, const Topology& topology, TimePs overhead_ps, ProtocolCosts library)
+    : engine_(engine), topology_(topology), overhead_ps_(overhead_ps), library_(library) {
   COMMSIM_CHECK(overhead_ps >= 0, "negative overhead");
   const std::size_t channels = 2 * topology.link_count();
   resource_of_channel_.resize(channels);
@@ -44,18 +45,25 @@ void Network::send(Rank src, Rank dst, Bytes bytes, Callback on_arrival, SendOpt
   flow.route = &topology_.route(src, dst);
   flow.remaining_bytes = static_cast<double>(bytes);
   flow.rate_Bps = 0;
-  flow.cap_Bps = options.rate_cap_Bps;
   flow.latency_ps = 0;
+  BandwidthBps bottleneck = std::numeric_limits<double>::infinity();
   for (const ChannelId c : *flow.route) {
-    flow.latency_ps = add_times(flow.latency_ps, topology_.link(link_of(c)).params.latency_ps, "route latency");
+    const LinkParams& link = topology_.link(link_of(c)).params;
+    flow.latency_ps = add_times(flow.latency_ps, link.latency_ps, "route latency");
+    bottleneck = std::min(bottleneck, link.bandwidth_Bps);
   }
+  flow.cap_Bps = std::min(options.rate_cap_Bps, library_.rate(bottleneck));
   flow.completion = {};
   flow.on_arrival = std::move(on_arrival);
-  // Without overhead a flow sent from an event joins the current instant's batch directly.
-  if (overhead_ps_ == 0 && engine_.running()) {
+  TimePs wait_ps = overhead_ps_;
+  if (!flow.route->empty()) {
+    wait_ps = add_times(wait_ps, library_.step_latency(route_class(topology_, *flow.route)), "message overhead");
+  }
+  // Without a wait a flow sent from an event joins the current instant's batch directly.
+  if (wait_ps == 0 && engine_.running()) {
     start_flow(id);
   } else {
-    engine_.schedule_after(overhead_ps_, [this, id] { start_flow(id); });
+    engine_.schedule_after(wait_ps, [this, id] { start_flow(id); });
   }
 }
 

@@ -2,7 +2,8 @@
 // Flow-level network model (DESIGN.md section 3, "Messages (flows)").
 //
 // A message of S bytes from rank a to rank b:
-//   1. waits the per-message overhead o (kernel launch, protocol set-up);
+//   1. waits the per-message overhead o (kernel launch, protocol set-up) and the library's
+//      step latency for the route's class of link (topology/library.h);
 //   2. flows as a fluid through every channel of its route at once, at a max-min fair
 //      rate shared with all other active flows (and at most its own rate cap);
 //   3. arrives one path latency after its last byte left.
@@ -24,6 +25,7 @@
 #include "engine/engine.h"
 #include "network/max_min_fair.h"
 #include "network/transport.h"
+#include "topology/library.h"
 #include "topology/topology.h"
 
 namespace commsim {
@@ -36,7 +38,8 @@ struct SendOptions {
 
 class Network : public Transport {
  public:
-  Network(Engine& engine, const Topology& topology, TimePs overhead_ps = 0);
+  /// `library`: what a communication library adds to every message (topology/library.h).
+  Network(Engine& engine, const Topology& topology, TimePs overhead_ps = 0, ProtocolCosts library = {});
   Network(const Network&) = delete;
   Network& operator=(const Network&) = delete;
 
@@ -90,6 +93,7 @@ class Network : public Transport {
   Engine& engine_;
   const Topology& topology_;
   TimePs overhead_ps_;
+  ProtocolCosts library_;
   std::vector<std::uint32_t> resource_of_channel_;  // half-duplex: both directions -> one
   std::vector<BandwidthBps> resource_capacity_;
   std::vector<Flow> flows_;

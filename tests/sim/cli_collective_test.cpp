@@ -93,6 +93,32 @@ TEST(CliCollective, DefaultScenarioGolden) {
   EXPECT_EQ(r.out, read_file(path));
 }
 
+TEST(CliCollective, IdealLibraryIsTheWireAlone) {
+  // --library ideal adds nothing: byte for byte the output without it.
+  const CliResult r = run_commsim({"collective", "--sizes", "1K:16M", "--library", "ideal"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, read_file(source_path("tests/golden/collective_allreduce_h100.txt")));
+}
+
+TEST(CliCollective, NcclLibraryShowsTheProtocolOfEachSize) {
+  const CliResult r = run_commsim({"collective", "--algorithm", "ring", "--library", "nccl", "--sizes", "1K:1G"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("# library: nccl, protocol auto (the fastest by the closed form)"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("+ L_call"), std::string::npos) << r.out;
+  // 1 KiB on 8 GPUs: LL, 6.6 us + 14 x (0.6 us + 0.5 us of NVSwitch hops) + 14 x 128 B at
+  // min(0.5 x 450, 141) GB/s = 22.0 + 0.0127 = 22.01 us.
+  EXPECT_NE(r.out.find("        1024          256  float      ll       22.01"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  1073741824    268435456  float  simple"), std::string::npos) << r.out;
+  const CliResult forced = run_commsim({"collective", "--algorithm", "ring", "--library", "nccl", "--protocol",
+                                        "LL128", "--size", "1K"});
+  EXPECT_NE(forced.out.find("float   ll128"), std::string::npos) << forced.out;
+  expect_error({"collective", "--library", "mpich"}, "--library: unknown library 'mpich' (known: ideal, nccl)");
+  expect_error({"collective", "--protocol", "ll"},
+               "--protocol ll: the ideal library has no protocols (give --library nccl)");
+  expect_error({"collective", "--library", "nccl", "--protocol", "fast"}, "--protocol: unknown protocol 'fast'");
+}
+
 TEST(CliCollective, VerifyAndVerboseReport) {
   const CliResult r = run_commsim({"collective", "--collective", "reducescatter", "--algorithm", "ring",
                                    "--size", "1M", "--verify", "--verbose", "--gamma", "100GB/s"});

@@ -1,0 +1,96 @@
+#include "topology/library.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "base/error.h"
+#include "base/name_table.h"
+
+namespace commsim {
+namespace {
+
+constexpr NameTable<Protocol, 3> kProtocolNames{{
+    {Protocol::kLL, "ll"},
+    {Protocol::kLL128, "ll128"},
+    {Protocol::kSimple, "simple"},
+}};
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
+  return out;
+}
+
+TimePs us(double microseconds) { return ps_from_seconds(microseconds * 1e-6); }
+
+// NVIDIA/nccl src/graph/tuning.cc, release 2.26, the Ring rows:
+//   baseLatencies[Ring]          LL 6.6, LL128 14.0, Simple 8.4 us per call
+//   hwLatencies[NVLINK][Ring]    LL 0.6, LL128 1.9,  Simple 3.4 us per step
+//   hwLatencies[PCI][Ring]       LL 1.0, LL128 2.5,  Simple 5.7
+//   hwLatencies[NET][Ring]       LL 2.7, LL128 4.0,  Simple 14.0
+// Bandwidth per protocol: LL carries 8 bytes of data in 16 (min(llMaxBw, busBw / 2));
+// LL128 120 of 128 bytes (NCCL rounds to 0.92); Simple all. llMaxBw on one Hopper node is
+// 141 GB/s; LL128's per-channel cap (36.7 GB/s on Hopper) times NCCL's 16+ channels on
+// NVSwitch is above any link here, so it is left out.
+LibraryProfile nccl_library() {
+  LibraryProfile p;
+  p.name = "nccl";
+  p.protocols = {
+      {Protocol::kLL, {us(6.6), {us(0.6), us(1.0), us(2.7)}, 0.5, 141e9}},
+      {Protocol::kLL128, {us(14.0), {us(1.9), us(2.5), us(4.0)}, 0.92}},
+      {Protocol::kSimple, {us(8.4), {us(3.4), us(5.7), us(14.0)}, 1.0}},
+  };
+  return p;
+}
+
+}  // namespace
+
+std::string_view protocol_name(Protocol protocol) { return name_in(kProtocolNames, protocol); }
+
+Protocol parse_protocol(std::string_view name, std::string_view what) {
+  if (const auto p = value_in(kProtocolNames, lower(name))) return *p;
+  throw InputError(std::string(what) + ": unknown protocol '" + std::string(name) + "' (known: " +
+                   names_in(kProtocolNames) + ")");
+}
+
+LinkClass link_class(LinkKind kind) {
+  switch (kind) {
+    case LinkKind::kNvlink: return LinkClass::kNvlink;
+    case LinkKind::kPcie: return LinkClass::kPcie;
+    case LinkKind::kInfiniband:
+    case LinkKind::kEthernet: return LinkClass::kNet;
+    case LinkKind::kOther: break;
+  }
+  return LinkClass::kNvlink;  // unknown hardware: the fastest class, so it adds least
+}
+
+LinkClass route_class(const Topology& topology, const Route& route) {
+  LinkClass slowest = LinkClass::kNvlink;
+  for (const ChannelId c : route) slowest = std::max(slowest, link_class(topology.link(link_of(c)).params.kind));
+  return slowest;
+}
+
+BandwidthBps ProtocolCosts::rate(BandwidthBps bottleneck) const {
+  return std::min(efficiency * bottleneck, max_rate_Bps);
+}
+
+ProtocolCosts LibraryProfile::costs(std::optional<Protocol> protocol) const {
+  if (ideal()) return {};
+  const Protocol wanted = protocol.value_or(protocols.back().first);
+  for (const auto& [p, costs] : protocols) {
+    if (p == wanted) return costs;
+  }
+  throw InputError("library '" + name + "' has no protocol '" + std::string(protocol_name(wanted)) + "'");
+}
+
+std::string library_names() { return "ideal, nccl"; }
+
+LibraryProfile library_by_name(std::string_view name, std::string_view what) {
+  const std::string key = lower(name);
+  if (key == "ideal") return LibraryProfile{};
+  if (key == "nccl") return nccl_library();
+  throw InputError(std::string(what) + ": unknown library '" + std::string(name) + "' (known: " +
+                   library_names() + ")");
+}
+
+}  // namespace commsim

@@ -1,0 +1,76 @@
+#pragma once
+// A communication library's costs beyond the wire (DESIGN.md section 3, "Communication
+// library"). NCCL, Gloo or MPI add to every collective what a link does not:
+//   per call     a launch and set-up latency             (NCCL: baseLatencies)
+//   per message  a step latency by the class of link     (NCCL: hwLatencies)
+//                it crosses: NVLink, PCIe or network
+//   per flow     a bandwidth efficiency (the fraction of  (NCCL: LL 1/2, LL128 ~120/128,
+//                bytes that carry data) and a rate cap     Simple 1; llMaxBw)
+// each by protocol: NCCL's LL (8-byte flag+data stores, lowest latency), LL128 and
+// Simple (bulk copies, full bandwidth). A profile holds these terms; the topology holds
+// the wire. `ideal` has no terms: exact alpha-beta, as before profiles existed.
+//
+// The simulator (network/) and the closed form (model/) apply the same ProtocolCosts, so
+// on an idle network they still agree exactly and sim/model means contention alone:
+//   T(message) = o + step latency(class of route) + path latency + S / rate
+//   rate       = min(efficiency x bottleneck bandwidth, max rate)
+//   T(call)    = call latency + the algorithm's time from its messages
+//
+// Source of the `nccl` defaults: NVIDIA/nccl src/graph/tuning.cc (release 2.26; Ring
+// constants, Hopper caps), gathered in the project's NCCL notes.
+
+#include <array>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/units.h"
+#include "topology/link.h"
+#include "topology/topology.h"
+
+namespace commsim {
+
+enum class Protocol { kLL, kLL128, kSimple };
+
+std::string_view protocol_name(Protocol protocol);  // "ll", "ll128", "simple"
+/// Accepts "ll", "LL128", "Simple", ... (any case). Throws InputError naming `what`.
+Protocol parse_protocol(std::string_view name, std::string_view what);
+
+/// NCCL's hardware classes of a step: a route is in the class of its slowest kind of link
+/// (network over PCIe over NVLink).
+enum class LinkClass { kNvlink = 0, kPcie = 1, kNet = 2 };
+LinkClass link_class(LinkKind kind);
+/// The class of a route: the slowest class among its links (NVLink for an empty route).
+LinkClass route_class(const Topology& topology, const Route& route);
+
+/// What one run of a library adds, for one protocol. Default-constructed: nothing (ideal).
+struct ProtocolCosts {
+  TimePs call_latency_ps = 0;
+  std::array<TimePs, 3> step_latency_ps{};  // by LinkClass
+  double efficiency = 1;                    // (0, 1]
+  BandwidthBps max_rate_Bps = std::numeric_limits<double>::infinity();
+
+  TimePs step_latency(LinkClass c) const { return step_latency_ps[static_cast<int>(c)]; }
+  /// The rate a lone flow reaches on a route whose slowest link is `bottleneck`.
+  BandwidthBps rate(BandwidthBps bottleneck) const;
+  bool operator==(const ProtocolCosts&) const = default;
+};
+
+struct LibraryProfile {
+  std::string name = "ideal";
+  /// The protocols the library has, in the order it prefers them on a tie. Empty: ideal.
+  std::vector<std::pair<Protocol, ProtocolCosts>> protocols;
+
+  bool ideal() const { return protocols.empty(); }
+  /// The costs of `protocol`; ideal gives none. Throws InputError if the profile lacks it.
+  ProtocolCosts costs(std::optional<Protocol> protocol) const;
+};
+
+/// The built-in profiles: "ideal", "nccl". Throws InputError listing them for another name.
+LibraryProfile library_by_name(std::string_view name, std::string_view what);
+/// The names library_by_name knows, "ideal, nccl", for help and errors.
+std::string library_names();
+
+}  // namespace commsim

@@ -1,0 +1,110 @@
+// A library profile applies to the simulator and the closed form alike: on an idle network
+// they still agree, so sim/model keeps meaning contention alone; and the model reproduces
+// NCCL's own latency formula where the wire adds nothing.
+
+#include <gtest/gtest.h>
+
+#include "collective/algorithms.h"
+#include "collective/simulate.h"
+#include "model/collective_model.h"
+#include "topology/builders.h"
+
+namespace commsim {
+namespace {
+
+constexpr Bytes kMiB = 1 << 20;
+
+Topology built(TopologyKind kind, std::uint32_t npus, TimePs latency_ps = ps_from_ns(300)) {
+  TopologyConfig c;
+  c.kind = kind;
+  c.npus = npus;
+  c.nodes = 2;
+  c.gpus_per_node = 4;
+  c.link = {50e9, latency_ps, LinkKind::kNvlink, Duplex::kFull};
+  c.nic = {25e9, ps_from_us(1), LinkKind::kInfiniband, Duplex::kFull};
+  return build_topology(c);
+}
+
+double sim_s(const Topology& t, CollectiveKind kind, AlgorithmKind a, Bytes size, const ProtocolCosts& library) {
+  CollectiveConfig config;
+  config.library = library;
+  return seconds_from_ps(simulate_collective(t, kind, a, size, config).time_ps);
+}
+
+double model_s(const Topology& t, CollectiveKind kind, AlgorithmKind a, Bytes size, const ProtocolCosts& library) {
+  ModelOptions options;
+  options.library = library;
+  return collective_cost(t, kind, a, size, options).time_s(0);
+}
+
+TEST(LibraryAgreement, SimulatorEqualsClosedFormUnderEveryProfile) {
+  // A profile whose rates are whole picoseconds per byte (0.8 x 50 GB/s = 40 GB/s: 25 ps/B;
+  // LL's 0.5 x 50 = 25 GB/s: 40 ps/B), so the clock rounds nothing: agreement to 1e-9.
+  const ProtocolCosts whole{ps_from_us(7), {ps_from_ns(600), ps_from_ns(1500), ps_from_ns(2700)}, 0.8};
+  const LibraryProfile nccl = library_by_name("nccl", "--library");
+  using A = AlgorithmKind;
+  struct Case {
+    Topology topology;
+    std::vector<AlgorithmKind> algorithms;
+  };
+  const std::vector<Case> cases{
+      {built(TopologyKind::kRing, 8), {A::kRing, A::kRingBidir}},
+      {built(TopologyKind::kSwitch, 8), {A::kDirect, A::kRecursiveDoubling, A::kRabenseifner, A::kBruck}},
+      {built(TopologyKind::kHierarchical, 0), {A::kHierarchical}},
+  };
+  for (const Case& c : cases) {
+    for (const AlgorithmKind a : c.algorithms) {
+      for (const CollectiveKind kind : all_collectives()) {
+        if (inapplicable_reason(kind, a, c.topology)) continue;
+        const Bytes size = nccl_size(kind, 64 * kMiB, c.topology.npu_count());
+        SCOPED_TRACE(c.topology.name() + " " + std::string(algorithm_name(a)) + " " +
+                     std::string(collective_name(kind)));
+        EXPECT_NEAR(sim_s(c.topology, kind, a, size, whole) / model_s(c.topology, kind, a, size, whole), 1.0, 1e-9);
+        for (const auto& [protocol, costs] : nccl.protocols) {
+          SCOPED_TRACE(std::string(protocol_name(protocol)));
+          EXPECT_NEAR(sim_s(c.topology, kind, a, size, costs) / model_s(c.topology, kind, a, size, costs), 1.0,
+                      1e-6);
+        }
+      }
+    }
+  }
+}
+
+TEST(LibraryAgreement, NcclsRingLatencyFormula) {
+  // NCCL (tuning.cc): Ring AllReduce, LL, one node of 8 GPUs on NVLink:
+  //   base + 2(p-1) x hwLatency = 6.6 + 14 x 0.6 = 15.0 us.
+  // On a switch whose links add no latency, a 0-byte AllReduce is exactly that, in the
+  // model and the simulator.
+  const Topology node = built(TopologyKind::kSwitch, 8, 0);
+  const ProtocolCosts ll = library_by_name("nccl", "--library").costs(Protocol::kLL);
+  EXPECT_NEAR(model_s(node, CollectiveKind::kAllReduce, AlgorithmKind::kRing, 0, ll), 15.0e-6, 1e-15);
+  EXPECT_NEAR(sim_s(node, CollectiveKind::kAllReduce, AlgorithmKind::kRing, 0, ll), 15.0e-6, 1e-15);
+  // AllGather has p-1 steps: 6.6 + 7 x 0.6 = 10.8 us; with Simple 8.4 + 7 x 3.4 = 32.2 us.
+  EXPECT_NEAR(model_s(node, CollectiveKind::kAllGather, AlgorithmKind::kRing, 0, ll), 10.8e-6, 1e-15);
+  const ProtocolCosts simple = library_by_name("nccl", "--library").costs(Protocol::kSimple);
+  EXPECT_NEAR(model_s(node, CollectiveKind::kAllGather, AlgorithmKind::kRing, 0, simple), 32.2e-6, 1e-15);
+  // With data: 8 MiB AllReduce under LL moves 14 steps of 1 MiB at min(0.5 x 50, 141) =
+  // 25 GB/s, 40 ps/B: 15 us + 14 x 2^20 x 40 ps.
+  EXPECT_NEAR(sim_s(node, CollectiveKind::kAllReduce, AlgorithmKind::kRing, 8 * kMiB, ll),
+              15.0e-6 + 14.0 * kMiB * 40e-12, 1e-15);
+}
+
+TEST(LibraryAgreement, AutoPicksLowLatencyProtocolsForSmallSizesAndSimpleForLarge) {
+  // NCCL's choice by estimate: LL for tiny messages (least latency), Simple for large ones
+  // (full bandwidth). On 8 GPUs at 450 GB/s: LL costs 15.0 us + n 14/8 / 141 GB/s,
+  // Simple 8.4 + 14 x 3.4 = 56 us + n 14/8 / 450 GB/s.
+  TopologyConfig c;  // the default: 8 GPUs on an NVSwitch
+  c.kind = TopologyKind::kSwitch;
+  c.link.latency_ps = 0;
+  const Topology node = build_topology(c);
+  const LibraryProfile nccl = library_by_name("nccl", "--library");
+  const auto pick = [&](Bytes n) {
+    return fastest_protocol(node, CollectiveKind::kAllReduce, AlgorithmKind::kRing, n, {}, nccl);
+  };
+  EXPECT_EQ(pick(1024), Protocol::kLL);
+  EXPECT_EQ(pick(1024 * kMiB), Protocol::kSimple);
+  EXPECT_FALSE(fastest_protocol(node, CollectiveKind::kAllReduce, AlgorithmKind::kRing, 1024, {}, LibraryProfile{}));
+}
+
+}  // namespace
+}  // namespace commsim

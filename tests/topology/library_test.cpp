@@ -1,0 +1,54 @@
+#include "topology/library.h"
+
+#include <gtest/gtest.h>
+
+#include "base/error.h"
+#include "topology/builders.h"
+
+namespace commsim {
+namespace {
+
+TEST(Library, ProtocolsInAnyCase) {
+  EXPECT_EQ(parse_protocol("ll", "p"), Protocol::kLL);
+  EXPECT_EQ(parse_protocol("LL128", "p"), Protocol::kLL128);
+  EXPECT_EQ(parse_protocol("Simple", "p"), Protocol::kSimple);
+  try {
+    parse_protocol("fast", "--protocol");
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "--protocol: unknown protocol 'fast' (known: ll, ll128, simple)");
+  }
+}
+
+TEST(Library, NcclDefaultsAreTuningCcsRingConstants) {
+  const LibraryProfile nccl = library_by_name("NCCL", "--library");
+  ASSERT_EQ(nccl.protocols.size(), 3u);
+  const ProtocolCosts ll = nccl.costs(Protocol::kLL);
+  EXPECT_EQ(ll.call_latency_ps, ps_from_ns(6600));
+  EXPECT_EQ(ll.step_latency(LinkClass::kNvlink), ps_from_ns(600));
+  EXPECT_EQ(ll.step_latency(LinkClass::kNet), ps_from_ns(2700));
+  // LL carries 8 data bytes in 16, up to llMaxBw = 141 GB/s on one Hopper node.
+  EXPECT_DOUBLE_EQ(ll.rate(200e9), 100e9);
+  EXPECT_DOUBLE_EQ(ll.rate(370.8e9), 141e9);
+  EXPECT_DOUBLE_EQ(nccl.costs(Protocol::kLL128).rate(100e9), 92e9);
+  EXPECT_EQ(nccl.costs(Protocol::kSimple).step_latency(LinkClass::kPcie), ps_from_ns(5700));
+  EXPECT_TRUE(library_by_name("ideal", "--library").ideal());
+  EXPECT_EQ(library_by_name("ideal", "--library").costs(std::nullopt), ProtocolCosts{});
+  EXPECT_THROW(library_by_name("mpich", "--library"), InputError);
+}
+
+TEST(Library, ARouteIsInTheClassOfItsSlowestLink) {
+  TopologyConfig c;
+  c.kind = TopologyKind::kHierarchical;
+  c.nodes = 2;
+  c.gpus_per_node = 2;
+  const Topology t = build_topology(c);
+  EXPECT_EQ(route_class(t, t.route(0, 1)), LinkClass::kNvlink);  // through the node's NVSwitch
+  EXPECT_EQ(route_class(t, t.route(0, 2)), LinkClass::kNet);     // through the NICs
+  EXPECT_EQ(route_class(t, t.route(0, 0)), LinkClass::kNvlink);
+  EXPECT_EQ(link_class(LinkKind::kPcie), LinkClass::kPcie);
+  EXPECT_EQ(link_class(LinkKind::kEthernet), LinkClass::kNet);
+}
+
+}  // namespace
+}  // namespace commsim
