@@ -141,7 +141,7 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
   }
   for (const AlgorithmKind algorithm : algorithms) check_collective_footprint(topology, kind, algorithm, config);
 
-  const LibraryChoice library = library_from_options(vm);
+  const LibraryChoice library = library_from_options(vm, topology);
   config.library = library.profile.costs(library.protocol);  // each size may choose again
   ModelOptions model;
   model.library = config.library;

@@ -59,6 +59,26 @@ Rank rank_option(const po::variables_map& vm, const char* name, Rank fallback,
   return rank;
 }
 
+// The protocol of least closed-form time for the pattern (its slowest message), as NCCL
+// chooses; empty for the ideal library.
+std::optional<Protocol> fastest_p2p_protocol(const Topology& topology, const std::vector<Message>& messages,
+                                             TimePs overhead, const LibraryProfile& profile) {
+  std::optional<Protocol> best;
+  double best_s = 0;
+  for (const auto& [protocol, costs] : profile.protocols) {
+    double slowest = 0;
+    for (const Message& m : messages) {
+      slowest = std::max(slowest, p2p_time_s(path_params(topology, m.src, m.dst), seconds_from_ps(overhead),
+                                             m.bytes, costs));
+    }
+    if (!best || slowest < best_s) {
+      best = protocol;
+      best_s = slowest;
+    }
+  }
+  return best;
+}
+
 struct Result {
   Message message;
   TimePs sim_ps;
@@ -108,6 +128,7 @@ int run_p2p(const std::vector<std::string>& args, std::ostream& out) {
              "also write one row per message: pattern,src,dst,size_bytes,sim_time_us,"
              "model_time_us,sim_over_model,algbw_GBps");
   options.add(topology_options());
+  options.add(library_options());
   const po::variables_map vm = parse_options(args, options);
   if (vm.count("help")) {
     out << "Usage: commsim p2p [options]\n\n" << options << "\n"
@@ -159,25 +180,29 @@ int run_p2p(const std::vector<std::string>& args, std::ostream& out) {
       break;
   }
 
+  const LibraryChoice library = library_from_options(vm, topology);
   std::vector<std::vector<Result>> by_size;
+  std::vector<std::optional<Protocol>> protocol_of_size;
   for (const Bytes size : sizes) {
     for (Message& m : messages) m.bytes = size;
+    const std::optional<Protocol> protocol =
+        library.protocol ? library.protocol : fastest_p2p_protocol(topology, messages, overhead, library.profile);
+    const ProtocolCosts costs = library.profile.costs(protocol);
     std::vector<TimePs> arrival;
     if (pattern.kind == Pattern::Kind::kAllPairs) {
       for (const Message& m : messages) {
-        arrival.push_back(simulate_concurrent_messages(topology, overhead, {m})[0]);
+        arrival.push_back(simulate_concurrent_messages(topology, overhead, {m}, costs)[0]);
       }
     } else {
-      arrival = simulate_concurrent_messages(topology, overhead, messages);
+      arrival = simulate_concurrent_messages(topology, overhead, messages, costs);
     }
     std::vector<Result> results;
     for (std::size_t i = 0; i < messages.size(); ++i) {
       const Message& m = messages[i];
-      const double model = p2p_time_s(path_params(topology, m.src, m.dst),
-                                      seconds_from_ps(overhead), m.bytes);
-      results.push_back({m, arrival[i], model});
+      results.push_back({m, arrival[i], p2p_time_s(path_params(topology, m.src, m.dst), seconds_from_ps(overhead), m.bytes, costs)});
     }
     by_size.push_back(std::move(results));
+    protocol_of_size.push_back(protocol);
   }
 
   out << "# commsim p2p\n"
@@ -202,6 +227,11 @@ int run_p2p(const std::vector<std::string>& args, std::ostream& out) {
       out << "# pattern: all-pairs, every directed pair alone in turn\n";
       break;
   }
+  if (!library.profile.ideal()) {
+    out << "# library: " << library.profile.name << ", protocol "
+        << (library.protocol ? std::string(protocol_name(*library.protocol)) : "auto (the fastest by the closed form)")
+        << "; model: L_call + o + step latency + path latency + S / protocol rate\n";
+  }
   out << "# overhead o: " << format_time(overhead) << "\n"
       << "# model: o + path latency + S / bottleneck bandwidth, each message on an idle "
          "network\n"
@@ -209,7 +239,8 @@ int run_p2p(const std::vector<std::string>& args, std::ostream& out) {
 
   if (pattern.kind == Pattern::Kind::kAllPairs) {
     for (std::size_t i = 0; i < sizes.size(); ++i) {
-      const std::string size = std::to_string(sizes[i]) + " B";
+      std::string size = std::to_string(sizes[i]) + " B";
+      if (protocol_of_size[i]) size += " (" + std::string(protocol_name(*protocol_of_size[i])) + ")";
       print_matrix(out, "size " + size + ": time (us)", by_size[i], n,
                    [](const Result& r) { return fixed(us_from_ps(r.sim_ps), 2); });
       print_matrix(out, "size " + size + ": algbw (GB/s)", by_size[i], n, [](const Result& r) {
@@ -222,11 +253,10 @@ int run_p2p(const std::vector<std::string>& args, std::ostream& out) {
       out << "# time: until the last of the " << messages.size()
           << " messages arrived; algbw = size / time; model: the slowest message alone\n";
     }
-    Table table({{"size", "B", 12},
-                 {"time", "us", 12},
-                 {"algbw", "GB/s", 9},
-                 {"model", "us", 12},
-                 {"sim/model", "", 10}});
+    std::vector<Column> columns{{"size", "B", 12}};
+    if (!library.profile.ideal()) columns.push_back({"proto", "", 7});
+    columns.insert(columns.end(), {{"time", "us", 12}, {"algbw", "GB/s", 9}, {"model", "us", 12}, {"sim/model", "", 10}});
+    Table table(std::move(columns));
     for (std::size_t i = 0; i < sizes.size(); ++i) {
       TimePs sim = 0;
       double model = 0;
@@ -234,9 +264,11 @@ int run_p2p(const std::vector<std::string>& args, std::ostream& out) {
         sim = std::max(sim, r.sim_ps);
         model = std::max(model, r.model_s);
       }
-      table.add_row({std::to_string(sizes[i]), fixed(us_from_ps(sim), 2),
-                     fixed(algbw_GBps(sizes[i], sim), 2), fixed(model * 1e6, 2),
-                     ratio_text(seconds_from_ps(sim), model, 4)});
+      std::vector<std::string> row{std::to_string(sizes[i])};
+      if (protocol_of_size[i]) row.emplace_back(protocol_name(*protocol_of_size[i]));
+      row.insert(row.end(), {fixed(us_from_ps(sim), 2), fixed(algbw_GBps(sizes[i], sim), 2), fixed(model * 1e6, 2),
+                             ratio_text(seconds_from_ps(sim), model, 4)});
+      table.add_row(std::move(row));
     }
     table.print(out);
   }

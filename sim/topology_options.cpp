@@ -71,13 +71,21 @@ Topology topology_from_options(const po::variables_map& vm, const TopologyConfig
   const auto kind_text = option_text(vm, "topology");
   if (file && kind_text) throw InputError("give either --topology-file or --topology, not both");
   if (!kind_text) {
+    // A cluster spec may be scaled: its count of nodes and of GPUs per node.
+    const auto scales = [&](std::string_view option) {
+      return file && (option == "nodes" || option == "gpus-per-node");
+    };
     for (const BuilderParameter& parameter : builder_parameters()) {
-      if (vm.count(std::string(parameter.option))) {
+      if (vm.count(std::string(parameter.option)) && !scales(parameter.option)) {
         throw InputError("--" + std::string(parameter.option) + " needs --topology KIND" +
                          (file ? " (a spec file gives its own parameters)" : ""));
       }
     }
-    return file ? load_topology_file(*file) : build_topology(fallback);
+    if (!file) return build_topology(fallback);
+    SpecScale scale;
+    if (vm.count("nodes")) scale.nodes = count_option(vm, "nodes", 0, 1);
+    if (vm.count("gpus-per-node")) scale.gpus_per_node = count_option(vm, "gpus-per-node", 0, 1);
+    return load_topology_file(*file, scale);
   }
 
   TopologyConfig c;
@@ -124,18 +132,23 @@ Topology topology_from_options(const po::variables_map& vm, const TopologyConfig
 namespace commsim::cli {
 
 po::options_description library_options() {
-  po::options_description o("Communication library (default: ideal, the wire alone)");
+  po::options_description o("Communication library (default: the spec file's, else ideal: the wire alone)");
   add_option(o, "library", "NAME",
              ("the library's costs beyond the wire: " + library_names() +
               " (per-call and per-step latency, protocol bandwidth; see README)")
                  .c_str());
+  add_option(o, "library-file", "FILE", "a library profile in full (proto/topology.proto LibrarySpec, text format)");
   add_option(o, "protocol", "P", "ll, ll128, simple, or auto: the fastest at each size (default auto)");
   return o;
 }
 
-LibraryChoice library_from_options(const po::variables_map& vm) {
-  LibraryChoice choice;
-  if (const auto name = option_text(vm, "library")) choice.profile = library_by_name(*name, "--library");
+LibraryChoice library_from_options(const po::variables_map& vm, const Topology& topology) {
+  LibraryChoice choice{topology.library(), std::nullopt};
+  const auto name = option_text(vm, "library");
+  const auto file = option_text(vm, "library-file");
+  if (name && file) throw InputError("give either --library or --library-file, not both");
+  if (name) choice.profile = library_by_name(*name, "--library");
+  if (file) choice.profile = load_library_file(*file);
   const std::string protocol = option_text(vm, "protocol").value_or("auto");
   if (protocol == "auto") return choice;
   if (choice.profile.ideal()) {

@@ -18,16 +18,17 @@ po::options_description topology_options();
 Topology topology_from_options(const po::variables_map& vm,
                                const TopologyConfig& fallback = default_topology_config());
 
-/// The communication library options: --library NAME and --protocol.
+/// The communication library options: --library NAME, --library-file FILE, --protocol.
 po::options_description library_options();
 
 /// A library profile and the protocol asked for (empty: auto, the fastest by the closed
-/// form at each size, as NCCL chooses). Throws InputError on an unknown name, or a protocol
-/// with the ideal library, which has none.
+/// form at each size, as NCCL chooses). Without --library or --library-file, the
+/// topology's own (a spec file's `library` block; ideal for a built topology). Throws
+/// InputError on an unknown name, or a protocol with the ideal library, which has none.
 struct LibraryChoice {
   LibraryProfile profile;
   std::optional<Protocol> protocol;
 };
-LibraryChoice library_from_options(const po::variables_map& vm);
+LibraryChoice library_from_options(const po::variables_map& vm, const Topology& topology);
 
 }  // namespace commsim::cli

@@ -20,7 +20,7 @@ PathParams path_params(const Topology& topology, Rank src, Rank dst) {
 
 double p2p_time_s(const PathParams& path, double overhead_s, Bytes bytes, const ProtocolCosts& library) {
   const double step_s = path.hops > 0 ? seconds_from_ps(library.step_latency(path.link_class)) : 0;
-  return overhead_s + step_s + seconds_from_ps(path.latency_ps) +
+  return seconds_from_ps(library.call_latency_ps) + overhead_s + step_s + seconds_from_ps(path.latency_ps) +
          static_cast<double>(bytes) / library.rate(path.bottleneck_Bps);
 }
 

@@ -25,10 +25,11 @@ struct PathParams {
 
 PathParams path_params(const Topology& topology, Rank src, Rank dst);
 
-/// T in seconds, for `overhead_s` = o. With a library's costs (topology/library.h) a
-/// message crossing a link also pays the step latency of its class, and flows at
-///   min(efficiency x bottleneck, max rate):
-///   T(S) = o + step latency + path latency + S / rate
+/// T in seconds, for `overhead_s` = o. With a library's costs (topology/library.h) the
+/// message is one library call (nccl-tests' sendrecv: a grouped send and receive): it pays
+/// the call latency, the step latency of its route's class, and flows at
+/// min(efficiency x bottleneck, max rate):
+///   T(S) = L_call + o + step latency + path latency + S / rate
 double p2p_time_s(const PathParams& path, double overhead_s, Bytes bytes, const ProtocolCosts& library = {});
 
 }  // namespace commsim

@@ -1,10 +1,13 @@
 #pragma once
 // Runs a set of messages that all start at time 0 on an otherwise idle network and
-// reports when each arrived: the building block of P2P measurements.
+// reports when each arrived: the building block of P2P measurements. Under a library's
+// costs (topology/library.h) the set is one library call: the messages start after the
+// call latency.
 
 #include <vector>
 
 #include "base/units.h"
+#include "topology/library.h"
 #include "topology/topology.h"
 
 namespace commsim {
@@ -17,6 +20,7 @@ struct Message {
 
 /// Arrival time of each message, in the order given.
 std::vector<TimePs> simulate_concurrent_messages(const Topology& topology, TimePs overhead_ps,
-                                                 const std::vector<Message>& messages);
+                                                 const std::vector<Message>& messages,
+                                                 const ProtocolCosts& library = {});
 
 }  // namespace commsim

@@ -57,7 +57,7 @@ void Network::send(Rank src, Rank dst, Bytes bytes, Callback on_arrival, SendOpt
   flow.on_arrival = std::move(on_arrival);
   TimePs wait_ps = overhead_ps_;
   if (!flow.route->empty()) {
-    wait_ps = add_times(wait_ps, library_.step_latency(route_class(topology_, *flow.route)), "message overhead");
+    wait_ps = add_times(wait_ps, library_.step_latency(topology_.route_class(*flow.route)), "message overhead");
   }
   // Without a wait a flow sent from an event joins the current instant's batch directly.
   if (wait_ps == 0 && engine_.running()) {

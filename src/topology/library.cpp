@@ -53,23 +53,6 @@ Protocol parse_protocol(std::string_view name, std::string_view what) {
                    names_in(kProtocolNames) + ")");
 }
 
-LinkClass link_class(LinkKind kind) {
-  switch (kind) {
-    case LinkKind::kNvlink: return LinkClass::kNvlink;
-    case LinkKind::kPcie: return LinkClass::kPcie;
-    case LinkKind::kInfiniband:
-    case LinkKind::kEthernet: return LinkClass::kNet;
-    case LinkKind::kOther: break;
-  }
-  return LinkClass::kNvlink;  // unknown hardware: the fastest class, so it adds least
-}
-
-LinkClass route_class(const Topology& topology, const Route& route) {
-  LinkClass slowest = LinkClass::kNvlink;
-  for (const ChannelId c : route) slowest = std::max(slowest, link_class(topology.link(link_of(c)).params.kind));
-  return slowest;
-}
-
 BandwidthBps ProtocolCosts::rate(BandwidthBps bottleneck) const {
   return std::min(efficiency * bottleneck, max_rate_Bps);
 }

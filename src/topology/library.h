@@ -28,7 +28,6 @@
 
 #include "base/units.h"
 #include "topology/link.h"
-#include "topology/topology.h"
 
 namespace commsim {
 
@@ -38,12 +37,6 @@ std::string_view protocol_name(Protocol protocol);  // "ll", "ll128", "simple"
 /// Accepts "ll", "LL128", "Simple", ... (any case). Throws InputError naming `what`.
 Protocol parse_protocol(std::string_view name, std::string_view what);
 
-/// NCCL's hardware classes of a step: a route is in the class of its slowest kind of link
-/// (network over PCIe over NVLink).
-enum class LinkClass { kNvlink = 0, kPcie = 1, kNet = 2 };
-LinkClass link_class(LinkKind kind);
-/// The class of a route: the slowest class among its links (NVLink for an empty route).
-LinkClass route_class(const Topology& topology, const Route& route);
 
 /// What one run of a library adds, for one protocol. Default-constructed: nothing (ideal).
 struct ProtocolCosts {

@@ -13,6 +13,17 @@ constexpr NameTable<LinkKind, 5> kKindNames{{
 }};
 }  // namespace
 
+LinkClass link_class(LinkKind kind) {
+  switch (kind) {
+    case LinkKind::kNvlink: return LinkClass::kNvlink;
+    case LinkKind::kPcie: return LinkClass::kPcie;
+    case LinkKind::kInfiniband:
+    case LinkKind::kEthernet: return LinkClass::kNet;
+    case LinkKind::kOther: break;
+  }
+  return LinkClass::kNvlink;  // unknown hardware: the fastest class, so it adds least
+}
+
 std::string_view link_kind_name(LinkKind kind) { return name_in(kKindNames, kind); }
 
 std::optional<LinkKind> link_kind_from_name(std::string_view name) {

@@ -22,6 +22,12 @@ struct LinkParams {
   Duplex duplex = Duplex::kFull;
 };
 
+/// NCCL's hardware classes of a communication step (topology/library.h): a route is in the
+/// class of its slowest kind of link, network over PCIe over NVLink.
+enum class LinkClass { kNvlink = 0, kPcie = 1, kNet = 2 };
+/// Other (unknown) hardware counts as NVLink, the class that adds least.
+LinkClass link_class(LinkKind kind);
+
 std::string_view link_kind_name(LinkKind kind);
 std::optional<LinkKind> link_kind_from_name(std::string_view name);
 std::string_view duplex_name(Duplex duplex);

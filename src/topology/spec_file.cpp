@@ -73,7 +73,7 @@ void check_fields_apply(const pb::BuilderSpec& b, TopologyKind kind, const std::
   }
 }
 
-Topology from_builder(const pb::TopologySpec& spec, const std::string& origin) {
+Topology from_builder(const pb::TopologySpec& spec, const std::string& origin, const SpecScale& scale) {
   const pb::BuilderSpec& b = spec.builder();
   const std::string where = origin + ": builder";
   TopologyConfig c;
@@ -91,6 +91,8 @@ Topology from_builder(const pb::TopologySpec& spec, const std::string& origin) {
       c.gpus_per_node = required(b.gpus_per_node(), where + ".gpus_per_node");
       c.leaf_size = b.leaf_size();
       c.nic = link_params(b.nic(), where + ".nic");
+      c.nodes = scale.nodes.value_or(c.nodes);
+      c.gpus_per_node = scale.gpus_per_node.value_or(c.gpus_per_node);
       break;
     case TopologyKind::kTree:
       c.arity = required(b.arity(), where + ".arity");
@@ -155,9 +157,62 @@ Topology from_graph(const pb::TopologySpec& spec, const std::string& origin) {
   }
 }
 
+ProtocolCosts protocol_costs(const pb::ProtocolSpec& spec, const std::string& where) {
+  const auto time = [&](const std::string& text, const char* field) {
+    if (text.empty()) throw InputError(where + "." + field + " is missing");
+    return parse_time(text, where + "." + field);
+  };
+  ProtocolCosts c;
+  c.call_latency_ps = time(spec.call_latency(), "call_latency");
+  c.step_latency_ps = {time(spec.nvlink_step(), "nvlink_step"), time(spec.pcie_step(), "pcie_step"),
+                       time(spec.net_step(), "net_step")};
+  if (!(spec.efficiency() > 0 && spec.efficiency() <= 1)) {
+    throw InputError(where + ".efficiency must be in (0, 1], got " + std::to_string(spec.efficiency()));
+  }
+  c.efficiency = spec.efficiency();
+  if (!spec.max_bandwidth().empty()) c.max_rate_Bps = parse_bandwidth(spec.max_bandwidth(), where + ".max_bandwidth");
+  return c;
+}
+
+Protocol protocol_of(pb::Protocol protocol, const std::string& where) {
+  switch (protocol) {
+    case pb::LL: return Protocol::kLL;
+    case pb::LL128: return Protocol::kLL128;
+    case pb::SIMPLE: return Protocol::kSimple;
+    default: throw InputError(where + ".protocol is missing");
+  }
+}
+
 }  // namespace
 
-Topology parse_topology_spec(const std::string& text, const std::string& origin, bool json) {
+LibraryProfile library_from_spec(const spec::LibrarySpec& spec, const std::string& where) {
+  if (spec.name().empty()) throw InputError(where + ".name is missing");
+  if (spec.protocols().empty()) return library_by_name(spec.name(), where + ".name");
+  LibraryProfile profile;
+  profile.name = spec.name();
+  for (int i = 0; i < spec.protocols_size(); ++i) {
+    const std::string at = where + ".protocols[" + std::to_string(i) + "]";
+    const Protocol protocol = protocol_of(spec.protocols(i).protocol(), at);
+    for (const auto& [known, costs] : profile.protocols) {
+      if (known == protocol) throw InputError(at + ": protocol " + std::string(protocol_name(protocol)) + " is given twice");
+    }
+    profile.protocols.emplace_back(protocol, protocol_costs(spec.protocols(i), at));
+  }
+  return profile;
+}
+
+LibraryProfile load_library_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot open library file");
+  std::stringstream text;
+  text << in.rdbuf();
+  spec::LibrarySpec spec;
+  parse_text_proto(text.str(), spec, path);
+  return library_from_spec(spec, path);
+}
+
+Topology parse_topology_spec(const std::string& text, const std::string& origin, bool json,
+                             const SpecScale& scale) {
   pb::TopologySpec spec;
   if (json) {
     parse_json_proto(text, spec, origin, "invalid JSON topology spec");
@@ -165,20 +220,28 @@ Topology parse_topology_spec(const std::string& text, const std::string& origin,
     parse_text_proto(text, spec, origin);
   }
   if (spec.name().empty()) throw InputError(origin + ": name is missing");
-  switch (spec.shape_case()) {
-    case pb::TopologySpec::kBuilder: return from_builder(spec, origin);
-    case pb::TopologySpec::kGraph: return from_graph(spec, origin);
-    default: throw InputError(origin + ": give either a builder { ... } or a graph { ... }");
+  const bool scalable = spec.shape_case() == pb::TopologySpec::kBuilder && spec.builder().kind() == pb::HIERARCHICAL;
+  if ((scale.nodes || scale.gpus_per_node) && !scalable) {
+    throw InputError(origin + ": --nodes and --gpus-per-node scale a hierarchical builder spec, and this is not one");
   }
+  Topology topology = [&] {
+    switch (spec.shape_case()) {
+      case pb::TopologySpec::kBuilder: return from_builder(spec, origin, scale);
+      case pb::TopologySpec::kGraph: return from_graph(spec, origin);
+      default: throw InputError(origin + ": give either a builder { ... } or a graph { ... }");
+    }
+  }();
+  if (spec.has_library()) topology.set_library(library_from_spec(spec.library(), origin + ": library"));
+  return topology;
 }
 
-Topology load_topology_file(const std::string& path) {
+Topology load_topology_file(const std::string& path, const SpecScale& scale) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open topology file");
   std::stringstream text;
   text << in.rdbuf();
   const bool json = path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0;
-  return parse_topology_spec(text.str(), path, json);
+  return parse_topology_spec(text.str(), path, json, scale);
 }
 
 }  // namespace commsim

@@ -2,14 +2,36 @@
 // Loads a topology spec file (proto/topology.proto): protobuf text format, or JSON when
 // the file name ends in ".json". Errors name the file, and for syntax errors the line.
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
+#include "topology/library.h"
 #include "topology/topology.h"
 
 namespace commsim {
 
-Topology load_topology_file(const std::string& path);
-/// Parses spec text; `origin` names it in error messages (a file path).
-Topology parse_topology_spec(const std::string& text, const std::string& origin, bool json);
+namespace spec {
+class LibrarySpec;
+}
+
+/// A cluster spec scaled on the command line: a hierarchical builder spec with other
+/// counts of nodes or GPUs per node (--nodes, --gpus-per-node).
+struct SpecScale {
+  std::optional<std::uint32_t> nodes;
+  std::optional<std::uint32_t> gpus_per_node;
+};
+
+Topology load_topology_file(const std::string& path, const SpecScale& scale = {});
+/// Parses spec text; `origin` names it in error messages (a file path). Throws InputError
+/// if `scale` asks to scale a spec that is not a hierarchical builder.
+Topology parse_topology_spec(const std::string& text, const std::string& origin, bool json,
+                             const SpecScale& scale = {});
+
+/// A `library { ... }` block: a built-in profile by name, or every protocol in full.
+/// `where` names it in errors ("FILE: library").
+LibraryProfile library_from_spec(const spec::LibrarySpec& spec, const std::string& where);
+/// A LibrarySpec alone in a file (protobuf text format), for --library-file.
+LibraryProfile load_library_file(const std::string& path);
 
 }  // namespace commsim

@@ -126,6 +126,12 @@ Route Topology::shortest_path_route(Rank src, Rank dst) const {
   return route;
 }
 
+LinkClass Topology::route_class(const Route& route) const {
+  LinkClass slowest = LinkClass::kNvlink;
+  for (const ChannelId c : route) slowest = std::max(slowest, link_class(link(link_of(c)).params.kind));
+  return slowest;
+}
+
 std::size_t Topology::diameter_hops() const {
   return shape_.diameter_hops ? *shape_.diameter_hops : searched_diameter_hops();
 }

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "base/units.h"
+#include "topology/library.h"
 #include "topology/link.h"
 
 namespace commsim {
@@ -100,6 +101,12 @@ class Topology {
   /// The channels from `src` to `dst` (empty when src == dst). The reference stays valid
   /// for the topology's lifetime.
   const Route& route(Rank src, Rank dst) const;
+  /// The class of a route: the slowest class among its links (NVLink for an empty route).
+  LinkClass route_class(const Route& route) const;
+  /// The communication library the system runs by default (a spec file's `library`);
+  /// ideal for a topology built from parameters.
+  const LibraryProfile& library() const { return library_; }
+  void set_library(LibraryProfile library) { library_ = std::move(library); }
   /// The vertex a channel leaves from and the one it enters.
   VertexId channel_source(ChannelId channel) const;
   VertexId channel_target(ChannelId channel) const;
@@ -122,6 +129,7 @@ class Topology {
   std::size_t npu_count_;
   std::optional<Grid> grid_;
   Shape shape_;
+  LibraryProfile library_;
   mutable std::unordered_map<std::uint64_t, Route> route_cache_;
   // Per source NPU: the link through which Dijkstra reached each vertex.
   mutable std::vector<std::vector<LinkId>> predecessor_links_;

@@ -119,6 +119,16 @@ TEST(CliCollective, NcclLibraryShowsTheProtocolOfEachSize) {
   expect_error({"collective", "--library", "nccl", "--protocol", "fast"}, "--protocol: unknown protocol 'fast'");
 }
 
+TEST(CliP2p, NcclLibraryIsOneCallPerSendRecv) {
+  // 1 KiB one-way on the switch of 8 GPUs (450 GB/s, two hops of 250 ns): LL is
+  // 6.6 + 0.6 + 0.5 us + 1024 B at min(0.5 x 450, 141) GB/s = 7.7 + 0.0073 = 7.71 us.
+  const CliResult r = run_commsim({"p2p", "--library", "nccl", "--topology", "switch", "--size", "1K"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("        1024      ll         7.71"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1.0000"), std::string::npos) << r.out;
+  expect_error({"p2p", "--library", "nccl", "--library-file", "x"}, "give either --library or --library-file, not both");
+}
+
 TEST(CliCollective, VerifyAndVerboseReport) {
   const CliResult r = run_commsim({"collective", "--collective", "reducescatter", "--algorithm", "ring",
                                    "--size", "1M", "--verify", "--verbose", "--gamma", "100GB/s"});

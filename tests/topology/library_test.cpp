@@ -43,9 +43,9 @@ TEST(Library, ARouteIsInTheClassOfItsSlowestLink) {
   c.nodes = 2;
   c.gpus_per_node = 2;
   const Topology t = build_topology(c);
-  EXPECT_EQ(route_class(t, t.route(0, 1)), LinkClass::kNvlink);  // through the node's NVSwitch
-  EXPECT_EQ(route_class(t, t.route(0, 2)), LinkClass::kNet);     // through the NICs
-  EXPECT_EQ(route_class(t, t.route(0, 0)), LinkClass::kNvlink);
+  EXPECT_EQ(t.route_class(t.route(0, 1)), LinkClass::kNvlink);  // through the node's NVSwitch
+  EXPECT_EQ(t.route_class(t.route(0, 2)), LinkClass::kNet);     // through the NICs
+  EXPECT_EQ(t.route_class(t.route(0, 0)), LinkClass::kNvlink);
   EXPECT_EQ(link_class(LinkKind::kPcie), LinkClass::kPcie);
   EXPECT_EQ(link_class(LinkKind::kEthernet), LinkClass::kNet);
 }

@@ -1,0 +1,89 @@
+// A spec file's `library` block and --library-file: the built-in profiles by name, or every
+// protocol in full, with errors that name the file and the field.
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "base/error.h"
+#include "topology/spec_file.h"
+
+namespace commsim {
+namespace {
+
+constexpr const char* kRing = R"(name: "r" builder { kind: RING npus: 4 link { bandwidth: "100GB/s" latency: "1us" } })";
+
+std::string error_of(const std::string& text) {
+  try {
+    parse_topology_spec(text, "spec.textproto", false);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(LibrarySpec, ABuiltInProfileByName) {
+  const Topology t = parse_topology_spec(std::string(kRing) + R"( library { name: "nccl" })", "s", false);
+  EXPECT_EQ(t.library().name, "nccl");
+  EXPECT_EQ(t.library().costs(Protocol::kLL).call_latency_ps, ps_from_ns(6600));
+  // No block: the wire alone.
+  EXPECT_TRUE(parse_topology_spec(kRing, "s", false).library().ideal());
+}
+
+TEST(LibrarySpec, EveryProtocolInFull) {
+  const Topology t = parse_topology_spec(std::string(kRing) + R"( library { name: "mine"
+      protocols { protocol: SIMPLE call_latency: "10us" nvlink_step: "2us" pcie_step: "3us" net_step: "4us"
+                  efficiency: 0.9 max_bandwidth: "80GB/s" } })",
+                                         "s", false);
+  ASSERT_EQ(t.library().protocols.size(), 1u);
+  const ProtocolCosts simple = t.library().costs(Protocol::kSimple);
+  EXPECT_EQ(simple.call_latency_ps, ps_from_us(10));
+  EXPECT_EQ(simple.step_latency(LinkClass::kPcie), ps_from_us(3));
+  EXPECT_DOUBLE_EQ(simple.rate(100e9), 80e9);  // min(0.9 x 100, 80) GB/s
+  EXPECT_THROW(t.library().costs(Protocol::kLL), InputError);
+}
+
+TEST(LibrarySpec, BadBlocksNameTheField) {
+  const std::string ring(kRing);
+  EXPECT_NE(error_of(ring + R"( library { name: "mpich" })").find("spec.textproto: library.name: unknown library 'mpich'"),
+            std::string::npos);
+  EXPECT_NE(error_of(ring + " library { }").find("spec.textproto: library.name is missing"), std::string::npos);
+  const std::string no_step = ring + R"( library { name: "x" protocols { protocol: LL call_latency: "1us"
+      pcie_step: "1us" net_step: "1us" efficiency: 0.5 } })";
+  EXPECT_NE(error_of(no_step).find("library.protocols[0].nvlink_step is missing"), std::string::npos);
+  const std::string zero = ring + R"( library { name: "x" protocols { protocol: LL call_latency: "1us"
+      nvlink_step: "1us" pcie_step: "1us" net_step: "1us" efficiency: 0 } })";
+  EXPECT_NE(error_of(zero).find("library.protocols[0].efficiency must be in (0, 1], got 0"), std::string::npos);
+  const std::string twice = ring + R"( library { name: "x"
+      protocols { protocol: LL call_latency: "1us" nvlink_step: "1us" pcie_step: "1us" net_step: "1us" efficiency: 1 }
+      protocols { protocol: LL call_latency: "1us" nvlink_step: "1us" pcie_step: "1us" net_step: "1us" efficiency: 1 } })";
+  EXPECT_NE(error_of(twice).find("library.protocols[1]: protocol ll is given twice"), std::string::npos);
+  EXPECT_NE(error_of(ring + " library { name: \"x\" colour: 2 }").find("spec.textproto: line 1"), std::string::npos);
+}
+
+TEST(LibrarySpec, ClusterSpecsScaleOnTheCommandLine) {
+  const std::string cluster = R"(name: "c" builder { kind: HIERARCHICAL nodes: 2 gpus_per_node: 8
+      link { bandwidth: "100GB/s" latency: "1us" } nic { bandwidth: "50GB/s" latency: "1us" } })";
+  const Topology t = parse_topology_spec(cluster, "c", false, SpecScale{10, 1});
+  EXPECT_EQ(t.npu_count(), 10u);
+  EXPECT_EQ(parse_topology_spec(cluster, "c", false, SpecScale{4, std::nullopt}).npu_count(), 32u);
+  try {
+    parse_topology_spec(kRing, "ring.textproto", false, SpecScale{4, std::nullopt});
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "ring.textproto: --nodes and --gpus-per-node scale a hierarchical builder spec, and this is not one");
+  }
+}
+
+TEST(LibrarySpec, LibraryFile) {
+  const std::string path = std::string(COMMSIM_TEST_TMP_DIR) + "/gloo-like.textproto";
+  std::ofstream(path) << R"(name: "tcp" protocols { protocol: SIMPLE call_latency: "30us" nvlink_step: "5us"
+      pcie_step: "5us" net_step: "25us" efficiency: 0.8 })";
+  const LibraryProfile p = load_library_file(path);
+  EXPECT_EQ(p.name, "tcp");
+  EXPECT_EQ(p.costs(std::nullopt).step_latency(LinkClass::kNet), ps_from_us(25));
+  EXPECT_THROW(load_library_file("/nonexistent/lib.textproto"), InputError);
+}
+
+}  // namespace
+}  // namespace commsim
