@@ -22,7 +22,15 @@ namespace {
 
 constexpr const char* kDefaultSweep = "1K:1G";
 
+// A block of the report: one algorithm, or NCCL's choice per size (empty).
+using Block = std::optional<AlgorithmKind>;
+
+std::string block_name(const Block& block) {
+  return block ? std::string(algorithm_name(*block)) : "nccl";
+}
+
 struct Row {
+  std::size_t block;  // index into the blocks
   AlgorithmKind algorithm;
   Bytes size;
   TimePs sim_ps;
@@ -31,10 +39,15 @@ struct Row {
   std::string verify_error;
 };
 
-std::vector<AlgorithmKind> algorithm_option(const po::variables_map& vm, CollectiveKind kind,
-                                            const Topology& topology) {
-  const std::string text = option_text(vm, "algorithm").value_or("all");
-  if (text == "all") return applicable_algorithms(kind, topology);
+// "nccl" (the default under a library profile), "all" (the default otherwise), or one name.
+std::vector<Block> algorithm_option(const po::variables_map& vm, CollectiveKind kind, const Topology& topology,
+                                    const LibraryProfile& library) {
+  const std::string text = option_text(vm, "algorithm").value_or(library.ideal() ? "all" : "nccl");
+  if (text == "nccl") return {std::nullopt};
+  if (text == "all") {
+    const std::vector<AlgorithmKind> all = applicable_algorithms(kind, topology);
+    return std::vector<Block>(all.begin(), all.end());
+  }
   const AlgorithmKind algorithm = parse_algorithm(text, "--algorithm");
   if (const auto reason = inapplicable_reason(kind, algorithm, topology)) {
     throw InputError("--algorithm " + text + ": " + *reason);
@@ -83,8 +96,9 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
              "(default allreduce)");
   add_option(options, "algorithm", "NAME",
              "ring, ring-bidir, tree, recursive-doubling, recursive-halving, rabenseifner, "
-             "direct, pairwise, bruck, hierarchical, dimensional, dissemination, or all: every "
-             "one that applies (default all)");
+             "direct, pairwise, bruck, hierarchical, dimensional, dissemination; all: every "
+             "one that applies; nccl: what NCCL would pick at each size (default: nccl under a "
+             "library profile, else all)");
   add_size_options(options, kDefaultSweep);
   add_option(options, "chunks", "C", "split the data into C pieces that pipeline (default 1)");
   add_option(options, "gamma", "G",
@@ -117,7 +131,8 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
   const std::size_t p = topology.npu_count();
   if (p < 2) throw InputError("a collective needs at least 2 NPUs; topology '" + topology.name() + "' has 1");
   const CollectiveKind kind = parse_collective(option_text(vm, "collective").value_or("allreduce"), "--collective");
-  const std::vector<AlgorithmKind> algorithms = algorithm_option(vm, kind, topology);
+  const LibraryChoice library = library_from_options(vm, topology);
+  const std::vector<Block> blocks = algorithm_option(vm, kind, topology, library.profile);
   const std::vector<Bytes> sizes = collective_sizes(vm, kind, p);
 
   CollectiveConfig config;
@@ -139,9 +154,12 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
     throw InputError("--chunks " + std::to_string(config.chunks) + " is more than the " +
                      std::to_string(sizes.front()) + " bytes of the smallest size: every chunk needs a byte");
   }
-  for (const AlgorithmKind algorithm : algorithms) check_collective_footprint(topology, kind, algorithm, config);
+  for (const Block& block : blocks) {
+    for (const AlgorithmKind algorithm : block ? std::vector<AlgorithmKind>{*block} : nccl_algorithms(kind)) {
+      check_collective_footprint(topology, kind, algorithm, config);
+    }
+  }
 
-  const LibraryChoice library = library_from_options(vm, topology);
   config.library = library.profile.costs(library.protocol);  // each size may choose again
   ModelOptions model;
   model.library = config.library;
@@ -164,10 +182,14 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
       << " (nccl-tests); model: closed form; bound: lower bound (Chan et al. 2007)\n";
 
   std::vector<Row> rows;
-  for (const AlgorithmKind algorithm : algorithms) {
-    const CollectiveCost sample = collective_cost(topology, kind, algorithm, sizes.front(), model);
-    out << "#\n# algorithm " << algorithm_name(algorithm) << ": model " << sample.formula << "\n";
+  for (std::size_t b = 0; b < blocks.size(); ++b) {
+    const Block& block = blocks[b];
+    out << "#\n# algorithm " << block_name(block) << ": model "
+        << (block ? collective_cost(topology, kind, *block, sizes.front(), model).formula
+                  : "of the algorithm NCCL would pick at each size (least closed-form time)")
+        << "\n";
     std::vector<Column> columns{{"size", "B", 12}, {"count", "elements", 12}, {"type", "", 6}};
+    if (!block) columns.push_back({"algo", "", 10});
     if (!library.profile.ideal()) columns.push_back({"proto", "", 7});
     columns.insert(columns.end(), {{"time", "us", 11},
                  {"algbw", "GB/s", 8},
@@ -178,18 +200,23 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
     Table table(std::move(columns));
     std::string details;
     for (const Bytes size : sizes) {
-      const std::optional<Protocol> protocol =
-          library.protocol ? library.protocol
-                           : fastest_protocol(topology, kind, algorithm, size, model, library.profile);
+      const NcclChoice choice =
+          block ? NcclChoice{*block, library.protocol ? library.protocol
+                                                      : fastest_protocol(topology, kind, *block, size, model,
+                                                                         library.profile)}
+                : nccl_choice(topology, kind, size, model, library.profile, library.protocol);
+      const AlgorithmKind algorithm = choice.algorithm;
+      const std::optional<Protocol> protocol = choice.protocol;
       config.library = model.library = library.profile.costs(protocol);
       const CollectiveResult result = simulate_collective(topology, kind, algorithm, size, config);
       const CollectiveCost cost = collective_cost(topology, kind, algorithm, size, model);
       const double model_s = cost.time_s(config.gamma_s_per_byte);
       const double bound_s = collective_lower_bound_s(topology, kind, size, model);
-      rows.push_back({algorithm, size, result.time_ps, model_s, bound_s, result.verify_error});
+      rows.push_back({b, algorithm, size, result.time_ps, model_s, bound_s, result.verify_error});
       const double algbw = gbps(size, result.time_ps);
       std::vector<std::string> row{std::to_string(size), std::to_string(nccl_count(kind, size, p)),
                                    kind == CollectiveKind::kBarrier ? "-" : "float"};
+      if (!block) row.emplace_back(algorithm_name(algorithm));
       if (protocol) row.emplace_back(protocol_name(*protocol));
       row.insert(row.end(), {fixed(us_from_ps(result.time_ps), 2), fixed(algbw, 2),
                      fixed(algbw * busbw_factor(kind, p), 2), fixed(model_s * 1e6, 2),
@@ -204,7 +231,7 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
     out << details;
     if (config.verify) {
       const auto failed = std::find_if(rows.begin(), rows.end(), [&](const Row& r) {
-        return r.algorithm == algorithm && !r.verify_error.empty();
+        return r.block == b && !r.verify_error.empty();
       });
       out << "# data check: "
           << (failed == rows.end() ? "every rank ends with the data " + std::string(collective_name(kind)) + " defines"
@@ -213,7 +240,7 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
     }
   }
 
-  if (algorithms.size() > 1) {
+  if (blocks.size() > 1) {
     out << "#\n# fastest algorithm at each size\n";
     Table fastest({{"size", "B", 12}, {"algorithm", "", 20}, {"time", "us", 11}, {"busbw", "GB/s", 8}});
     for (const Bytes size : sizes) {

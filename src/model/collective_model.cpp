@@ -252,6 +252,33 @@ std::optional<Protocol> fastest_protocol(const Topology& topology, CollectiveKin
   return best;
 }
 
+std::vector<AlgorithmKind> nccl_algorithms(CollectiveKind kind) {
+  switch (kind) {
+    case Kind::kAllReduce: return {Algo::kRing, Algo::kTree};
+    case Kind::kAllToAll: return {Algo::kDirect};
+    case Kind::kBarrier: return {Algo::kDissemination};
+    default: return {Algo::kRing};
+  }
+}
+
+NcclChoice nccl_choice(const Topology& topology, CollectiveKind kind, Bytes size, const ModelOptions& options,
+                       const LibraryProfile& profile, std::optional<Protocol> protocol) {
+  NcclChoice best;
+  double best_s = -1;
+  for (const AlgorithmKind algorithm : nccl_algorithms(kind)) {
+    const std::optional<Protocol> p =
+        protocol ? protocol : fastest_protocol(topology, kind, algorithm, size, options, profile);
+    ModelOptions with = options;
+    with.library = profile.costs(p);
+    const double t = collective_cost(topology, kind, algorithm, size, with).time_s(options.gamma_s_per_byte);
+    if (best_s < 0 || t < best_s) {
+      best = {algorithm, p};
+      best_s = t;
+    }
+  }
+  return best;
+}
+
 // After Chan, Heimlich, Purkayastha & van de Geijn 2007, Table 1:
 //   Broadcast      a + n b
 //   Reduce         a + n b + (p-1)/p n g/2

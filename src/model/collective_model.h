@@ -69,6 +69,20 @@ CollectiveCost collective_cost(const Topology& topology, CollectiveKind kind,
 std::optional<Protocol> fastest_protocol(const Topology& topology, CollectiveKind kind, AlgorithmKind algorithm,
                                          Bytes size, ModelOptions options, const LibraryProfile& profile);
 
+/// What NCCL would run: among the algorithms it has for the collective (AllReduce: ring and
+/// its double binary tree; AllGather, ReduceScatter: ring; Broadcast, Reduce: the pipelined
+/// chain, i.e. ring; AllToAll: a grouped send and receive to every peer, i.e. direct; Barrier:
+/// dissemination) and the profile's protocols, the pair of least closed-form time, as NCCL
+/// ranks them by its own estimate (ncclTopoGetAlgoTime). Ties go to the earlier candidate.
+struct NcclChoice {
+  AlgorithmKind algorithm = AlgorithmKind::kRing;
+  std::optional<Protocol> protocol;  // empty for an ideal profile
+};
+NcclChoice nccl_choice(const Topology& topology, CollectiveKind kind, Bytes size, const ModelOptions& options,
+                       const LibraryProfile& profile, std::optional<Protocol> protocol = std::nullopt);
+/// The algorithms nccl_choice considers for `kind`, in order.
+std::vector<AlgorithmKind> nccl_algorithms(CollectiveKind kind);
+
 /// Lower bound for any algorithm (Chan et al. 2007, with alpha the smallest o + path
 /// latency between two ranks and beta from the smallest injection bandwidth of a rank).
 double collective_lower_bound_s(const Topology& topology, CollectiveKind kind, Bytes size,

@@ -119,6 +119,24 @@ TEST(CliCollective, NcclLibraryShowsTheProtocolOfEachSize) {
   expect_error({"collective", "--library", "nccl", "--protocol", "fast"}, "--protocol: unknown protocol 'fast'");
 }
 
+TEST(CliCollective, NcclAlgorithmIsWhatNcclWouldPick) {
+  // Under a library profile the default is --algorithm nccl: per size, the (algorithm,
+  // protocol) of least closed-form time. On 8 GPUs at 450 GB/s the ring under LL costs
+  // 6.6 + 14 x (0.6 + 0.5) = 22.0 us + 1.75 n / 141 GB/s; under Simple 8.4 + 14 x (3.4 +
+  // 0.5) = 63.0 us + 1.75 n / 450 GB/s; LL128 14 + 14 x (1.9 + 0.5) = 47.6 us + 1.75 n /
+  // 414 GB/s. LL wins to 2 MiB, LL128 from 4 to 32 MiB, Simple from 64 MiB on.
+  const CliResult r = run_commsim({"collective", "--library", "nccl", "--sizes", "1M:1G"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("# algorithm nccl: model of the algorithm NCCL would pick"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("     1048576       262144  float       ring      ll       35.01"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  1073741824    268435456  float       ring  simple     4238.66"), std::string::npos) << r.out;
+  // The same choice on request, and the protocol may still be forced: under Simple's 3.4 us
+  // steps the double binary tree's 2 log2 8 = 6 steps beat the ring's 14 at 1 MiB.
+  const CliResult forced = run_commsim({"collective", "--library", "nccl", "--algorithm", "nccl", "--protocol", "simple",
+                                        "--size", "1M"});
+  EXPECT_NE(forced.out.find("float       tree  simple"), std::string::npos) << forced.out;
+}
+
 TEST(CliP2p, NcclLibraryIsOneCallPerSendRecv) {
   // 1 KiB one-way on the switch of 8 GPUs (450 GB/s, two hops of 250 ns): LL is
   // 6.6 + 0.6 + 0.5 us + 1024 B at min(0.5 x 450, 141) GB/s = 7.7 + 0.0073 = 7.71 us.
