@@ -102,6 +102,7 @@ int run_replay(const std::vector<std::string>& args, std::ostream& out) {
   po::options_description topology("Topology (default: the 8-GPU H100 node, or as many such nodes as the trace needs)");
   topology.add(topology_options());
   options.add(topology);
+  options.add(library_options());
   const po::variables_map vm = parse_options(args, options);
   if (vm.count("help")) {
     out << "Usage: commsim replay (--trace FILE | --chakra PREFIX) [options]\n\n" << options << "\n"
@@ -120,6 +121,9 @@ int run_replay(const std::vector<std::string>& args, std::ostream& out) {
 
   ReplayOptions replay;
   replay.overhead_ps = parse_time(option_text(vm, "overhead").value_or("0"), "--overhead");
+  const LibraryChoice library = library_from_options(vm, topo);
+  replay.library = library.profile;
+  replay.protocol = library.protocol;
   if (const auto text = option_text(vm, "algorithm")) replay.algorithms = algorithm_choices(*text);
   replay.record_timeline = vm.count("timeline") > 0;
   // Opened before the replay, so that a bad path fails at once.

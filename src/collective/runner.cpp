@@ -14,7 +14,8 @@ CollectiveRunner::CollectiveRunner(Transport& transport, const Schedule& schedul
       gamma_s_per_byte_(options.gamma_s_per_byte),
       npu_of_rank_(std::move(options.npu_of_rank)),
       tracker_(options.tracker),
-      on_rank_done_(std::move(options.on_rank_done)) {
+      on_rank_done_(std::move(options.on_rank_done)),
+      library_(options.library) {
   COMMSIM_CHECK(chunks_ >= 1, "at least one chunk");
   COMMSIM_CHECK(npu_of_rank_.empty() || npu_of_rank_.size() == schedule.ranks(),
                 "rank mapping of the wrong size");
@@ -114,7 +115,9 @@ void CollectiveRunner::try_start(std::uint32_t index) {
 void CollectiveRunner::start_transfer(std::uint32_t id) {
   const Message& m = messages_[id];
   const Rank dst = static_cast<Rank>(m.receiver_lane / chunks_ / schedule_.channels());
-  transport_.send(npu(m.src), npu(dst), m.bytes, [this, id] { on_arrival(id); });
+  SendOptions options;
+  if (library_) options.library = &*library_;
+  transport_.send(npu(m.src), npu(dst), m.bytes, [this, id] { on_arrival(id); }, options);
 }
 
 void CollectiveRunner::on_arrival(std::uint32_t id) {

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,8 @@ struct RunOptions {
   std::vector<Rank> npu_of_rank;      // empty: rank r runs on NPU r
   DataTracker* tracker = nullptr;     // optional symbolic data check
   std::function<void(Rank)> on_rank_done;  // optional: a rank has finished all its steps
+  std::optional<ProtocolCosts> library;    // the library's costs of this collective; empty:
+                                           // the transport's own
 };
 
 class CollectiveRunner {
@@ -94,6 +97,7 @@ class CollectiveRunner {
   std::vector<Rank> npu_of_rank_;
   DataTracker* tracker_;
   std::function<void(Rank)> on_rank_done_;
+  std::optional<ProtocolCosts> library_;
   std::vector<Bytes> chunk_bytes_;
   std::vector<Lane> lanes_;
   std::vector<std::uint32_t> lanes_left_;  // per rank

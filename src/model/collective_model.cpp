@@ -211,6 +211,10 @@ double CollectiveCost::time_s(double gamma_s_per_byte) const {
   return total;
 }
 
+bool collective_cost_defined(CollectiveKind kind, AlgorithmKind algorithm) {
+  return has_closed_form(kind, algorithm);
+}
+
 CollectiveCost collective_cost(const Topology& topology, CollectiveKind kind,
                                AlgorithmKind algorithm, Bytes size, const ModelOptions& options) {
   validate(topology, kind, algorithm, options);

@@ -57,6 +57,9 @@ struct CollectiveCost {
   double time_s(double gamma_s_per_byte) const;
 };
 
+/// Whether collective_cost has a formula for the pair.
+bool collective_cost_defined(CollectiveKind kind, AlgorithmKind algorithm);
+
 /// `size` is the nccl-tests size (base/collectives.h). Precondition: the algorithm applies
 /// to the collective and topology (the collective layer checks); throws InputError for a
 /// combination it has no formula for.

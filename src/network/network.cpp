@@ -52,12 +52,13 @@ void Network::send(Rank src, Rank dst, Bytes bytes, Callback on_arrival, SendOpt
     flow.latency_ps = add_times(flow.latency_ps, link.latency_ps, "route latency");
     bottleneck = std::min(bottleneck, link.bandwidth_Bps);
   }
-  flow.cap_Bps = std::min(options.rate_cap_Bps, library_.rate(bottleneck));
+  const ProtocolCosts& library = options.library ? *options.library : library_;
+  flow.cap_Bps = std::min(options.rate_cap_Bps, library.rate(bottleneck));
   flow.completion = {};
   flow.on_arrival = std::move(on_arrival);
   TimePs wait_ps = overhead_ps_;
   if (!flow.route->empty()) {
-    wait_ps = add_times(wait_ps, library_.step_latency(topology_.route_class(*flow.route)), "message overhead");
+    wait_ps = add_times(wait_ps, library.step_latency(topology_.route_class(*flow.route)), "message overhead");
   }
   // Without a wait a flow sent from an event joins the current instant's batch directly.
   if (wait_ps == 0 && engine_.running()) {

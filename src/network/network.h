@@ -30,11 +30,6 @@
 
 namespace commsim {
 
-struct SendOptions {
-  /// Upper bound on the flow's rate, bytes per second (e.g. a NIC limit or a protocol's
-  /// efficiency); infinite: no cap.
-  BandwidthBps rate_cap_Bps = std::numeric_limits<double>::infinity();
-};
 
 class Network : public Transport {
  public:
@@ -44,10 +39,8 @@ class Network : public Transport {
   Network& operator=(const Network&) = delete;
 
   /// Sends `bytes` from `src` to `dst`; `on_arrival` runs when the last byte arrives.
-  void send(Rank src, Rank dst, Bytes bytes, Callback on_arrival, SendOptions options);
-  void send(Rank src, Rank dst, Bytes bytes, Callback on_arrival) override {
-    send(src, dst, bytes, std::move(on_arrival), SendOptions{});
-  }
+  void send(Rank src, Rank dst, Bytes bytes, Callback on_arrival, SendOptions options) override;
+  using Transport::send;
   TimePs now() const override { return engine_.now(); }
   void schedule_after(TimePs delay, Callback callback) override {
     engine_.schedule_after(delay, std::move(callback));

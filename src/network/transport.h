@@ -3,18 +3,32 @@
 // reach a network: send bytes to a peer, be told when they arrived, wait. Anything that
 // implements it (the flow-level Network, or a trivial network in tests) can run them.
 
+#include <limits>
+
 #include "base/units.h"
 #include "engine/engine.h"
+#include "topology/library.h"
 #include "topology/topology.h"
 
 namespace commsim {
+
+struct SendOptions {
+  /// Upper bound on the flow's rate, bytes per second (e.g. a NIC limit); infinite: no cap.
+  BandwidthBps rate_cap_Bps = std::numeric_limits<double>::infinity();
+  /// The library's costs for this message (a collective's chosen protocol); null: the
+  /// transport's own.
+  const ProtocolCosts* library = nullptr;
+};
 
 class Transport {
  public:
   virtual ~Transport() = default;
   virtual TimePs now() const = 0;
   /// Sends `bytes` from NPU `src` to NPU `dst`; `on_arrival` runs when the last byte arrived.
-  virtual void send(Rank src, Rank dst, Bytes bytes, Callback on_arrival) = 0;
+  virtual void send(Rank src, Rank dst, Bytes bytes, Callback on_arrival, SendOptions options) = 0;
+  void send(Rank src, Rank dst, Bytes bytes, Callback on_arrival) {
+    send(src, dst, bytes, std::move(on_arrival), SendOptions{});
+  }
   /// Runs `callback` `delay` picoseconds from now (local work such as reductions).
   virtual void schedule_after(TimePs delay, Callback callback) = 0;
 };

@@ -9,6 +9,7 @@
 #include "collective/algorithms.h"
 #include "collective/footprint.h"
 #include "collective/runner.h"
+#include "model/collective_model.h"
 #include "engine/engine.h"
 #include "network/network.h"
 #include "network/rendezvous.h"
@@ -62,7 +63,7 @@ constexpr std::size_t kEveryRank = SIZE_MAX;
 class Replayer {
  public:
   Replayer(const Workload& w, const Topology& t, const ReplayOptions& o)
-      : w_(w), topology_(t), options_(o), network_(engine_, t, o.overhead_ps), rendezvous_(network_),
+      : w_(w), topology_(t), options_(o), network_(engine_, t, o.overhead_ps, o.library.costs(o.protocol)), rendezvous_(network_),
         ranks_(w.rank_count()) {
     for (Rank r = 0; r < w.rank_count(); ++r) {
       const RankTrace& trace = w.ranks[r];
@@ -238,10 +239,30 @@ class Replayer {
         engine_.schedule_after(0, [this, done] { finish(done); });
       }
     };
+    run.library = collective_costs(s.collective, algorithm, s.bytes);
+    const TimePs call_ps = run.library->call_latency_ps;
     m.runner = std::make_unique<CollectiveRunner>(network_, *m.schedule, block_space_bytes(s.collective, s.bytes, g),
                                                   std::move(run));
-    m.runner->start();
-    m.started = true;
+    const auto start = [meeting] {
+      meeting->runner->start();
+      meeting->started = true;
+    };
+    if (call_ps == 0) {
+      start();
+    } else {
+      engine_.schedule_after(call_ps, start);  // the library's launch and set-up
+    }
+  }
+
+  // The library's costs for one collective: the protocol asked for, or NCCL's choice.
+  ProtocolCosts collective_costs(CollectiveKind kind, AlgorithmKind algorithm, Bytes bytes) const {
+    const LibraryProfile& library = options_.library;
+    if (library.ideal() || options_.protocol || !collective_cost_defined(kind, algorithm)) {
+      return library.costs(options_.protocol);
+    }
+    ModelOptions model;
+    model.overhead_s = seconds_from_ps(options_.overhead_ps);
+    return library.costs(fastest_protocol(topology_, kind, algorithm, bytes, model, library));
   }
 
   void finish(NodeRef n) {

@@ -18,11 +18,13 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "base/collectives.h"
 #include "base/units.h"
+#include "topology/library.h"
 #include "topology/topology.h"
 #include "workload/workload.h"
 
@@ -30,6 +32,13 @@ namespace commsim {
 
 struct ReplayOptions {
   TimePs overhead_ps = 0;                              // o, per message
+  /// The communication library (topology/library.h). A collective pays its call latency
+  /// and runs under `protocol`, or else the protocol of least closed-form time for the same
+  /// collective and size on the whole topology (as NCCL picks; for a subgroup an
+  /// approximation); a send or receive runs under `protocol`, or else the profile's last
+  /// (NCCL's Simple), with no call latency, as traces group them with their neighbours.
+  LibraryProfile library;
+  std::optional<Protocol> protocol;
   std::map<CollectiveKind, AlgorithmKind> algorithms;  // else default_algorithm()
   bool record_timeline = false;
 };
