@@ -342,22 +342,28 @@ TopologyConfig default_topology_config() {
   c.name = "h100-nvswitch-node";
   c.npus = 8;
   c.link = default_npu_link();
+  c.link.bandwidth_Bps = 18 * 20.6e9;
+  c.library = library_by_name("nccl", "the default topology");
   return c;
 }
 
 Topology build_topology(const TopologyConfig& config) {
   TopologyConfig c = config;
   if (c.name.empty()) c.name = default_name(c);
-  switch (c.kind) {
-    case TopologyKind::kRing: return build_ring(c);
-    case TopologyKind::kSwitch: return build_switch(c);
-    case TopologyKind::kFullyConnected: return build_fully_connected(c);
-    case TopologyKind::kTree: return build_tree(c);
-    case TopologyKind::kHierarchical: return build_hierarchical(c);
-    case TopologyKind::kMesh: return build_grid(c, false);
-    case TopologyKind::kTorus: return build_grid(c, true);
-  }
-  throw InternalError("unhandled topology kind");
+  Topology topology = [&] {
+    switch (c.kind) {
+      case TopologyKind::kRing: return build_ring(c);
+      case TopologyKind::kSwitch: return build_switch(c);
+      case TopologyKind::kFullyConnected: return build_fully_connected(c);
+      case TopologyKind::kTree: return build_tree(c);
+      case TopologyKind::kHierarchical: return build_hierarchical(c);
+      case TopologyKind::kMesh: return build_grid(c, false);
+      case TopologyKind::kTorus: return build_grid(c, true);
+    }
+    throw InternalError("unhandled topology kind");
+  }();
+  topology.set_library(c.library);
+  return topology;
 }
 
 }  // namespace commsim

@@ -52,6 +52,7 @@ struct TopologyConfig {
   std::uint32_t leaf_size = 0;             // hierarchical: nodes per leaf switch, 0 = one switch
   LinkParams link = default_npu_link();    // NPU links; intra-node links in hierarchical
   LinkParams nic = default_nic_link();     // hierarchical: each GPU's network link
+  LibraryProfile library;                  // the library the system runs (default ideal)
 };
 
 /// A parameter of a built topology, as the command line and spec files name it, and the
@@ -68,7 +69,10 @@ struct BuilderParameter {
 };
 const std::vector<BuilderParameter>& builder_parameters();
 
-/// The topology used when none is given: an 8-GPU H100 NVSwitch node.
+/// The topology used when none is given: an 8-GPU H100 NVSwitch node as NCCL sees it,
+/// the same as topologies/h100-nvswitch-node.textproto: 18 NVLink4 links x 20.6 GB/s =
+/// 370.8 GB/s per GPU (NCCL's SM90_NVLINK_BW; datasheet 450 GB/s), 250 ns per hop, and the
+/// nccl library.
 TopologyConfig default_topology_config();
 
 /// Throws InputError on a parameter that does not fit the kind.

@@ -44,7 +44,7 @@ TEST(CliExtremeInput, TimesWhoseSumsLeaveTheClock) {
                "reduction time (gamma x bytes)");
   expect_error({"pipeline", "--forward-time", "8000000s", "--microbatches", "2"}, "beyond the simulator's range of 100 days");
   // A valid time close to the limit gives the right answer: 8e6 s + the transfer.
-  const CliResult r = run_commsim({"p2p", "--overhead", "8000000s", "--size", "0"});
+  const CliResult r = run_commsim({"p2p", "--topology-file", datasheet_h100(), "--overhead", "8000000s", "--size", "0"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("8000000000000.50"), std::string::npos) << r.out;  // o + 0.5 us of latency
 }

@@ -123,7 +123,8 @@ TEST(CliGenerate, CheckedInWorkloadsReplay) {
   }
   EXPECT_EQ(replayed, 5);
   // The hand-written trace's comments derive its time.
-  const CliResult r = run_commsim({"replay", "--trace", source_path("workloads/hand-written-p2p.textproto")});
+  const CliResult r =
+      run_commsim({"replay", "--trace", source_path("workloads/hand-written-p2p.textproto"), "--topology-file", datasheet_h100()});
   EXPECT_CONTAINS(r.out, "# total time 621.500 us");
   EXPECT_CONTAINS(r.out, "      0        621.500        300.000        321.500\n");
   EXPECT_CONTAINS(r.out, "      1        621.500        300.000        321.500\n");

@@ -38,19 +38,20 @@ TEST(CliReplay, SendAndReceiveOfDifferentSizes) {
 }
 
 TEST(CliReplay, LibraryCostsApplyToEveryCollective) {
-  // The sample is one 64 MiB ring AllReduce on the 8-GPU node: 267.979 us on the wire.
+  // The sample is one 64 MiB ring AllReduce on the 8-GPU node (datasheet): 267.979 us on the wire.
   // Under nccl the closed form picks Simple there (see collective), which adds its call
   // latency and 14 steps of 3.4 us: 8.4 + 47.6 = 56 us.
   const std::string trace = source_path("workloads/allreduce-8ranks.textproto");
-  const CliResult ideal = run_commsim({"replay", "--trace", trace});
+  const CliResult ideal = run_commsim({"replay", "--trace", trace, "--topology-file", datasheet_h100()});
   ASSERT_EQ(ideal.status, 0) << ideal.err;
   EXPECT_NE(ideal.out.find("# total time 267.979 us"), std::string::npos) << ideal.out;
-  const CliResult nccl = run_commsim({"replay", "--trace", trace, "--library", "nccl"});
+  const CliResult nccl = run_commsim({"replay", "--trace", trace, "--topology-file", datasheet_h100(), "--library", "nccl"});
   ASSERT_EQ(nccl.status, 0) << nccl.err;
   EXPECT_NE(nccl.out.find("# total time 323.979 us"), std::string::npos) << nccl.out;
   // LL forced: 6.6 us + 14 steps of (0.6 + 0.5 us + 8 MiB at min(0.5 x 450, 141) GB/s, i.e.
   // 59.493674 us) = 6.6 + 15.4 + 832.911 = 854.911 us.
-  const CliResult ll = run_commsim({"replay", "--trace", trace, "--library", "nccl", "--protocol", "ll"});
+  const CliResult ll =
+      run_commsim({"replay", "--trace", trace, "--topology-file", datasheet_h100(), "--library", "nccl", "--protocol", "ll"});
   ASSERT_EQ(ll.status, 0) << ll.err;
   EXPECT_NE(ll.out.find("# total time 854.911 us"), std::string::npos) << ll.out;
 }

@@ -43,6 +43,11 @@ inline std::string source_path(const std::string& relative) {
   return std::string(COMMSIM_SOURCE_DIR) + "/" + relative;
 }
 
+/// The 8-GPU H100 node as its datasheet describes it (450 GB/s, no library): the default
+/// topology until it became the node as NCCL sees it; tests whose numbers were derived on
+/// it run on this spec (tests/data/).
+inline std::string datasheet_h100() { return source_path("tests/data/h100-nvswitch-node-datasheet.textproto"); }
+
 inline std::string tmp_path(const std::string& name) {
   return std::string(COMMSIM_TEST_TMP_DIR) + "/" + name;
 }

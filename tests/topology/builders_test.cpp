@@ -63,8 +63,10 @@ TEST(Builders, DefaultIsTheH100Node) {
   EXPECT_EQ(t.name(), "h100-nvswitch-node");
   EXPECT_EQ(t.npu_count(), 8u);
   EXPECT_EQ(t.switch_count(), 1u);
-  EXPECT_DOUBLE_EQ(t.link(0).params.bandwidth_Bps, 450e9);
+  // As NCCL sees it: 18 NVLink4 links x 20.6 GB/s, and NCCL's library.
+  EXPECT_DOUBLE_EQ(t.link(0).params.bandwidth_Bps, 370.8e9);
   EXPECT_EQ(t.link(0).params.kind, LinkKind::kNvlink);
+  EXPECT_EQ(t.library().name, "nccl");
 }
 
 TEST(Builders, TreeUplinksCarryLeavesBelowOverOversubscription) {

@@ -28,10 +28,18 @@ TEST(SpecFile, ShippedSystemsLoad) {
     double min_bandwidth;
   };
   for (const Case& c : std::vector<Case>{
-           {"h100-nvswitch-node.textproto", 8, 1, 8, 450e9},
-           {"a100-nvswitch-node.textproto", 8, 1, 8, 300e9},
+           // Single nodes at NCCL's sustained NVLink figures (src/graph/topo.h).
+           {"h100-nvswitch-node.textproto", 8, 1, 8, 370.8e9},
+           {"h200-nvswitch-node.textproto", 8, 1, 8, 370.8e9},
+           {"a100-nvswitch-node.textproto", 8, 1, 8, 240e9},
+           {"b200-nvswitch-node.textproto", 8, 1, 8, 721.8e9},
+           // Clusters: 2 nodes x 8 GPUs, 8 NVLinks and 8 NICs per node; the NIC is the slowest.
            {"h100-2node-ib.textproto", 16, 3, 32, 50e9},
+           {"h100-ib-cluster.textproto", 16, 3, 32, 48.5e9},
+           {"b200-ib-cluster.textproto", 16, 3, 32, 48.5e9},
+           {"a100-ib-cluster.textproto", 16, 3, 32, 23.5e9},
            {"pcie-4gpu-box.textproto", 4, 3, 6, 31.5e9},
+           {"pcie-2080ti-pair-no-p2p.textproto", 2, 1, 2, 11.09e9},
            {"torus-4x4x4.textproto", 64, 0, 192, 50e9},
        }) {
     SCOPED_TRACE(c.file);
@@ -45,6 +53,74 @@ TEST(SpecFile, ShippedSystemsLoad) {
   }
 }
 
+TEST(SpecFile, ShippedLibrariesParse) {
+  // Each preset's library block: its name and LL's rate cap (NCCL's llMaxBws entry for that
+  // system); presets without a block run the ideal library.
+  struct Case {
+    const char* file;
+    const char* library;
+    std::size_t protocols;
+    double ll_max_rate;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"h100-nvswitch-node.textproto", "nccl", 3, 141e9},
+           {"h200-nvswitch-node.textproto", "nccl", 3, 141e9},
+           {"a100-nvswitch-node.textproto", "nccl-ampere", 3, 87.7e9},
+           {"b200-nvswitch-node.textproto", "nccl-blackwell", 3, 282e9},
+           {"h100-ib-cluster.textproto", "nccl-hopper-multinode", 3, 20.4e9},
+           {"b200-ib-cluster.textproto", "nccl-blackwell-multinode", 3, 20.4e9},
+           {"a100-ib-cluster.textproto", "nccl-ampere-multinode", 3, 19e9},
+           {"pcie-2080ti-pair-no-p2p.textproto", "nccl-pcie-turing", 2, 39e9},
+       }) {
+    SCOPED_TRACE(c.file);
+    const LibraryProfile library = load_topology_file(kTopologies + c.file).library();
+    EXPECT_EQ(library.name, c.library);
+    EXPECT_EQ(library.protocols.size(), c.protocols);
+    const ProtocolCosts ll = library.costs(Protocol::kLL);
+    EXPECT_DOUBLE_EQ(ll.max_rate_Bps, c.ll_max_rate);
+    EXPECT_DOUBLE_EQ(ll.efficiency, 0.5);
+    EXPECT_EQ(ll.call_latency_ps, ps_from_ns(6600));
+    EXPECT_EQ(library.costs(Protocol::kSimple).step_latency(LinkClass::kNet), ps_from_us(14));
+  }
+  // NCCL's network post overhead raises a multi-node ring's intra-node steps: 1 us on an
+  // Intel host (LL), 2 us on an AMD one, tripled for Simple.
+  EXPECT_EQ(load_topology_file(kTopologies + "h100-ib-cluster.textproto")
+                .library()
+                .costs(Protocol::kLL)
+                .step_latency(LinkClass::kNvlink),
+            ps_from_us(1));
+  EXPECT_EQ(load_topology_file(kTopologies + "a100-ib-cluster.textproto")
+                .library()
+                .costs(Protocol::kSimple)
+                .step_latency(LinkClass::kNvlink),
+            ps_from_us(6));
+  // Without peer access the pair pays PCIe steps, and has no LL128 (NCCL enables it only
+  // over NVLink).
+  const Topology pcie = load_topology_file(kTopologies + "pcie-2080ti-pair-no-p2p.textproto");
+  EXPECT_EQ(pcie.library().costs(Protocol::kSimple).step_latency(LinkClass::kPcie), ps_from_ns(5700));
+  EXPECT_THROW(pcie.library().costs(Protocol::kLL128), InputError);
+  for (const Link& l : pcie.links()) EXPECT_EQ(l.params.duplex, Duplex::kHalf);
+  for (const char* file : {"h100-2node-ib.textproto", "pcie-4gpu-box.textproto", "torus-4x4x4.textproto"}) {
+    SCOPED_TRACE(file);
+    EXPECT_TRUE(load_topology_file(kTopologies + file).library().ideal());
+  }
+}
+
+TEST(SpecFile, ClusterPresetScalesToTenSingleGpuNodes) {
+  // As the 10-node H100 measurements: --nodes 10 --gpus-per-node 1.
+  SpecScale scale;
+  scale.nodes = 10;
+  scale.gpus_per_node = 1;
+  const Topology t = load_topology_file(kTopologies + "h100-ib-cluster.textproto", scale);
+  EXPECT_EQ(t.npu_count(), 10u);
+  EXPECT_EQ(t.library().name, "nccl-hopper-multinode");
+  double min_bw = 1e300;
+  for (const Link& l : t.links()) min_bw = std::min(min_bw, l.params.bandwidth_Bps);
+  EXPECT_DOUBLE_EQ(min_bw, 48.5e9);
+  // Every GPU reaches every other through its NIC and the network switch.
+  EXPECT_EQ(t.route_class(t.route(0, 9)), LinkClass::kNet);
+}
+
 TEST(SpecFile, H100FileIsTheBuiltInDefault) {
   const Topology file = load_topology_file(kTopologies + "h100-nvswitch-node.textproto");
   const Topology builtin = build_topology(default_topology_config());
@@ -55,6 +131,8 @@ TEST(SpecFile, H100FileIsTheBuiltInDefault) {
     EXPECT_EQ(file.link(l).params.latency_ps, builtin.link(l).params.latency_ps);
     EXPECT_EQ(file.link(l).params.kind, builtin.link(l).params.kind);
   }
+  EXPECT_EQ(file.library().name, builtin.library().name);
+  EXPECT_EQ(file.library().protocols, builtin.library().protocols);
 }
 
 TEST(SpecFile, PcieBoxCrossesTheRootComplexBetweenSwitches) {
