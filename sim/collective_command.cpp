@@ -137,6 +137,7 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
 
   CollectiveConfig config;
   config.chunks = parse_count(option_text(vm, "chunks").value_or("1"), "--chunks", 1, 1u << 20);
+  config.channels = library.channels;
   config.gamma_s_per_byte = gamma_option(vm);
   config.overhead_ps = parse_time(option_text(vm, "overhead").value_or("0"), "--overhead");
   config.root = static_cast<Rank>(parse_count(option_text(vm, "root").value_or("0"), "--root", 0, p - 1));
@@ -164,6 +165,7 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
   ModelOptions model;
   model.library = config.library;
   model.overhead_s = seconds_from_ps(config.overhead_ps);
+  model.channels = config.channels;
   model.gamma_s_per_byte = config.gamma_s_per_byte;
   model.chunks = config.chunks;
   model.root = config.root;
@@ -177,7 +179,7 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
                                   : "# library: " + library.profile.name + ", protocol " +
                                         (library.protocol ? std::string(protocol_name(*library.protocol))
                                                           : "auto (the fastest by the closed form)") +
-                                        "\n")
+                                        ", channels " + std::to_string(config.channels) + "\n")
       << "# busbw = algbw x " << fixed(busbw_factor(kind, p), 4)
       << " (nccl-tests); model: closed form; bound: lower bound (Chan et al. 2007)\n";
 

@@ -139,6 +139,9 @@ po::options_description library_options() {
                  .c_str());
   add_option(o, "library-file", "FILE", "a library profile in full (proto/topology.proto LibrarySpec, text format)");
   add_option(o, "protocol", "P", "ll, ll128, simple, or auto: the fastest at each size (default auto)");
+  add_option(o, "channels", "C",
+             "rings at once, ring c entering each node at GPU c (rail-aligned); default: under a "
+             "library on a hierarchical topology one per GPU of a node, else 1");
   return o;
 }
 
@@ -149,6 +152,12 @@ LibraryChoice library_from_options(const po::variables_map& vm, const Topology& 
   if (name && file) throw InputError("give either --library or --library-file, not both");
   if (name) choice.profile = library_by_name(*name, "--library");
   if (file) choice.profile = load_library_file(*file);
+  const Shape& shape = topology.shape();
+  if (const auto text = option_text(vm, "channels")) {
+    choice.channels = parse_count(*text, "--channels", 1, 1024);
+  } else if (!choice.profile.ideal() && shape.kind == TopologyKind::kHierarchical) {
+    choice.channels = shape.levels[0];
+  }
   const std::string protocol = option_text(vm, "protocol").value_or("auto");
   if (protocol == "auto") return choice;
   if (choice.profile.ideal()) {

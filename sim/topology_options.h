@@ -28,6 +28,9 @@ po::options_description library_options();
 struct LibraryChoice {
   LibraryProfile profile;
   std::optional<Protocol> protocol;
+  /// Rings at once: --channels, else under a library on a hierarchical topology one per GPU
+  /// of a node (a ring per NIC, rail-aligned, as NCCL builds them), else 1.
+  std::size_t channels = 1;
 };
 LibraryChoice library_from_options(const po::variables_map& vm, const Topology& topology);
 

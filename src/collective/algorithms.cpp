@@ -87,6 +87,10 @@ std::vector<AlgorithmKind> applicable_algorithms(CollectiveKind kind, const Topo
 
 namespace {
 
+bool has_channel_rings(CollectiveKind kind) {
+  return kind == C::kAllReduce || kind == C::kAllGather || kind == C::kReduceScatter;
+}
+
 bool follows_topology(CollectiveKind kind, AlgorithmKind algorithm) {
   return algorithm == A::kHierarchical || algorithm == A::kDimensional ||
          (algorithm == A::kDirect && kind != C::kAllToAll);
@@ -118,8 +122,13 @@ std::unique_ptr<Schedule> schedule_for(CollectiveKind kind, AlgorithmKind algori
 }  // namespace
 
 std::unique_ptr<Schedule> make_schedule(CollectiveKind kind, AlgorithmKind algorithm,
-                                        const Topology& topology, Rank root) {
+                                        const Topology& topology, Rank root, std::size_t channels) {
   if (const auto reason = inapplicable_reason(kind, algorithm, topology)) throw InputError(*reason);
+  if (algorithm == A::kRing && channels > 1 && has_channel_rings(kind)) {
+    std::vector<std::vector<Rank>> orders;
+    for (std::size_t c = 0; c < channels; ++c) orders.push_back(topology.ring_order(c, channels));
+    return make_channel_ring_schedule(kind, std::move(orders));
+  }
   return schedule_for(kind, algorithm, topology, topology.npu_count(), root);
 }
 

@@ -18,9 +18,12 @@ std::optional<std::string> inapplicable_reason(CollectiveKind kind, AlgorithmKin
 /// Every algorithm that can run `kind` on `topology`, in the order of all_algorithms().
 std::vector<AlgorithmKind> applicable_algorithms(CollectiveKind kind, const Topology& topology);
 
-/// Throws InputError with inapplicable_reason() if the algorithm does not apply.
+/// Throws InputError with inapplicable_reason() if the algorithm does not apply. With
+/// channels > 1, `ring` AllReduce, AllGather and ReduceScatter run one ring per channel in
+/// the topology's ring orders (rail-aligned on a hierarchical topology); other algorithms
+/// and collectives ignore channels.
 std::unique_ptr<Schedule> make_schedule(CollectiveKind kind, AlgorithmKind algorithm,
-                                        const Topology& topology, Rank root);
+                                        const Topology& topology, Rank root, std::size_t channels = 1);
 
 /// A schedule among `ranks` ranks that are a subgroup of `topology`'s NPUs (a communicator
 /// of a trace). Algorithms that follow the topology's shape (hierarchical, dimensional, and

@@ -6,11 +6,19 @@ namespace commsim {
 namespace {
 
 // Blocks: p per channel (block b of channel ch is ch*p + b and belongs to rank b) for
-// AllReduce, AllGather, ReduceScatter; one per channel for the chain.
+// AllReduce, AllGather, ReduceScatter; one per channel for the chain. Channel ch goes
+// round orders[ch] (position -> rank), the reverse way when `reverse` says so.
 class RingSchedule : public Schedule {
  public:
-  RingSchedule(CollectiveKind kind, std::size_t ranks, bool bidirectional, Rank root)
-      : kind_(kind), p_(ranks), channels_(bidirectional ? 2 : 1), root_(root) {}
+  RingSchedule(CollectiveKind kind, std::vector<std::vector<Rank>> orders, std::vector<bool> reverse, Rank root)
+      : kind_(kind), p_(orders.front().size()), channels_(orders.size()), root_(root),
+        orders_(std::move(orders)), reverse_(std::move(reverse)) {
+    positions_.resize(channels_, std::vector<std::uint32_t>(p_));
+    for (std::size_t ch = 0; ch < channels_; ++ch) {
+      COMMSIM_CHECK(orders_[ch].size() == p_, "ring orders of different sizes");
+      for (std::size_t i = 0; i < p_; ++i) positions_[ch][orders_[ch][i]] = static_cast<std::uint32_t>(i);
+    }
+  }
 
   std::size_t ranks() const override { return p_; }
   std::size_t channels() const override { return channels_; }
@@ -33,11 +41,7 @@ class RingSchedule : public Schedule {
     const Rank next = neighbour(r, ch, +1);
     const Rank prev = neighbour(r, ch, -1);
     const auto block = [&](std::int64_t owner_offset) {
-      const std::int64_t d = direction(ch);
-      const auto owner = static_cast<std::uint32_t>(
-          ((static_cast<std::int64_t>(r) + d * owner_offset) % static_cast<std::int64_t>(p_) +
-           static_cast<std::int64_t>(p_)) % static_cast<std::int64_t>(p_));
-      return BlockRange{static_cast<std::uint32_t>(ch * p_) + owner, 1, 1};
+      return BlockRange{static_cast<std::uint32_t>(ch * p_) + neighbour(r, ch, owner_offset), 1, 1};
     };
     const auto k_signed = static_cast<std::int64_t>(k);
     switch (kind_) {
@@ -91,27 +95,49 @@ class RingSchedule : public Schedule {
 
  private:
   bool chain() const { return kind_ == CollectiveKind::kBroadcast || kind_ == CollectiveKind::kReduce; }
-  std::int64_t direction(std::size_t ch) const { return ch == 0 ? 1 : -1; }
+  std::int64_t direction(std::size_t ch) const { return reverse_[ch] ? -1 : 1; }
+  /// The rank `along` places further round channel ch's ring (negative: back).
   Rank neighbour(Rank r, std::size_t ch, std::int64_t along) const {
     const auto p = static_cast<std::int64_t>(p_);
-    return static_cast<Rank>(((r + direction(ch) * along) % p + p) % p);
+    const std::int64_t at = positions_[ch][r] + direction(ch) * along;
+    return orders_[ch][static_cast<std::size_t>((at % p + p) % p)];
   }
   /// Distance from the root along the channel's direction.
   std::size_t position(Rank r, std::size_t ch) const {
-    return ch == 0 ? (r + p_ - root_) % p_ : (root_ + p_ - r) % p_;
+    const std::size_t pr = positions_[ch][r], root = positions_[ch][root_];
+    return reverse_[ch] ? (root + p_ - pr) % p_ : (pr + p_ - root) % p_;
   }
 
   CollectiveKind kind_;
   std::size_t p_;
   std::size_t channels_;
   Rank root_;
+  std::vector<std::vector<Rank>> orders_;
+  std::vector<std::vector<std::uint32_t>> positions_;  // inverse of orders_
+  std::vector<bool> reverse_;
 };
+
+std::vector<Rank> identity(std::size_t p) {
+  std::vector<Rank> order(p);
+  for (std::size_t i = 0; i < p; ++i) order[i] = static_cast<Rank>(i);
+  return order;
+}
 
 }  // namespace
 
 std::unique_ptr<Schedule> make_ring_schedule(CollectiveKind kind, std::size_t ranks,
                                              bool bidirectional, Rank root) {
-  return std::make_unique<RingSchedule>(kind, ranks, bidirectional, root);
+  using Orders = std::vector<std::vector<Rank>>;
+  if (!bidirectional) return std::make_unique<RingSchedule>(kind, Orders{identity(ranks)}, std::vector{false}, root);
+  return std::make_unique<RingSchedule>(kind, Orders{identity(ranks), identity(ranks)}, std::vector{false, true}, root);
+}
+
+std::unique_ptr<Schedule> make_channel_ring_schedule(CollectiveKind kind, std::vector<std::vector<Rank>> orders) {
+  COMMSIM_CHECK(kind == CollectiveKind::kAllReduce || kind == CollectiveKind::kAllGather ||
+                    kind == CollectiveKind::kReduceScatter,
+                "channel rings run AllReduce, AllGather and ReduceScatter");
+  const std::vector<bool> forward(orders.size(), false);
+  return std::make_unique<RingSchedule>(kind, std::move(orders), forward, 0);
 }
 
 }  // namespace commsim

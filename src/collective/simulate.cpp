@@ -24,14 +24,14 @@ std::string run_name(const Topology& topology, CollectiveKind kind, AlgorithmKin
 
 void check_collective_footprint(const Topology& topology, CollectiveKind kind,
                                 AlgorithmKind algorithm, const CollectiveConfig& config) {
-  const std::unique_ptr<Schedule> schedule = make_schedule(kind, algorithm, topology, config.root);
+  const std::unique_ptr<Schedule> schedule = make_schedule(kind, algorithm, topology, config.root, config.channels);
   check_footprint(*schedule, config.chunks, run_name(topology, kind, algorithm));
 }
 
 CollectiveResult simulate_collective(const Topology& topology, CollectiveKind kind,
                                      AlgorithmKind algorithm, Bytes size,
                                      const CollectiveConfig& config) {
-  const std::unique_ptr<Schedule> schedule = make_schedule(kind, algorithm, topology, config.root);
+  const std::unique_ptr<Schedule> schedule = make_schedule(kind, algorithm, topology, config.root, config.channels);
   check_footprint(*schedule, config.chunks, run_name(topology, kind, algorithm));
   const std::size_t p = topology.npu_count();
   std::optional<DataTracker> tracker;

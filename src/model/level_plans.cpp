@@ -145,9 +145,40 @@ Plan per_level(Kind kind, const Levels& lv, const ModelOptions& o, bool ring) {
   return plan;
 }
 
+// C rings at once (NCCL's channels), ring c in the order t.ring_order(c, C), each with n/C:
+// every step each rank sends n/(C p) round each ring, so a step's time is set by the link
+// that carries the most rings' bytes (on a rail-aligned hierarchical topology, a NIC: one
+// ring each; an NVLink port: the C - 1 rings that stay in the node).
+//   alpha (p-1), beta (p-1)/p n (at the step's effective rate), gamma (p-1)/p n.
+Phase channel_rings(const Topology& t, std::size_t channels, const std::string& op, bool reduce) {
+  const std::size_t p = t.npu_count();
+  const double u = 1.0 / (static_cast<double>(channels) * static_cast<double>(p));
+  Step step{{}, static_cast<double>(p - 1)};
+  for (std::size_t c = 0; c < channels; ++c) {
+    const std::vector<Rank> order = t.ring_order(c, channels);
+    for (std::size_t i = 0; i < p; ++i) step.sends.push_back({order[i], order[(i + 1) % p], u});
+  }
+  const double moved = static_cast<double>(p - 1) / static_cast<double>(p);
+  return {op, static_cast<double>(p - 1), moved, reduce ? moved : 0, {step}};
+}
+
+Plan channel_rings_plan(const Topology& t, Kind kind, std::size_t channels) {
+  const std::string rings = ", " + std::to_string(channels) + " rings of n/" + std::to_string(channels);
+  switch (kind) {
+    case Kind::kAllReduce:
+      return {{channel_rings(t, channels, "reduce-scatter", true), channel_rings(t, channels, "all-gather", false)},
+              "2(p-1) a + 2(p-1)/p n b + (p-1)/p n g" + rings};
+    case Kind::kAllGather: return {{channel_rings(t, channels, "all-gather", false)}, "(p-1) a + (p-1)/p n b" + rings};
+    default:
+      return {{channel_rings(t, channels, "reduce-scatter", true)}, "(p-1) a + (p-1)/p n b + (p-1)/p n g" + rings};
+  }
+}
+
 Plan levels_plan(const Topology& t, Kind kind, Algo algorithm, const ModelOptions& o) {
   Levels lv;
   lv.p = t.npu_count();
+  const bool ring_family = kind == Kind::kAllReduce || kind == Kind::kAllGather || kind == Kind::kReduceScatter;
+  if (algorithm == Algo::kRing && o.channels > 1 && ring_family) return channel_rings_plan(t, kind, o.channels);
   if (algorithm == Algo::kRing || algorithm == Algo::kRingBidir) {
     lv.sizes = {static_cast<std::uint32_t>(lv.p)};
     lv.names = {""};

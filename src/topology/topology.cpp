@@ -4,6 +4,7 @@
 #include <boost/graph/breadth_first_search.hpp>
 #include <boost/graph/dijkstra_shortest_paths.hpp>
 #include <limits>
+#include <numeric>
 #include <string>
 
 #include "base/error.h"
@@ -130,6 +131,18 @@ LinkClass Topology::route_class(const Route& route) const {
   LinkClass slowest = LinkClass::kNvlink;
   for (const ChannelId c : route) slowest = std::max(slowest, link_class(link(link_of(c)).params.kind));
   return slowest;
+}
+
+std::vector<Rank> Topology::ring_order(std::size_t channel, std::size_t channels) const {
+  std::vector<Rank> order(npu_count_);
+  std::iota(order.begin(), order.end(), Rank{0});
+  if (channels <= 1 || shape_.kind != TopologyKind::kHierarchical) return order;
+  const std::size_t g = shape_.levels[0];
+  for (std::size_t r = 0; r < npu_count_; ++r) {
+    const std::size_t node = r / g, slot = r % g;
+    order[r] = static_cast<Rank>(node * g + (slot + channel) % g);
+  }
+  return order;
 }
 
 std::size_t Topology::diameter_hops() const {

@@ -111,6 +111,13 @@ class Topology {
   VertexId channel_source(ChannelId channel) const;
   VertexId channel_target(ChannelId channel) const;
 
+  /// The order of ranks round ring `channel` of `channels` (NCCL's rings, one per channel).
+  /// On a hierarchical topology each ring takes the nodes in order and, inside node n, its
+  /// GPUs starting at GPU (channel mod G): so ring c leaves every node through GPU
+  /// (c - 1) mod G and its NIC, and G rings use every NIC of a node once (rail-aligned).
+  /// Elsewhere, and with one channel, ranks in order.
+  std::vector<Rank> ring_order(std::size_t channel, std::size_t channels) const;
+
   /// Longest shortest path between two NPUs, in hops (links): the builder's formula where
   /// there is one (O(1)), else searched_diameter_hops().
   std::size_t diameter_hops() const;

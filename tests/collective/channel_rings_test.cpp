@@ -1,0 +1,90 @@
+// NCCL's channels: C rings at once, each with n/C, ring c entering every node at GPU c, so
+// that on a hierarchical topology each ring leaves a node through its own GPU and NIC
+// (rail-aligned) and G rings use every NIC of a node.
+
+#include <gtest/gtest.h>
+
+#include "collective/algorithms.h"
+#include "collective/simulate.h"
+#include "model/collective_model.h"
+#include "topology/builders.h"
+
+namespace commsim {
+namespace {
+
+// 2 nodes x 4 GPUs; NVLink 100 GB/s (10 ps/B), NIC 25 GB/s (40 ps/B), no latency.
+Topology two_nodes(TimePs latency_ps = 0) {
+  TopologyConfig c;
+  c.kind = TopologyKind::kHierarchical;
+  c.nodes = 2;
+  c.gpus_per_node = 4;
+  c.link = {100e9, latency_ps, LinkKind::kNvlink, Duplex::kFull};
+  c.nic = {25e9, latency_ps, LinkKind::kInfiniband, Duplex::kFull};
+  return build_topology(c);
+}
+
+TEST(ChannelRings, RingCEntersEveryNodeAtGpuC) {
+  const Topology t = two_nodes();
+  EXPECT_EQ(t.ring_order(0, 4), (std::vector<Rank>{0, 1, 2, 3, 4, 5, 6, 7}));
+  EXPECT_EQ(t.ring_order(1, 4), (std::vector<Rank>{1, 2, 3, 0, 5, 6, 7, 4}));
+  EXPECT_EQ(t.ring_order(3, 4), (std::vector<Rank>{3, 0, 1, 2, 7, 4, 5, 6}));
+  // One channel, or a topology without nodes: ranks in order.
+  EXPECT_EQ(t.ring_order(2, 1), (std::vector<Rank>{0, 1, 2, 3, 4, 5, 6, 7}));
+}
+
+TEST(ChannelRings, EveryRankEndsWithWhatTheCollectiveDefines) {
+  const Topology t = two_nodes(ps_from_ns(100));
+  for (const CollectiveKind kind : {CollectiveKind::kAllReduce, CollectiveKind::kAllGather, CollectiveKind::kReduceScatter}) {
+    for (const std::size_t channels : {2u, 4u, 8u}) {
+      SCOPED_TRACE(std::string(collective_name(kind)) + ", " + std::to_string(channels) + " channels");
+      CollectiveConfig config;
+      config.channels = channels;
+      config.verify = true;
+      config.chunks = 2;
+      const CollectiveResult r = simulate_collective(t, kind, AlgorithmKind::kRing, 1 << 20, config);
+      EXPECT_EQ(r.verify_error, "");
+    }
+  }
+}
+
+TEST(ChannelRings, FourRailsAreFourTimesOneNic) {
+  // AllGather of n on 8 ranks. One ring crosses each node boundary through one NIC: each of
+  // its 7 steps moves n/8 over a 25 GB/s NIC, 7 n/8 x 40 ps. Four rings of n/4 each leave
+  // every node through a different NIC: a NIC carries n/32 a step (40 ps/B), an NVLink port
+  // the 3 rings that stay inside (3 n/32 at 10 ps/B): 7 n/32 x 40 ps, a quarter.
+  const Topology t = two_nodes();
+  const Bytes n = 1 << 25;
+  CollectiveConfig one;
+  CollectiveConfig four;
+  four.channels = 4;
+  const TimePs t1 = simulate_collective(t, CollectiveKind::kAllGather, AlgorithmKind::kRing, n, one).time_ps;
+  const TimePs t4 = simulate_collective(t, CollectiveKind::kAllGather, AlgorithmKind::kRing, n, four).time_ps;
+  EXPECT_EQ(t1, 7 * (n / 8) * 40);
+  EXPECT_EQ(t4, 7 * (n / 32) * 40);
+  // The closed form sees the same: per step the busiest link.
+  ModelOptions model;
+  model.channels = 4;
+  EXPECT_NEAR(collective_cost(t, CollectiveKind::kAllGather, AlgorithmKind::kRing, n, model).time_s(0),
+              seconds_from_ps(t4), 1e-15);
+}
+
+TEST(ChannelRings, SimulatorEqualsClosedFormUnderALibrary) {
+  const Topology t = two_nodes(ps_from_ns(250));
+  // Whole picoseconds per byte under efficiency 0.8: 12.5 and 50 ps/B.
+  const ProtocolCosts library{ps_from_us(8), {ps_from_us(3), ps_from_us(5), ps_from_us(14)}, 0.8};
+  for (const CollectiveKind kind : {CollectiveKind::kAllReduce, CollectiveKind::kAllGather, CollectiveKind::kReduceScatter}) {
+    SCOPED_TRACE(std::string(collective_name(kind)));
+    CollectiveConfig config;
+    config.channels = 4;
+    config.library = library;
+    ModelOptions model;
+    model.channels = 4;
+    model.library = library;
+    const Bytes n = nccl_size(kind, 64 << 20, 8);
+    const double sim = seconds_from_ps(simulate_collective(t, kind, AlgorithmKind::kRing, n, config).time_ps);
+    EXPECT_NEAR(sim / collective_cost(t, kind, AlgorithmKind::kRing, n, model).time_s(0), 1.0, 1e-9);
+  }
+}
+
+}  // namespace
+}  // namespace commsim
