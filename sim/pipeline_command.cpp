@@ -115,6 +115,7 @@ int run_pipeline(const std::vector<std::string>& args, std::ostream& out) {
   po::options_description topology("Topology (default: a ring of --stages NPUs)");
   topology.add(topology_options());
   options.add(topology);
+  options.add(library_options());
   const po::variables_map vm = parse_options(args, options);
   if (vm.count("help")) {
     out << "Usage: commsim pipeline [options]\n\n" << options << "\n"
@@ -181,6 +182,21 @@ int run_pipeline(const std::vector<std::string>& args, std::ostream& out) {
   if (npu_of_stage.empty()) {
     for (Rank d = 0; d < p; ++d) npu_of_stage.push_back(d);
   }
+  // The library's protocol: the one asked for, or the fastest boundary transfer by the
+  // closed form (every transfer is one activation or gradient).
+  const LibraryChoice library = library_from_options(vm, topo);
+  std::optional<Protocol> protocol = library.protocol;
+  double fastest_s = -1;
+  for (const auto& [candidate, costs] : library.profile.protocols) {
+    if (library.protocol) break;
+    const double t = boundary_transfer_s(topo, npu_of_stage, v > 1, shape.activation_bytes,
+                                         seconds_from_ps(run_options.overhead_ps), costs);
+    if (fastest_s < 0 || t < fastest_s) {
+      protocol = candidate;
+      fastest_s = t;
+    }
+  }
+  run_options.library = library.profile.costs(protocol);
   std::vector<Run> runs;
   for (const PipelineSchedule schedule : schedules) {
     shape.schedule = schedule;
@@ -197,7 +213,7 @@ int run_pipeline(const std::vector<std::string>& args, std::ostream& out) {
         input.backward_s.push_back(seconds_from_ps(shape.backward_ps[s]));
       }
       input.p2p_s = boundary_transfer_s(topo, npu_of_stage, shape.virtual_stages > 1, shape.activation_bytes,
-                                        seconds_from_ps(run_options.overhead_ps));
+                                        seconds_from_ps(run_options.overhead_ps), run_options.library);
       Run run{schedule, mode, shape.virtual_stages, {}, pipeline_model(input), {}};
       try {
         run.result = simulate_pipeline(topo, programs, run_options);
@@ -214,7 +230,9 @@ int run_pipeline(const std::vector<std::string>& args, std::ostream& out) {
       << "# forward " << format_time(shape.forward_ps[0]) << ", backward " << format_time(shape.backward_ps[0])
       << " per micro-batch per stage" << (vm.count("forward-time") && option_text(vm, "forward-time")->find(',') != std::string::npos ? " (first stage)" : "")
       << "; activation " << shape.activation_bytes << " B per micro-batch; overhead o "
-      << format_time(run_options.overhead_ps) << "\n"
+      << format_time(run_options.overhead_ps)
+      << (protocol ? "; library " + library.profile.name + ", protocol " + std::string(protocol_name(*protocol)) : "")
+      << "\n"
       << "# model: (m + p - 1)(tf + tb) for gpipe and 1f1b, (m + (p-1)/v)(tf + tb) for interleaved; "
          "+P2P adds 2(pv - 1) boundary transfers\n#\n";
 

@@ -32,13 +32,13 @@ PipelineModel pipeline_model(const PipelineModelInput& in) {
 }
 
 double boundary_transfer_s(const Topology& topology, const std::vector<Rank>& npu_of_stage,
-                           bool wraps, Bytes bytes, double launch_s) {
+                           bool wraps, Bytes bytes, double launch_s, const ProtocolCosts& library) {
   double slowest = 0;
   const std::size_t n = npu_of_stage.size();
   for (std::size_t s = 0; s + 1 < n || (wraps && s < n && n > 1); ++s) {
     const Rank a = npu_of_stage[s];
     const Rank b = npu_of_stage[(s + 1) % n];
-    slowest = std::max(slowest, p2p_time_s(path_params(topology, a, b), launch_s, bytes));
+    slowest = std::max(slowest, p2p_time_s(path_params(topology, a, b), launch_s, bytes, library));
   }
   return slowest;
 }

@@ -40,8 +40,9 @@ struct PipelineModel {
 PipelineModel pipeline_model(const PipelineModelInput& input);
 
 /// The slowest boundary transfer between consecutive stages (stage s on NPU
-/// npu_of_stage[s], the last stage wrapping to the first when v > 1): launch + alpha + S beta.
+/// npu_of_stage[s], the last stage wrapping to the first when v > 1): launch + alpha + S beta,
+/// under a library's costs one call of it (p2p_model.h).
 double boundary_transfer_s(const Topology& topology, const std::vector<Rank>& npu_of_stage,
-                           bool wraps, Bytes bytes, double launch_s);
+                           bool wraps, Bytes bytes, double launch_s, const ProtocolCosts& library = {});
 
 }  // namespace commsim

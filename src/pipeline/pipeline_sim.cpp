@@ -16,7 +16,8 @@ class Executor {
   Executor(const std::vector<DeviceProgram>& programs, const PipelineRunOptions& options,
            Engine& engine, Rendezvous& rendezvous)
       : programs_(programs), options_(options), engine_(engine), rendezvous_(rendezvous),
-        devices_(programs.size()) {}
+        devices_(programs.size()),
+        launch_ps_(add_times(options.overhead_ps, options.library.call_latency_ps, "P2P launch overhead")) {}
 
   void start() {
     for (std::uint32_t d = 0; d < devices_.size(); ++d) advance(d);
@@ -141,11 +142,11 @@ class Executor {
         // Launches follow one another, o each; each operation is posted when launched.
         for (std::size_t i = 0; i < n; ++i) {
           if (call.ops[i].kind == P2POp::Kind::kRecv) ++dev.blocking;
-          engine_.schedule_after(multiply_time(options_.overhead_ps, i + 1, "P2P launch overhead"),
+          engine_.schedule_after(multiply_time(launch_ps_, i + 1, "P2P launch overhead"),
                                  [this, d, i, &call] { post(d, call.ops[i], false); });
         }
         ++dev.blocking;  // the launches themselves
-        engine_.schedule_after(multiply_time(options_.overhead_ps, n, "P2P launch overhead"),
+        engine_.schedule_after(multiply_time(launch_ps_, n, "P2P launch overhead"),
                                [this, d] { op_done(d); });
         return;
       case P2PMode::kBatched:
@@ -153,7 +154,7 @@ class Executor {
           if (op.kind == P2POp::Kind::kRecv) ++dev.blocking;
         }
         ++dev.blocking;
-        engine_.schedule_after(options_.overhead_ps, [this, d, &call] {
+        engine_.schedule_after(launch_ps_, [this, d, &call] {
           for (const P2POp& op : call.ops) post(d, op, false);
           op_done(d);
         });
@@ -170,7 +171,7 @@ class Executor {
     }
     const P2POp& op = call.ops[dev.op_order[dev.next_op++]];
     dev.blocking = 1;
-    engine_.schedule_after(options_.overhead_ps, [this, d, &op] { post(d, op, true); });
+    engine_.schedule_after(launch_ps_, [this, d, &op] { post(d, op, true); });
   }
 
   // Posts an operation; `blocking` sends hold the device until received.
@@ -234,6 +235,7 @@ class Executor {
   Rendezvous& rendezvous_;
   std::vector<Device> devices_;
   std::vector<TimelineEvent> timeline_;
+  TimePs launch_ps_;  // o + the library's call latency, per launch
 };
 
 }  // namespace
@@ -265,7 +267,8 @@ PipelineResult simulate_pipeline(const Topology& topology, const std::vector<Dev
     COMMSIM_CHECK(options.npu_of_device.size() == programs.size(), "placement of the wrong size");
   }
   Engine engine;
-  Network network(engine, topology, 0);  // o is paid per launch here, not per message
+  // o (and the library's call latency) is paid per launch here, not per message.
+  Network network(engine, topology, 0, options.library);
   Rendezvous rendezvous(network);
   Executor executor(programs, options, engine, rendezvous);
   executor.start();

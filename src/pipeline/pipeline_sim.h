@@ -33,6 +33,9 @@ P2PMode parse_p2p_mode(std::string_view name, std::string_view what);
 struct PipelineRunOptions {
   P2PMode mode = P2PMode::kOverlapped;
   TimePs overhead_ps = 0;            // o
+  /// A library's costs (topology/library.h): its call latency adds to every launch's o, its
+  /// step latency and rate apply to every message.
+  ProtocolCosts library;
   std::vector<Rank> npu_of_device;   // empty: device d on NPU d
   bool send_first = false;           // sequential: every device sends first (can deadlock)
   bool record_timeline = false;

@@ -7,6 +7,17 @@
 namespace commsim::testing {
 namespace {
 
+TEST(CliPipeline, LibraryCostsEveryBoundaryTransfer) {
+  // 1F1B, 4 stages on the default ring of 4 NPUs (450 GB/s, 250 ns), 32 MiB activations.
+  // Under nccl each transfer is one call; the closed form picks Simple: 8.4 + 3.4 + 0.25 us
+  // + 33554432 B / 450 GB/s = 86.6155 us (LL128: 97.2 us; LL: 245.4 us). With P2P the model
+  // adds 2(p - 1) = 6 of them to 33,000 us: 33,519.69 us.
+  const CliResult r = run_commsim({"pipeline", "--stages", "4", "--microbatches", "8", "--library", "nccl"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("; library nccl, protocol simple\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("model 33000.00 us without communication, 33519.69 us with P2P"), std::string::npos) << r.out;
+}
+
 TEST(CliPipeline, BadInput) {
   expect_error({"pipeline", "--microbatches", "0"}, "--microbatches: '0' is out of range");
   expect_error({"pipeline", "--stages", "9", "--topology", "switch"},
