@@ -226,7 +226,9 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
                      fixed(bound_s * 1e6, 2)});
       table.add_row(std::move(row));
       if (vm.count("verbose")) {
-        details += "# model at " + std::to_string(size) + " B:\n" + describe_cost(cost, model);
+        details += "# model at " + std::to_string(size) + " B:\n";
+        if (protocol) details += "# library " + library.profile.name + ", " + std::string(protocol_name(*protocol)) + ": " + describe_costs(config.library) + "\n";
+        details += describe_cost(cost, model);
       }
     }
     table.print(out);

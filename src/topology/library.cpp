@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstdio>
 
 #include "base/error.h"
 #include "base/name_table.h"
@@ -55,6 +57,17 @@ Protocol parse_protocol(std::string_view name, std::string_view what) {
 
 BandwidthBps ProtocolCosts::rate(BandwidthBps bottleneck) const {
   return std::min(efficiency * bottleneck, max_rate_Bps);
+}
+
+std::string describe_costs(const ProtocolCosts& c) {
+  char efficiency[32];
+  std::snprintf(efficiency, sizeof efficiency, "%g", c.efficiency);
+  std::string text = "call " + format_time(c.call_latency_ps) + "; step NVLink " +
+                     format_time(c.step_latency(LinkClass::kNvlink)) + ", PCIe " +
+                     format_time(c.step_latency(LinkClass::kPcie)) + ", network " +
+                     format_time(c.step_latency(LinkClass::kNet)) + "; efficiency " + efficiency;
+  if (std::isfinite(c.max_rate_Bps)) text += "; max rate " + format_bandwidth(c.max_rate_Bps);
+  return text;
 }
 
 ProtocolCosts LibraryProfile::costs(std::optional<Protocol> protocol) const {

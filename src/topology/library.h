@@ -51,6 +51,10 @@ struct ProtocolCosts {
   bool operator==(const ProtocolCosts&) const = default;
 };
 
+/// "call 6.6 us; step NVLink 600 ns, PCIe 1 us, network 2.7 us; efficiency 0.5; max rate
+/// 141 GB/s": the terms, for --verbose.
+std::string describe_costs(const ProtocolCosts& costs);
+
 struct LibraryProfile {
   std::string name = "ideal";
   /// The protocols the library has, in the order it prefers them on a tie. Empty: ideal.

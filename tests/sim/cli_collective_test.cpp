@@ -119,6 +119,12 @@ TEST(CliCollective, NcclLibraryShowsTheProtocolOfEachSize) {
   const CliResult forced = run_commsim({"collective", "--topology-file", datasheet_h100(), "--algorithm", "ring",
                                         "--library", "nccl", "--protocol", "LL128", "--size", "1K"});
   EXPECT_NE(forced.out.find("float   ll128"), std::string::npos) << forced.out;
+  const CliResult verbose = run_commsim({"collective", "--algorithm", "ring", "--size", "1K", "--verbose"});
+  EXPECT_NE(verbose.out.find("# library nccl, ll: call 6.6 us; step NVLink 600 ns, PCIe 1 us, network 2.7 us; "
+                             "efficiency 0.5; max rate 141 GB/s\n"),
+            std::string::npos)
+      << verbose.out;
+  EXPECT_NE(verbose.out.find("library call: 1 x 6.6 us"), std::string::npos) << verbose.out;
   expect_error({"collective", "--library", "mpich"}, "--library: unknown library 'mpich' (known: ideal, nccl)");
   expect_error({"collective", "--topology", "switch", "--protocol", "ll"},
                "--protocol ll: the ideal library has no protocols (give --library nccl)");
