@@ -63,20 +63,14 @@ Rank rank_option(const po::variables_map& vm, const char* name, Rank fallback,
 // chooses; empty for the ideal library.
 std::optional<Protocol> fastest_p2p_protocol(const Topology& topology, const std::vector<Message>& messages,
                                              TimePs overhead, const LibraryProfile& profile) {
-  std::optional<Protocol> best;
-  double best_s = 0;
-  for (const auto& [protocol, costs] : profile.protocols) {
+  return profile.fastest([&](const ProtocolCosts& costs) {
     double slowest = 0;
     for (const Message& m : messages) {
       slowest = std::max(slowest, p2p_time_s(path_params(topology, m.src, m.dst), seconds_from_ps(overhead),
                                              m.bytes, costs));
     }
-    if (!best || slowest < best_s) {
-      best = protocol;
-      best_s = slowest;
-    }
-  }
-  return best;
+    return slowest;
+  });
 }
 
 struct Result {

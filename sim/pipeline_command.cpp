@@ -185,17 +185,11 @@ int run_pipeline(const std::vector<std::string>& args, std::ostream& out) {
   // The library's protocol: the one asked for, or the fastest boundary transfer by the
   // closed form (every transfer is one activation or gradient).
   const LibraryChoice library = library_from_options(vm, topo);
-  std::optional<Protocol> protocol = library.protocol;
-  double fastest_s = -1;
-  for (const auto& [candidate, costs] : library.profile.protocols) {
-    if (library.protocol) break;
-    const double t = boundary_transfer_s(topo, npu_of_stage, v > 1, shape.activation_bytes,
-                                         seconds_from_ps(run_options.overhead_ps), costs);
-    if (fastest_s < 0 || t < fastest_s) {
-      protocol = candidate;
-      fastest_s = t;
-    }
-  }
+  const std::optional<Protocol> protocol =
+      library.protocol ? library.protocol : library.profile.fastest([&](const ProtocolCosts& costs) {
+        return boundary_transfer_s(topo, npu_of_stage, v > 1, shape.activation_bytes,
+                                   seconds_from_ps(run_options.overhead_ps), costs);
+      });
   run_options.library = library.profile.costs(protocol);
   std::vector<Run> runs;
   for (const PipelineSchedule schedule : schedules) {

@@ -243,17 +243,10 @@ CollectiveCost collective_cost(const Topology& topology, CollectiveKind kind,
 
 std::optional<Protocol> fastest_protocol(const Topology& topology, CollectiveKind kind, AlgorithmKind algorithm,
                                          Bytes size, ModelOptions options, const LibraryProfile& profile) {
-  std::optional<Protocol> best;
-  double best_s = 0;
-  for (const auto& [protocol, costs] : profile.protocols) {
+  return profile.fastest([&](const ProtocolCosts& costs) {
     options.library = costs;
-    const double t = collective_cost(topology, kind, algorithm, size, options).time_s(options.gamma_s_per_byte);
-    if (!best || t < best_s) {
-      best = protocol;
-      best_s = t;
-    }
-  }
-  return best;
+    return collective_cost(topology, kind, algorithm, size, options).time_s(options.gamma_s_per_byte);
+  });
 }
 
 std::vector<AlgorithmKind> nccl_algorithms(CollectiveKind kind) {

@@ -79,12 +79,23 @@ ProtocolCosts LibraryProfile::costs(std::optional<Protocol> protocol) const {
   throw InputError("library '" + name + "' has no protocol '" + std::string(protocol_name(wanted)) + "'");
 }
 
-std::string library_names() { return "ideal, nccl"; }
+// The built-in profiles, by name.
+static const std::vector<LibraryProfile>& built_in_libraries() {
+  static const std::vector<LibraryProfile> libraries{LibraryProfile{}, nccl_library()};
+  return libraries;
+}
+
+std::string library_names() {
+  std::string names;
+  for (const LibraryProfile& p : built_in_libraries()) names += (names.empty() ? "" : ", ") + p.name;
+  return names;
+}
 
 LibraryProfile library_by_name(std::string_view name, std::string_view what) {
   const std::string key = lower(name);
-  if (key == "ideal") return LibraryProfile{};
-  if (key == "nccl") return nccl_library();
+  for (const LibraryProfile& p : built_in_libraries()) {
+    if (p.name == key) return p;
+  }
   throw InputError(std::string(what) + ": unknown library '" + std::string(name) + "' (known: " +
                    library_names() + ")");
 }

@@ -17,7 +17,7 @@
 //   T(call)    = call latency + the algorithm's time from its messages
 //
 // Source of the `nccl` defaults: NVIDIA/nccl src/graph/tuning.cc (release 2.26; Ring
-// constants, Hopper caps), gathered in the project's NCCL notes.
+// constants, Hopper caps).
 
 #include <array>
 #include <limits>
@@ -36,7 +36,6 @@ enum class Protocol { kLL, kLL128, kSimple };
 std::string_view protocol_name(Protocol protocol);  // "ll", "ll128", "simple"
 /// Accepts "ll", "LL128", "Simple", ... (any case). Throws InputError naming `what`.
 Protocol parse_protocol(std::string_view name, std::string_view what);
-
 
 /// What one run of a library adds, for one protocol. Default-constructed: nothing (ideal).
 struct ProtocolCosts {
@@ -61,8 +60,25 @@ struct LibraryProfile {
   std::vector<std::pair<Protocol, ProtocolCosts>> protocols;
 
   bool ideal() const { return protocols.empty(); }
-  /// The costs of `protocol`; ideal gives none. Throws InputError if the profile lacks it.
+  /// The costs of `protocol`, or with none the profile's last (its bulk protocol, NCCL's
+  /// Simple); ideal gives none. Throws InputError if the profile lacks the protocol.
   ProtocolCosts costs(std::optional<Protocol> protocol) const;
+
+  /// The protocol of least `time_s(costs)` (seconds), as NCCL picks by its own estimate;
+  /// ties go to the earlier protocol. Empty for the ideal profile.
+  template <typename Time>
+  std::optional<Protocol> fastest(Time&& time_s) const {
+    std::optional<Protocol> best;
+    double best_s = 0;
+    for (const auto& [protocol, c] : protocols) {
+      const double t = time_s(c);
+      if (!best || t < best_s) {
+        best = protocol;
+        best_s = t;
+      }
+    }
+    return best;
+  }
 };
 
 /// The built-in profiles: "ideal", "nccl". Throws InputError listing them for another name.
