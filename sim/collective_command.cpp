@@ -114,7 +114,7 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
   options.add_options()("verbose", "print the closed form with the values substituted");
   options.add_options()("verify", "check symbolically that every rank ends with the right data");
   options.add(topology_options());
-  options.add(library_options());
+  options.add(library_options(true));
   const po::variables_map vm = parse_options(args, options);
   if (vm.count("help")) {
     out << "Usage: commsim collective [options]\n\n" << options << "\n"

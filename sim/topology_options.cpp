@@ -131,7 +131,7 @@ Topology topology_from_options(const po::variables_map& vm, const TopologyConfig
 
 namespace commsim::cli {
 
-po::options_description library_options() {
+po::options_description library_options(bool with_channels) {
   po::options_description o("Communication library (default: the spec file's, else ideal: the wire alone)");
   add_option(o, "library", "NAME",
              ("the library's costs beyond the wire: " + library_names() +
@@ -139,9 +139,11 @@ po::options_description library_options() {
                  .c_str());
   add_option(o, "library-file", "FILE", "a library profile in full (proto/topology.proto LibrarySpec, text format)");
   add_option(o, "protocol", "P", "ll, ll128, simple, or auto: the fastest at each size (default auto)");
-  add_option(o, "channels", "C",
-             "rings at once, ring c entering each node at GPU c (rail-aligned); default: under a "
-             "library on a hierarchical topology one per GPU of a node, else 1");
+  if (with_channels) {
+    add_option(o, "channels", "C",
+               "rings at once, ring c entering each node at GPU c (rail-aligned); default: under a "
+               "library on a hierarchical topology one per GPU of a node, else 1");
+  }
   return o;
 }
 

@@ -18,8 +18,9 @@ po::options_description topology_options();
 Topology topology_from_options(const po::variables_map& vm,
                                const TopologyConfig& fallback = default_topology_config());
 
-/// The communication library options: --library NAME, --library-file FILE, --protocol.
-po::options_description library_options();
+/// The communication library options: --library NAME, --library-file FILE, --protocol, and
+/// for the commands that run rings, --channels.
+po::options_description library_options(bool with_channels = false);
 
 /// A library profile and the protocol asked for (empty: auto, the fastest by the closed
 /// form at each size, as NCCL chooses). Without --library or --library-file, the

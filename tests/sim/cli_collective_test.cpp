@@ -157,6 +157,8 @@ TEST(CliP2p, NcclLibraryIsOneCallPerSendRecv) {
   EXPECT_NE(r.out.find("        1024      ll         7.71"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("1.0000"), std::string::npos) << r.out;
   expect_error({"p2p", "--library", "nccl", "--library-file", "x"}, "give either --library or --library-file, not both");
+  // Only commands that run rings take --channels: elsewhere it would be silently ignored.
+  expect_error({"p2p", "--channels", "4"}, "unrecognised option '--channels'");
 }
 
 TEST(CliCollective, VerifyAndVerboseReport) {
