@@ -1,11 +1,10 @@
 #include "topology/spec_file.h"
 
 #include <algorithm>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 #include "base/error.h"
+#include "base/input_file.h"
 #include "base/text_proto.h"
 #include "proto/topology.pb.h"
 #include "topology/builders.h"
@@ -202,12 +201,8 @@ LibraryProfile library_from_spec(const spec::LibrarySpec& spec, const std::strin
 }
 
 LibraryProfile load_library_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open library file");
-  std::stringstream text;
-  text << in.rdbuf();
   spec::LibrarySpec spec;
-  parse_text_proto(text.str(), spec, path);
+  parse_text_proto(read_input_file(path, "library file"), spec, path);
   return library_from_spec(spec, path);
 }
 
@@ -236,12 +231,8 @@ Topology parse_topology_spec(const std::string& text, const std::string& origin,
 }
 
 Topology load_topology_file(const std::string& path, const SpecScale& scale) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open topology file");
-  std::stringstream text;
-  text << in.rdbuf();
   const bool json = path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0;
-  return parse_topology_spec(text.str(), path, json, scale);
+  return parse_topology_spec(read_input_file(path, "topology file"), path, json, scale);
 }
 
 }  // namespace commsim

@@ -2,11 +2,10 @@
 
 #include <climits>
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 #include "base/error.h"
+#include "base/input_file.h"
 #include "proto/chakra_et.pb.h"
 #include "workload/chakra_node.h"
 
@@ -125,11 +124,7 @@ std::string rank_file(const std::string& prefix, Rank rank) {
 }
 
 std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open Chakra trace file");
-  std::stringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
+  return read_input_file(path, "Chakra trace file");
 }
 
 }  // namespace

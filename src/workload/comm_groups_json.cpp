@@ -4,11 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <limits>
 #include <sstream>
 
 #include "base/error.h"
+#include "base/input_file.h"
 #include "base/text_proto.h"
 
 namespace commsim {
@@ -58,11 +58,7 @@ CommGroupFile parse_comm_groups_json(std::string_view json, const std::string& o
 }
 
 CommGroupFile load_comm_groups_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open communicator group file");
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse_comm_groups_json(text.str(), path);
+  return parse_comm_groups_json(read_input_file(path, "communicator group file"), path);
 }
 
 }  // namespace commsim

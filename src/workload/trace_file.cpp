@@ -5,12 +5,11 @@
 
 #include <algorithm>
 #include <climits>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <utility>
 
 #include "base/error.h"
+#include "base/input_file.h"
 #include "base/output_file.h"
 #include "base/text_proto.h"
 #include "base/name_table.h"
@@ -241,11 +240,7 @@ Workload parse_trace(std::string_view bytes, TraceEncoding encoding, const std::
 }
 
 Workload load_trace_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open trace file");
-  std::stringstream bytes;
-  bytes << in.rdbuf();
-  return parse_trace(bytes.str(), trace_encoding_for(path), path);
+  return parse_trace(read_input_file(path, "trace file"), trace_encoding_for(path), path);
 }
 
 std::string serialize_trace(const Workload& workload, TraceEncoding encoding) {
