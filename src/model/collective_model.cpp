@@ -315,12 +315,13 @@ double collective_lower_bound_s(const Topology& topology, CollectiveKind kind, B
   return latency;
 }
 
-// "label: 7 x 300 ns + 917504 B / 50 GB/s + 917504 B x 0 s/B = 20.45 us", one line a term.
+// "# label: 7 x 300 ns + 917504 B / 50 GB/s + 917504 B x 0 s/B = 20.45 us", one line a term,
+// a comment line like every other line that is not a table row.
 std::string describe_cost(const CollectiveCost& cost, const ModelOptions& options) {
   const double g = options.gamma_s_per_byte;
   std::string text;
   for (const CostTerm& t : cost.terms) {
-    text += t.label + ": " + format_number(t.alpha_count) + " x " +
+    text += "# " + t.label + ": " + format_number(t.alpha_count) + " x " +
             format_time(ps_from_seconds(t.alpha_s)) + " + " + format_number(t.beta_bytes) + " B" +
             (t.beta_s_per_byte > 0 ? " / " + format_bandwidth(1 / t.beta_s_per_byte)
                                    : " x " + format_seconds_per_byte(0)) +

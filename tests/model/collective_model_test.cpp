@@ -55,8 +55,8 @@ TEST(CollectiveModel, RingAllReduceOnRingTopology) {
   EXPECT_DOUBLE_EQ(c.time_s(1e-12), 14 * 300e-9 + 2 * 7.0 / 8 * kMiB / 50e9 + 917504e-12);
   // 7 x 300 ns + 917504 B / 50 GB/s = 2.1 us + 18.35008 us = 20.45008 us per phase.
   EXPECT_EQ(describe_cost(c, {}),
-            "reduce-scatter: 7 x 300 ns + 917504 B / 50 GB/s + 917504 B x 0 s/B = 20.45 us\n"
-            "all-gather: 7 x 300 ns + 917504 B / 50 GB/s + 0 B x 0 s/B = 20.45 us\n");
+            "# reduce-scatter: 7 x 300 ns + 917504 B / 50 GB/s + 917504 B x 0 s/B = 20.45 us\n"
+            "# all-gather: 7 x 300 ns + 917504 B / 50 GB/s + 0 B x 0 s/B = 20.45 us\n");
 }
 
 TEST(CollectiveModel, RingBidirHalvesRingTimeOnRingButNotOnSwitch) {
