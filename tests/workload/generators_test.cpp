@@ -17,10 +17,13 @@
 #include "workload/chakra_reader.h"
 #include "workload/chakra_writer.h"
 #include "workload/replay.h"
+#include "same_replay.h"
 #include "workload/trace_file.h"
 
 namespace commsim {
 namespace {
+
+using testing::expect_same_replay;
 
 #define EXPECT_CONTAINS(text, fragment) \
   EXPECT_NE(std::string(text).find(fragment), std::string::npos) << (text)
@@ -49,17 +52,6 @@ ReplayOptions ring_allreduce() {
   ReplayOptions o;
   o.algorithms[CollectiveKind::kAllReduce] = AlgorithmKind::kRing;
   return o;
-}
-
-void expect_same_replay(const ReplayResult& a, const ReplayResult& b) {
-  EXPECT_EQ(a.total_ps, b.total_ps);
-  ASSERT_EQ(a.ranks.size(), b.ranks.size());
-  for (std::size_t r = 0; r < a.ranks.size(); ++r) {
-    SCOPED_TRACE("rank " + std::to_string(r));
-    EXPECT_EQ(a.ranks[r].finish_ps, b.ranks[r].finish_ps);
-    EXPECT_EQ(a.ranks[r].compute_ps, b.ranks[r].compute_ps);
-    EXPECT_EQ(a.ranks[r].exposed_comm_ps, b.ranks[r].exposed_comm_ps);
-  }
 }
 
 // Write, read back, compare the workload and its replay, in all three encodings.

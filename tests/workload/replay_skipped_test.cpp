@@ -9,10 +9,13 @@
 #include "workload/chakra_reader.h"
 #include "workload/chakra_writer.h"
 #include "workload/replay.h"
+#include "same_replay.h"
 #include "workload/trace_file.h"
 
 namespace commsim {
 namespace {
+
+using testing::expect_same_replay;
 
 Workload text_trace(const std::string& text) {
   return parse_trace(text, TraceEncoding::kText, "t.textproto");
@@ -20,25 +23,6 @@ Workload text_trace(const std::string& text) {
 
 ReplayResult replay(const Workload& w) {
   return replay_workload(w, build_topology(default_topology_config()), {});
-}
-
-// Same times for every rank and along the critical path. Node positions differ between a
-// trace and its copy without skipped nodes, so the path is compared by rank and times.
-void expect_same_replay(const ReplayResult& a, const ReplayResult& b) {
-  EXPECT_EQ(a.total_ps, b.total_ps);
-  ASSERT_EQ(a.ranks.size(), b.ranks.size());
-  for (std::size_t r = 0; r < a.ranks.size(); ++r) {
-    SCOPED_TRACE("rank " + std::to_string(r));
-    EXPECT_EQ(a.ranks[r].finish_ps, b.ranks[r].finish_ps);
-    EXPECT_EQ(a.ranks[r].compute_ps, b.ranks[r].compute_ps);
-    EXPECT_EQ(a.ranks[r].exposed_comm_ps, b.ranks[r].exposed_comm_ps);
-  }
-  ASSERT_EQ(a.critical_path.size(), b.critical_path.size());
-  for (std::size_t i = 0; i < a.critical_path.size(); ++i) {
-    EXPECT_EQ(a.critical_path[i].rank, b.critical_path[i].rank);
-    EXPECT_EQ(a.critical_path[i].start_ps, b.critical_path[i].start_ps);
-    EXPECT_EQ(a.critical_path[i].end_ps, b.critical_path[i].end_ps);
-  }
 }
 
 TEST(ReplaySkipped, DependentListedAfterASkippedRootRunsOnce) {
