@@ -157,11 +157,14 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
   }
   for (const Block& block : blocks) {
     for (const AlgorithmKind algorithm : block ? std::vector<AlgorithmKind>{*block} : nccl_algorithms(kind)) {
+      if (!block && inapplicable_reason(kind, algorithm, topology)) continue;  // not a candidate here
       check_collective_footprint(topology, kind, algorithm, config);
     }
   }
 
-  config.library = library.profile.costs(library.protocol);  // each size may choose again
+  // Each size may choose again; an explicit in-switch algorithm has its own costs.
+  config.library = library.profile.costs(blocks.size() == 1 && blocks.front() ? *blocks.front() : AlgorithmKind::kRing,
+                                         library.protocol);
   ModelOptions model;
   model.library = config.library;
   model.overhead_s = seconds_from_ps(config.overhead_ps);
@@ -209,7 +212,7 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
                 : nccl_choice(topology, kind, size, model, library.profile, library.protocol);
       const AlgorithmKind algorithm = choice.algorithm;
       const std::optional<Protocol> protocol = choice.protocol;
-      config.library = model.library = library.profile.costs(protocol);
+      config.library = model.library = library.profile.costs(algorithm, protocol);
       const CollectiveResult result = simulate_collective(topology, kind, algorithm, size, config);
       const CollectiveCost cost = collective_cost(topology, kind, algorithm, size, model);
       const double model_s = cost.time_s(config.gamma_s_per_byte);
@@ -227,7 +230,10 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
       table.add_row(std::move(row));
       if (vm.count("verbose")) {
         details += "# model at " + std::to_string(size) + " B:\n";
-        if (protocol) details += "# library " + library.profile.name + ", " + std::string(protocol_name(*protocol)) + ": " + describe_costs(config.library) + "\n";
+        if (protocol) {
+          details += "# library " + library.profile.name + ", " + std::string(protocol_name(*protocol)) +
+                     (reduces_in_switch(algorithm) ? " (in-switch)" : "") + ": " + describe_costs(config.library) + "\n";
+        }
         details += describe_cost(cost, model);
       }
     }

@@ -63,6 +63,9 @@ po::options_description topology_options() {
   add_option(o, "nic-latency", "T", "hierarchical: NIC link latency per hop (default 1us)");
   add_option(o, "duplex", "full|half",
              "duplex of every link of a built topology (default full)");
+  o.add_options()("nvls",
+                  "switch, hierarchical: the NPUs' switch (each node's NVSwitch) reduces in the fabric "
+                  "(NVLink SHARP), for --algorithm nvls and nvls-tree");
   return o;
 }
 
@@ -124,6 +127,7 @@ Topology topology_from_options(const po::variables_map& vm, const TopologyConfig
     if (!parsed) throw InputError("--duplex: expected full or half, got '" + *duplex + "'");
     c.link.duplex = c.nic.duplex = *parsed;
   }
+  c.nvls = vm.count("nvls") > 0;
   return build_topology(c);
 }
 

@@ -16,7 +16,7 @@ constexpr NameTable<CollectiveKind, 7> kCollectiveNames{{
     {CollectiveKind::kBarrier, "barrier"},
 }};
 
-constexpr NameTable<AlgorithmKind, 12> kAlgorithmNames{{
+constexpr NameTable<AlgorithmKind, 14> kAlgorithmNames{{
     {AlgorithmKind::kRing, "ring"},
     {AlgorithmKind::kRingBidir, "ring-bidir"},
     {AlgorithmKind::kTree, "tree"},
@@ -29,6 +29,8 @@ constexpr NameTable<AlgorithmKind, 12> kAlgorithmNames{{
     {AlgorithmKind::kHierarchical, "hierarchical"},
     {AlgorithmKind::kDimensional, "dimensional"},
     {AlgorithmKind::kDissemination, "dissemination"},
+    {AlgorithmKind::kNvls, "nvls"},
+    {AlgorithmKind::kNvlsTree, "nvls-tree"},
 }};
 
 bool splits_per_rank(CollectiveKind kind) {

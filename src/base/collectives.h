@@ -36,7 +36,14 @@ enum class AlgorithmKind {
   kHierarchical,       // per level of a hierarchical topology (intra-node, inter-node)
   kDimensional,        // per dimension of a mesh or torus
   kDissemination,      // Barrier
+  kNvls,               // AllReduce reduced and multicast by an NVSwitch (NVLink SHARP)
+  kNvlsTree,           // AllReduce: NVLS inside each node, a tree across nodes
 };
+
+/// Whether the algorithm reduces in a switch (NVLS) rather than on the ranks.
+constexpr bool reduces_in_switch(AlgorithmKind kind) {
+  return kind == AlgorithmKind::kNvls || kind == AlgorithmKind::kNvlsTree;
+}
 
 std::string_view collective_name(CollectiveKind kind);  // "allreduce"
 std::optional<CollectiveKind> collective_from_name(std::string_view name);

@@ -8,6 +8,7 @@
 #include "collective/recursive.h"
 #include "collective/ring.h"
 #include "collective/tree.h"
+#include "topology/in_switch.h"
 
 namespace commsim {
 namespace {
@@ -30,6 +31,8 @@ std::vector<CollectiveKind> implemented(AlgorithmKind algorithm) {
     case A::kPairwise: return {C::kAllToAll};
     case A::kBruck: return {C::kAllGather, C::kAllToAll};
     case A::kDissemination: return {C::kBarrier};
+    case A::kNvls:
+    case A::kNvlsTree: return {C::kAllReduce};
   }
   return {};
 }
@@ -72,6 +75,12 @@ std::optional<std::string> inapplicable_reason(CollectiveKind kind, AlgorithmKin
                " only on a switch or fully-connected topology, not " + topology_text(topology);
       }
       break;
+    case A::kNvls:
+    case A::kNvlsTree:
+      if (auto reason = in_switch_unavailable(topology, algorithm == A::kNvlsTree)) {
+        return "algorithm '" + name + "': " + *reason;
+      }
+      break;
     default: break;
   }
   return std::nullopt;
@@ -92,7 +101,7 @@ bool has_channel_rings(CollectiveKind kind) {
 }
 
 bool follows_topology(CollectiveKind kind, AlgorithmKind algorithm) {
-  return algorithm == A::kHierarchical || algorithm == A::kDimensional ||
+  return algorithm == A::kHierarchical || algorithm == A::kDimensional || reduces_in_switch(algorithm) ||
          (algorithm == A::kDirect && kind != C::kAllToAll);
 }
 
@@ -115,6 +124,11 @@ std::unique_ptr<Schedule> schedule_for(CollectiveKind kind, AlgorithmKind algori
       return make_multilevel_schedule(kind, topology.shape().levels,
                                       topology.shape().kind == TopologyKind::kTorus, root);
     case A::kDissemination: return make_dissemination_schedule(p);
+    case A::kNvls:
+    case A::kNvlsTree:
+      throw InputError("algorithm '" + std::string(algorithm_name(algorithm)) +
+                       "' reduces in the switch and runs only as a whole collective (commsim collective), "
+                       "not as a schedule of messages");
   }
   throw InternalError("unhandled algorithm");
 }

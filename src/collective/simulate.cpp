@@ -7,6 +7,7 @@
 #include "collective/algorithms.h"
 #include "collective/data_tracker.h"
 #include "collective/footprint.h"
+#include "collective/in_switch_run.h"
 #include "collective/runner.h"
 #include "engine/engine.h"
 #include "network/network.h"
@@ -24,6 +25,8 @@ std::string run_name(const Topology& topology, CollectiveKind kind, AlgorithmKin
 
 void check_collective_footprint(const Topology& topology, CollectiveKind kind,
                                 AlgorithmKind algorithm, const CollectiveConfig& config) {
+  if (const auto reason = inapplicable_reason(kind, algorithm, topology)) throw InputError(*reason);
+  if (reduces_in_switch(algorithm)) return;  // 2 flows per NPU (+1 across nodes)
   const std::unique_ptr<Schedule> schedule = make_schedule(kind, algorithm, topology, config.root, config.channels);
   check_footprint(*schedule, config.chunks, run_name(topology, kind, algorithm));
 }
@@ -31,6 +34,11 @@ void check_collective_footprint(const Topology& topology, CollectiveKind kind,
 CollectiveResult simulate_collective(const Topology& topology, CollectiveKind kind,
                                      AlgorithmKind algorithm, Bytes size,
                                      const CollectiveConfig& config) {
+  if (reduces_in_switch(algorithm)) {
+    if (const auto reason = inapplicable_reason(kind, algorithm, topology)) throw InputError(*reason);
+    const InSwitchRun run = simulate_in_switch_allreduce(topology, algorithm, size, config.library, config.overhead_ps);
+    return {run.time_ps, run.flows, {}};  // the switch reduces: there is no data path to verify
+  }
   const std::unique_ptr<Schedule> schedule = make_schedule(kind, algorithm, topology, config.root, config.channels);
   check_footprint(*schedule, config.chunks, run_name(topology, kind, algorithm));
   const std::size_t p = topology.npu_count();

@@ -248,6 +248,8 @@ bool has_closed_form(Kind kind, Algo algorithm) {
     case Algo::kPairwise: return kind == A2A;
     case Algo::kBruck: return one_of({AG, A2A});
     case Algo::kDissemination: return kind == Kind::kBarrier;
+    case Algo::kNvls:
+    case Algo::kNvlsTree: return kind == AR;
   }
   return false;
 }
@@ -269,6 +271,8 @@ Plan plan(const Topology& t, Kind kind, Algo algorithm, const ModelOptions& o) {
     case Algo::kPairwise: return pairwise(p);
     case Algo::kBruck: return bruck(kind, p);
     case Algo::kDissemination: return dissemination(p);
+    case Algo::kNvls:
+    case Algo::kNvlsTree: break;  // not a plan of messages: in_switch_cost
   }
   return {};
 }

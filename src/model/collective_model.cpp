@@ -13,7 +13,9 @@
 #include <utility>
 
 #include "base/error.h"
+#include "topology/in_switch.h"
 #include "model/cost_plan.h"
+#include "model/in_switch_model.h"
 #include "model/p2p_model.h"
 
 namespace commsim {
@@ -219,6 +221,11 @@ CollectiveCost collective_cost(const Topology& topology, CollectiveKind kind,
                                AlgorithmKind algorithm, Bytes size, const ModelOptions& options) {
   validate(topology, kind, algorithm, options);
   if (topology.npu_count() == 1) return {{}, "0 (p = 1)"};
+  if (reduces_in_switch(algorithm)) {
+    CollectiveCost cost = in_switch_cost(topology, algorithm, size, options);
+    add_call_latency(cost, options.library);
+    return cost;
+  }
   Plan p = plan(topology, kind, algorithm, options);
   // Chunks: C pieces pipeline through the algorithm. Chains: see evaluate_chains. Others add
   // C - 1 alpha terms (exact for the ring family with gamma = 0: (S + C - 1) alpha + S n/p
@@ -243,6 +250,9 @@ CollectiveCost collective_cost(const Topology& topology, CollectiveKind kind,
 
 std::optional<Protocol> fastest_protocol(const Topology& topology, CollectiveKind kind, AlgorithmKind algorithm,
                                          Bytes size, ModelOptions options, const LibraryProfile& profile) {
+  if (reduces_in_switch(algorithm)) {  // NCCL runs NVLS with Simple only
+    return profile.ideal() ? std::nullopt : std::optional<Protocol>(Protocol::kSimple);
+  }
   return profile.fastest([&](const ProtocolCosts& costs) {
     options.library = costs;
     return collective_cost(topology, kind, algorithm, size, options).time_s(options.gamma_s_per_byte);
@@ -251,7 +261,7 @@ std::optional<Protocol> fastest_protocol(const Topology& topology, CollectiveKin
 
 std::vector<AlgorithmKind> nccl_algorithms(CollectiveKind kind) {
   switch (kind) {
-    case Kind::kAllReduce: return {Algo::kRing, Algo::kTree};
+    case Kind::kAllReduce: return {Algo::kRing, Algo::kTree, Algo::kNvls, Algo::kNvlsTree};
     case Kind::kAllToAll: return {Algo::kDirect};
     case Kind::kBarrier: return {Algo::kDissemination};
     default: return {Algo::kRing};
@@ -263,10 +273,14 @@ NcclChoice nccl_choice(const Topology& topology, CollectiveKind kind, Bytes size
   NcclChoice best;
   double best_s = -1;
   for (const AlgorithmKind algorithm : nccl_algorithms(kind)) {
+    if (reduces_in_switch(algorithm) && (!profile.in_switch || (protocol && *protocol != Protocol::kSimple) ||
+                                         in_switch_unavailable(topology, algorithm == Algo::kNvlsTree))) {
+      continue;  // NCCL considers NVLS only where the switch reduces, with Simple
+    }
     const std::optional<Protocol> p =
         protocol ? protocol : fastest_protocol(topology, kind, algorithm, size, options, profile);
     ModelOptions with = options;
-    with.library = profile.costs(p);
+    with.library = profile.costs(algorithm, p);
     const double t = collective_cost(topology, kind, algorithm, size, with).time_s(options.gamma_s_per_byte);
     if (best_s < 0 || t < best_s) {
       best = {algorithm, p};
@@ -309,7 +323,22 @@ double collective_lower_bound_s(const Topology& topology, CollectiveKind kind, B
     case Kind::kAllGather:
     case Kind::kAllToAll: return latency + share * b;
     case Kind::kReduceScatter: return latency + share * (b + g);
-    case Kind::kAllReduce: return latency + 2 * share * b + share * g;
+    case Kind::kAllReduce: {
+      // A switch that reduces needs each rank's data once and returns the sum once: n each
+      // way, below the 2(p-1)/p n of reducing on the ranks (p > 2), with no arithmetic on
+      // the ranks and one hop to the switch as the latency.
+      const std::vector<InSwitchGroup> groups = in_switch_groups(topology);
+      if (groups.empty()) return latency + 2 * share * b + share * g;
+      TimePs hop_ps = std::numeric_limits<TimePs>::max();
+      for (const InSwitchGroup& group : groups) {
+        for (const Rank r : group.ranks) {
+          hop_ps = std::min(hop_ps, topology.link(link_of(topology.channel_between(r, group.switch_vertex))).params.latency_ps);
+        }
+      }
+      const double hop_latency = options.overhead_s + seconds_from_ps(hop_ps) +
+                                 seconds_from_ps(options.library.call_latency_ps);
+      return std::min(latency + 2 * share * b + share * g, hop_latency + std::min(2 * share, n) * b);
+    }
     case Kind::kBarrier: return latency;
   }
   return latency;

@@ -31,6 +31,10 @@ void Network::send(Rank src, Rank dst, Bytes bytes, Callback on_arrival, SendOpt
   COMMSIM_CHECK(src < topology_.npu_count() && dst < topology_.npu_count(),
                 "send between ranks " + std::to_string(src) + " and " + std::to_string(dst) +
                     " on " + std::to_string(topology_.npu_count()) + " NPUs");
+  send_along(topology_.route(src, dst), bytes, std::move(on_arrival), options);
+}
+
+void Network::send_along(const Route& route, Bytes bytes, Callback on_arrival, SendOptions options) {
   COMMSIM_CHECK(options.rate_cap_Bps > 0, "flow rate cap must be positive");
   FlowId id;
   if (free_flows_.empty()) {
@@ -42,7 +46,7 @@ void Network::send(Rank src, Rank dst, Bytes bytes, Callback on_arrival, SendOpt
     free_flows_.pop_back();
   }
   Flow& flow = flows_[id];
-  flow.route = &topology_.route(src, dst);
+  flow.route = &route;
   flow.remaining_bytes = static_cast<double>(bytes);
   flow.rate_Bps = 0;
   flow.latency_ps = 0;

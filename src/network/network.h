@@ -41,6 +41,7 @@ class Network : public Transport {
   /// Sends `bytes` from `src` to `dst`; `on_arrival` runs when the last byte arrives.
   void send(Rank src, Rank dst, Bytes bytes, Callback on_arrival, SendOptions options) override;
   using Transport::send;
+  void send_along(const Route& route, Bytes bytes, Callback on_arrival, SendOptions options) override;
   TimePs now() const override { return engine_.now(); }
   void schedule_after(TimePs delay, Callback callback) override {
     engine_.schedule_after(delay, std::move(callback));

@@ -81,7 +81,7 @@ Topology build_switch(const TopologyConfig& c) {
   require_at_least(c.npus, 1, c, "npus");
   TopologyBuilder b(c.name, "switch, " + std::to_string(c.npus) + " NPUs");
   for (std::uint32_t r = 0; r < c.npus; ++r) b.add_npu(npu_name(r));
-  const VertexId sw = b.add_switch("switch");
+  const VertexId sw = b.add_switch("switch", c.nvls);
   for (std::uint32_t r = 0; r < c.npus; ++r) b.add_link(r, sw, c.link);
   b.set_shape({TopologyKind::kSwitch, {}, c.npus > 1 ? 2u : 0u});
   return std::move(b).build();
@@ -176,7 +176,7 @@ Topology build_hierarchical(const TopologyConfig& c) {
   b.set_shape({TopologyKind::kHierarchical, {c.gpus_per_node, c.nodes}, diameter});
   if (c.gpus_per_node > 1) {
     for (std::uint32_t n = 0; n < c.nodes; ++n) {
-      const VertexId nvswitch = b.add_switch("node" + std::to_string(n) + "/nvswitch");
+      const VertexId nvswitch = b.add_switch("node" + std::to_string(n) + "/nvswitch", c.nvls);
       for (std::uint32_t g = 0; g < c.gpus_per_node; ++g) b.add_link(gpu(n, g), nvswitch, c.link);
     }
   }
@@ -318,6 +318,7 @@ const std::vector<BuilderParameter>& builder_parameters() {
       {"latency", "link", {}},
       {"link-kind", "link", {}},
       {"duplex", "link", {}},
+      {"nvls", "nvls", {K::kSwitch, K::kHierarchical}},
   };
   return parameters;
 }
@@ -343,6 +344,7 @@ TopologyConfig default_topology_config() {
   c.npus = 8;
   c.link = default_npu_link();
   c.link.bandwidth_Bps = 18 * 20.6e9;
+  c.nvls = true;  // third-generation NVSwitch: NVLink SHARP
   c.library = library_by_name("nccl", "the default topology");
   return c;
 }

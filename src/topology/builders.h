@@ -13,6 +13,8 @@
 //                   joined by one aggregate uplink each (GPUs below * B2 / oversubscription)
 //                   to a spine that stands for the whole spine layer with ideal ECMP
 //   mesh, torus     dims "4x4" or "4x4x4" (1 to 3 dimensions); torus with wrap-around
+// With nvls, the switch of a switch topology, or each node's switch of a hierarchical one,
+// reduces and multicasts in the fabric (NVLink SHARP; topology/in_switch.h).
 
 #include <cstdint>
 #include <string>
@@ -52,6 +54,8 @@ struct TopologyConfig {
   std::uint32_t leaf_size = 0;             // hierarchical: nodes per leaf switch, 0 = one switch
   LinkParams link = default_npu_link();    // NPU links; intra-node links in hierarchical
   LinkParams nic = default_nic_link();     // hierarchical: each GPU's network link
+  bool nvls = false;                       // switch, hierarchical: the NPUs' switch (a
+                                           // node's NVSwitch) reduces (NVLink SHARP)
   LibraryProfile library;                  // the library the system runs (default ideal)
 };
 

@@ -34,8 +34,13 @@ TimePs us(double microseconds) { return ps_from_seconds(microseconds * 1e-6); }
 // LL128 120 of 128 bytes (NCCL rounds to 0.92); Simple all. llMaxBw on one Hopper node is
 // 141 GB/s; LL128's per-channel cap (36.7 GB/s on Hopper) times NCCL's 16+ channels on
 // NVSwitch is above any link here, so it is left out.
+//
+// NVLS (in-switch reduction), tuning.cc: baseLatencies[NVLS] 0; hwLatencies[NVLINK][NVLS]
+// Simple 25 us, one reduction round; hwLatencies[NET][NVLSTree] Simple 14 us per tree
+// level across nodes; nvlsEfficiency 0.85 on Hopper (0.74 on Blackwell).
 LibraryProfile nccl_library() {
   LibraryProfile p;
+  p.in_switch = ProtocolCosts{0, {us(25.0), 0, us(14.0)}, 0.85};
   p.name = "nccl";
   p.protocols = {
       {Protocol::kLL, {us(6.6), {us(0.6), us(1.0), us(2.7)}, 0.5, 141e9}},
@@ -77,6 +82,19 @@ ProtocolCosts LibraryProfile::costs(std::optional<Protocol> protocol) const {
     if (p == wanted) return costs;
   }
   throw InputError("library '" + name + "' has no protocol '" + std::string(protocol_name(wanted)) + "'");
+}
+
+ProtocolCosts LibraryProfile::costs(AlgorithmKind algorithm, std::optional<Protocol> protocol) const {
+  if (!reduces_in_switch(algorithm) || ideal()) return costs(protocol);
+  if (protocol && *protocol != Protocol::kSimple) {
+    throw InputError("algorithm '" + std::string(algorithm_name(algorithm)) + "' runs the simple protocol only, not " +
+                     std::string(protocol_name(*protocol)));
+  }
+  if (!in_switch) {
+    throw InputError("library '" + name + "' has no in-switch reduction costs (library block in_switch) for algorithm '" +
+                     std::string(algorithm_name(algorithm)) + "'");
+  }
+  return *in_switch;
 }
 
 // The built-in profiles, by name.

@@ -26,6 +26,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/collectives.h"
 #include "base/units.h"
 #include "topology/link.h"
 
@@ -59,10 +60,20 @@ struct LibraryProfile {
   /// The protocols the library has, in the order it prefers them on a tie. Empty: ideal.
   std::vector<std::pair<Protocol, ProtocolCosts>> protocols;
 
+  /// In-switch reduction (NVLS, topology/in_switch.h), if the library has it: call latency;
+  /// step latency on NVLink for the reduction round and on the network per tree level of
+  /// nvls-tree; the efficiency and cap of flows to and from the switch. NCCL runs it with
+  /// the Simple protocol only.
+  std::optional<ProtocolCosts> in_switch;
+
   bool ideal() const { return protocols.empty(); }
   /// The costs of `protocol`, or with none the profile's last (its bulk protocol, NCCL's
   /// Simple); ideal gives none. Throws InputError if the profile lacks the protocol.
   ProtocolCosts costs(std::optional<Protocol> protocol) const;
+  /// As costs(protocol), except that an algorithm that reduces in the switch has the
+  /// in-switch costs, under Simple only (InputError for another protocol, or a library
+  /// without in-switch costs).
+  ProtocolCosts costs(AlgorithmKind algorithm, std::optional<Protocol> protocol) const;
 
   /// The protocol of least `time_s(costs)` (seconds), as NCCL picks by its own estimate;
   /// ties go to the earlier protocol. Empty for the ideal profile.

@@ -102,6 +102,7 @@ Topology from_builder(const pb::TopologySpec& spec, const std::string& origin, c
   }
   c.oversubscription.assign(b.oversubscription().begin(), b.oversubscription().end());
   c.link = link_params(b.link(), where + ".link");
+  c.nvls = b.nvls();
   try {
     return build_topology(c);
   } catch (const InputError& e) {
@@ -123,7 +124,8 @@ Topology from_graph(const pb::TopologySpec& spec, const std::string& origin) {
       if (ids.count(v.name())) {
         throw InputError(where + ": vertex name '" + v.name() + "' is used twice");
       }
-      ids[v.name()] = npus ? builder.add_npu(v.name()) : builder.add_switch(v.name());
+      if (npus && v.reduces()) throw InputError(where + ".reduces: only a switch reduces, and '" + v.name() + "' is an NPU");
+      ids[v.name()] = npus ? builder.add_npu(v.name()) : builder.add_switch(v.name(), v.reduces());
     }
   }
   std::map<std::pair<VertexId, VertexId>, int> linked;  // unordered pair -> first link index
@@ -182,13 +184,31 @@ Protocol protocol_of(pb::Protocol protocol, const std::string& where) {
   }
 }
 
+std::optional<ProtocolCosts> in_switch_costs(const spec::LibrarySpec& spec, const std::string& where) {
+  if (!spec.has_in_switch()) return std::nullopt;
+  const std::string at = where + ".in_switch";
+  const pb::Protocol protocol = spec.in_switch().protocol();
+  if (protocol != pb::PROTOCOL_UNSPECIFIED && protocol != pb::SIMPLE) {
+    throw InputError(at + ".protocol: in-switch reduction runs the SIMPLE protocol only");
+  }
+  return protocol_costs(spec.in_switch(), at);
+}
+
 }  // namespace
 
 LibraryProfile library_from_spec(const spec::LibrarySpec& spec, const std::string& where) {
   if (spec.name().empty()) throw InputError(where + ".name is missing");
-  if (spec.protocols().empty()) return library_by_name(spec.name(), where + ".name");
+  if (spec.protocols().empty()) {
+    LibraryProfile built_in = library_by_name(spec.name(), where + ".name");
+    if (spec.has_in_switch()) {
+      if (built_in.ideal()) throw InputError(where + ".in_switch: the ideal library has no costs to add to");
+      built_in.in_switch = in_switch_costs(spec, where);
+    }
+    return built_in;
+  }
   LibraryProfile profile;
   profile.name = spec.name();
+  profile.in_switch = in_switch_costs(spec, where);
   for (int i = 0; i < spec.protocols_size(); ++i) {
     const std::string at = where + ".protocols[" + std::to_string(i) + "]";
     const Protocol protocol = protocol_of(spec.protocols(i).protocol(), at);

@@ -52,6 +52,8 @@ struct Shape {
 struct VertexProps {
   VertexKind kind = VertexKind::kNpu;
   std::string name;
+  /// A switch that reduces and multicasts in the fabric (NVSwitch with NVLink SHARP).
+  bool reduces = false;
 };
 
 struct EdgeProps {
@@ -110,6 +112,8 @@ class Topology {
   /// The vertex a channel leaves from and the one it enters.
   VertexId channel_source(ChannelId channel) const;
   VertexId channel_target(ChannelId channel) const;
+  /// The channel of the link from `from` to its neighbour `to` (the first such link).
+  ChannelId channel_between(VertexId from, VertexId to) const;
 
   /// The order of ranks round ring `channel` of `channels` (NCCL's rings, one per channel).
   /// On a hierarchical topology each ring takes the nodes in order and, inside node n, its
@@ -127,7 +131,6 @@ class Topology {
  private:
   Route grid_route(Rank src, Rank dst) const;
   Route shortest_path_route(Rank src, Rank dst) const;
-  ChannelId channel_between(VertexId from, VertexId to) const;
 
   std::string name_;
   std::string description_;

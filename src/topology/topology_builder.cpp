@@ -20,9 +20,9 @@ VertexId TopologyBuilder::add_npu(std::string name) {
                                                  graph_));
 }
 
-VertexId TopologyBuilder::add_switch(std::string name) {
+VertexId TopologyBuilder::add_switch(std::string name, bool reduces) {
   return static_cast<VertexId>(
-      boost::add_vertex(VertexProps{VertexKind::kSwitch, std::move(name)}, graph_));
+      boost::add_vertex(VertexProps{VertexKind::kSwitch, std::move(name), reduces}, graph_));
 }
 
 LinkId TopologyBuilder::add_link(VertexId a, VertexId b, const LinkParams& params) {

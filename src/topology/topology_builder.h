@@ -18,7 +18,9 @@ class TopologyBuilder {
 
   /// NPUs must all be added before the first switch, so that NPU ids are the ranks.
   VertexId add_npu(std::string name);
-  VertexId add_switch(std::string name);
+  /// `reduces`: the switch reduces and multicasts in the fabric (NVLink SHARP), see
+  /// topology/in_switch.h.
+  VertexId add_switch(std::string name, bool reduces = false);
   LinkId add_link(VertexId a, VertexId b, const LinkParams& params);
   /// Marks the topology as a grid, routed dimension by dimension.
   void set_grid(Grid grid) { grid_ = std::move(grid); }

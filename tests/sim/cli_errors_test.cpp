@@ -38,6 +38,15 @@ TEST(CliErrors, TopologyOptions) {
   expect_error({"topo", "--topology", "tree", "--oversubscription", "0"}, "--oversubscription: ratio must be positive");
   expect_error({"topo", "--topology", "ring", "--link-kind", "carrier-pigeon"}, "unknown link kind 'carrier-pigeon'");
   expect_error({"topo", "--topology", "ring", "--topology-file", "x"}, "either --topology-file or --topology");
+  expect_error({"topo", "--topology", "ring", "--nvls"}, "--nvls does not apply to --topology ring (only to switch, hierarchical)");
+  expect_error({"collective", "--topology", "switch", "--algorithm", "nvls"},
+               "algorithm 'nvls': topology 'switch-8' has no switch that reduces");
+  expect_error({"collective", "--algorithm", "nvls", "--protocol", "ll"}, "algorithm 'nvls' runs the simple protocol only, not ll");
+  expect_error({"collective", "--algorithm", "nvls-tree"}, "nvls-tree joins several (use nvls)");
+  expect_error({"collective", "--algorithm", "nvls", "--collective", "allgather"},
+               "algorithm 'nvls' does not implement allgather (it implements allreduce)");
+  expect_error({"collective", "--topology", "switch", "--nvls", "--algorithm", "nvls", "--library", "ideal", "--protocol", "ll"},
+               "--protocol");
 }
 
 TEST(CliErrors, SpecFiles) {

@@ -61,6 +61,43 @@ TEST(LibrarySpec, BadBlocksNameTheField) {
   EXPECT_NE(error_of(ring + " library { name: \"x\" colour: 2 }").find("spec.textproto: line 1"), std::string::npos);
 }
 
+TEST(LibrarySpec, InSwitchReductionCostsAndReducingSwitches) {
+  // A built-in profile by name may take its own in-switch costs (Blackwell's efficiency).
+  const std::string nvls_switch = R"(name: "n" builder { kind: SWITCH npus: 8 nvls: true
+      link { bandwidth: "100GB/s" latency: "1us" } })";
+  const Topology t = parse_topology_spec(nvls_switch + R"( library { name: "nccl"
+      in_switch { call_latency: "0us" nvlink_step: "25us" pcie_step: "0us" net_step: "14us" efficiency: 0.74 } })",
+                                         "s", false);
+  ASSERT_TRUE(t.library().in_switch);
+  EXPECT_DOUBLE_EQ(t.library().costs(AlgorithmKind::kNvls, std::nullopt).efficiency, 0.74);
+  EXPECT_EQ(t.library().costs(AlgorithmKind::kRing, std::nullopt).call_latency_ps, ps_from_ns(8400));
+  EXPECT_TRUE(t.vertex(8).reduces);  // the switch, after the 8 NPUs
+  // The built-in nccl profile has NCCL's: 25 us per round, efficiency 0.85.
+  EXPECT_DOUBLE_EQ(library_by_name("nccl", "x").in_switch->efficiency, 0.85);
+
+  const std::string ring(kRing);
+  const std::string ll = ring + R"( library { name: "nccl" in_switch { protocol: LL call_latency: "0us"
+      nvlink_step: "25us" pcie_step: "0us" net_step: "14us" efficiency: 0.8 } })";
+  EXPECT_NE(error_of(ll).find("library.in_switch.protocol: in-switch reduction runs the SIMPLE protocol only"),
+            std::string::npos);
+  EXPECT_NE(error_of(ring + R"( library { name: "ideal" in_switch { call_latency: "0us" nvlink_step: "1us"
+      pcie_step: "0us" net_step: "1us" efficiency: 1 } })").find("library.in_switch: the ideal library has no costs"),
+            std::string::npos);
+  const std::string nvls_ring = R"(name: "r" builder { kind: RING npus: 4 nvls: true link { bandwidth: "100GB/s" latency: "1us" } })";
+  EXPECT_NE(error_of(nvls_ring).find("builder.nvls does not apply to a ring builder (only to switch, hierarchical)"),
+            std::string::npos);
+  const std::string reducing_npu = R"(name: "g" graph { vertices { name: "a" reduces: true } vertices { name: "b" }
+      links { a: "a" b: "b" link { bandwidth: "1GB/s" latency: "1us" } } })";
+  EXPECT_NE(error_of(reducing_npu).find("graph.vertices[0].reduces: only a switch reduces, and 'a' is an NPU"),
+            std::string::npos);
+  const Topology graph = parse_topology_spec(R"(name: "g" graph { vertices { name: "a" } vertices { name: "b" }
+      vertices { name: "sw" kind: SWITCH reduces: true }
+      links { a: "a" b: "sw" link { bandwidth: "1GB/s" latency: "1us" } }
+      links { a: "b" b: "sw" link { bandwidth: "1GB/s" latency: "1us" } } })",
+                                             "g", false);
+  EXPECT_TRUE(graph.vertex(2).reduces);
+}
+
 TEST(LibrarySpec, ClusterSpecsScaleOnTheCommandLine) {
   const std::string cluster = R"(name: "c" builder { kind: HIERARCHICAL nodes: 2 gpus_per_node: 8
       link { bandwidth: "100GB/s" latency: "1us" } nic { bandwidth: "50GB/s" latency: "1us" } })";

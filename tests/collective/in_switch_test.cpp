@@ -1,0 +1,173 @@
+// AllReduce reduced in the switch (NVLink SHARP): the simulator's flows and the closed form
+// agree on an idle network, reproduce hand-derived times, and refuse topologies without a
+// reducing switch.
+
+#include <gtest/gtest.h>
+
+#include "base/error.h"
+#include "collective/algorithms.h"
+#include "collective/simulate.h"
+#include "model/collective_model.h"
+#include "topology/builders.h"
+#include "topology/in_switch.h"
+#include "topology/spec_file.h"
+
+namespace commsim {
+namespace {
+
+constexpr Bytes kMiB = 1 << 20;
+using A = AlgorithmKind;
+constexpr CollectiveKind kAllReduce = CollectiveKind::kAllReduce;
+
+Topology nvls_topology(TopologyKind kind, std::uint32_t nodes, std::uint32_t gpus, bool nvls = true) {
+  TopologyConfig c;
+  c.kind = kind;
+  c.npus = gpus;
+  c.nodes = nodes;
+  c.gpus_per_node = gpus;
+  c.link = {50e9, ps_from_ns(250), LinkKind::kNvlink, Duplex::kFull};
+  c.nic = {25e9, ps_from_ns(500), LinkKind::kInfiniband, Duplex::kFull};
+  c.nvls = nvls;
+  return build_topology(c);
+}
+
+double sim_s(const Topology& t, A a, Bytes size, const ProtocolCosts& costs, TimePs overhead_ps = 0) {
+  CollectiveConfig config;
+  config.library = costs;
+  config.overhead_ps = overhead_ps;
+  return seconds_from_ps(simulate_collective(t, kAllReduce, a, size, config).time_ps);
+}
+
+double model_s(const Topology& t, A a, Bytes size, const ProtocolCosts& costs, TimePs overhead_ps = 0) {
+  ModelOptions options;
+  options.library = costs;
+  options.overhead_s = seconds_from_ps(overhead_ps);
+  return collective_cost(t, kAllReduce, a, size, options).time_s(0);
+}
+
+// In-switch costs whose rate is whole picoseconds per byte: 0.8 x 50 GB/s = 40 GB/s, 25 ps/B.
+const ProtocolCosts kWhole{ps_from_us(2), {ps_from_us(25), 0, ps_from_us(14)}, 0.8};
+
+TEST(InSwitch, GroupsAreTheNpusOfEachReducingSwitch) {
+  const Topology node = nvls_topology(TopologyKind::kSwitch, 1, 8);
+  ASSERT_EQ(in_switch_groups(node).size(), 1u);
+  EXPECT_EQ(in_switch_groups(node).front().ranks.size(), 8u);
+  const Topology cluster = nvls_topology(TopologyKind::kHierarchical, 3, 4);
+  const auto groups = in_switch_groups(cluster);
+  ASSERT_EQ(groups.size(), 3u);
+  EXPECT_EQ(groups[1].ranks, (std::vector<Rank>{4, 5, 6, 7}));
+  EXPECT_TRUE(in_switch_groups(nvls_topology(TopologyKind::kSwitch, 1, 8, false)).empty());
+}
+
+TEST(InSwitch, NvlsOnOneNodeIsOneRoundOfFlowsToAndFromTheSwitch) {
+  // 8 GPUs, n = 8 MiB: each GPU sends and receives n (8+1)/8 = 9 MiB at 0.8 x 50 GB/s
+  // (25 ps/B), after the call latency 2 us, the NVLink step 25 us and one 250 ns hop:
+  //   T = 2 + 25 + 0.25 us + 9 x 2^20 x 25 ps.
+  const Topology node = nvls_topology(TopologyKind::kSwitch, 1, 8);
+  const double expected = 27.25e-6 + 9.0 * kMiB * 25e-12;
+  EXPECT_NEAR(sim_s(node, A::kNvls, 8 * kMiB, kWhole), expected, 1e-15);
+  EXPECT_NEAR(model_s(node, A::kNvls, 8 * kMiB, kWhole), expected, 1e-15);
+}
+
+TEST(InSwitch, NvlsOnAnH100NodeAsNcclCostsIt) {
+  // NCCL's NVLS: base latency 0, one NVLink step of 25 us, nvlsEfficiency 0.85 (Hopper), on
+  // 370.8 GB/s: 1 GiB takes 25.25 us + 2^30 x 9/8 B / 315.18 GB/s = 3857.85 us, busbw
+  // 2^30 / T x 14/8 = 487 GB/s (measured on such nodes: ~470-480 GB/s).
+  const Topology node = load_topology_file(std::string(COMMSIM_SOURCE_DIR) + "/topologies/h100-nvswitch-node.textproto");
+  const ProtocolCosts nvls = node.library().costs(A::kNvls, std::nullopt);
+  const double expected = 25.25e-6 + 1024.0 * kMiB * 9 / 8 / (0.85 * 370.8e9);
+  EXPECT_NEAR(sim_s(node, A::kNvls, 1024 * kMiB, nvls), expected, 1e-9);
+  EXPECT_NEAR(model_s(node, A::kNvls, 1024 * kMiB, nvls), expected, 1e-12);
+  // And NCCL's choice: NVLS at 1 GiB, not at 4 KiB, below its 25 us step.
+  const NcclChoice large = nccl_choice(node, kAllReduce, 1024 * kMiB, {}, node.library());
+  EXPECT_EQ(large.algorithm, A::kNvls);
+  EXPECT_EQ(large.protocol, Protocol::kSimple);
+  EXPECT_NE(nccl_choice(node, kAllReduce, 4096, {}, node.library()).algorithm, A::kNvls);
+  // A forced LL protocol leaves NVLS out, as NCCL_PROTO=LL would.
+  EXPECT_EQ(nccl_choice(node, kAllReduce, 1024 * kMiB, {}, node.library(), Protocol::kLL).algorithm, A::kRing);
+}
+
+TEST(InSwitch, NvlsTreeAddsTreeLevelsAndTheCrossNodeRingShare) {
+  // 3 nodes x 4 GPUs, n = 12 MiB, kWhole:
+  //   latency 2 us + 2 ceil(log2 3) x 14 us = 58 us;
+  //   switch flows: 25 us + 250 ns + n 5/4 = 15 MiB at 25 ps/B = 393.216 us + 25.25 us;
+  //   ring share: 2 (3-1)/3 x n/4 = 4 MiB over the NICs (25 GB/s, 40 ps/B, two 500 ns hops):
+  //   1 us + 167.77 us. The switch flows are slower: T = 58 + 25.25 us + 15 MiB x 25 ps.
+  const Topology cluster = nvls_topology(TopologyKind::kHierarchical, 3, 4);
+  const double expected = 58e-6 + 25.25e-6 + 15.0 * kMiB * 25e-12;
+  EXPECT_NEAR(sim_s(cluster, A::kNvlsTree, 12 * kMiB, kWhole), expected, 1e-15);
+  EXPECT_NEAR(model_s(cluster, A::kNvlsTree, 12 * kMiB, kWhole), expected, 1e-15);
+  // With the NICs 10x slower (2.5 GB/s, 400 ps/B) the ring share is the bottleneck:
+  //   T = 58 us + 1 us + 4 MiB x 400 ps.
+  TopologyConfig c;
+  c.kind = TopologyKind::kHierarchical;
+  c.nodes = 3;
+  c.gpus_per_node = 4;
+  c.link = {50e9, ps_from_ns(250), LinkKind::kNvlink, Duplex::kFull};
+  c.nic = {2.5e9, ps_from_ns(500), LinkKind::kInfiniband, Duplex::kFull};
+  c.nvls = true;
+  const Topology slow_nics = build_topology(c);
+  const double ring_bound = 59e-6 + 4.0 * kMiB * 400e-12;
+  EXPECT_NEAR(sim_s(slow_nics, A::kNvlsTree, 12 * kMiB, kWhole), ring_bound, 1e-15);
+  EXPECT_NEAR(model_s(slow_nics, A::kNvlsTree, 12 * kMiB, kWhole), ring_bound, 1e-15);
+}
+
+TEST(InSwitch, SimulatorEqualsClosedFormAcrossSizesProfilesAndOverheads) {
+  const ProtocolCosts nccl_nvls = *library_by_name("nccl", "--library").in_switch;
+  const std::vector<std::pair<Topology, A>> cases{
+      {nvls_topology(TopologyKind::kSwitch, 1, 2), A::kNvls},
+      {nvls_topology(TopologyKind::kSwitch, 1, 5), A::kNvls},
+      {nvls_topology(TopologyKind::kHierarchical, 2, 8), A::kNvlsTree},
+      {nvls_topology(TopologyKind::kHierarchical, 5, 2), A::kNvlsTree},
+  };
+  for (const auto& [topology, algorithm] : cases) {
+    for (const Bytes size : {Bytes{0}, Bytes{1000}, 3 * kMiB + 7, 1024 * kMiB}) {
+      // Whole picoseconds per byte (ideal: 20 and 40 ps/B; kWhole 25) agree to 1e-9; NCCL's
+      // 0.85 x 50 GB/s (23.53 ps/B) to the clock's rounding.
+      for (const auto& [costs, tolerance] : {std::pair{ProtocolCosts{}, 1e-9}, {kWhole, 1e-9}, {nccl_nvls, 1e-6}}) {
+        SCOPED_TRACE(topology.description() + " " + std::to_string(size) + " B");
+        const double sim = sim_s(topology, algorithm, size, costs, ps_from_ns(700));
+        const double model = model_s(topology, algorithm, size, costs, ps_from_ns(700));
+        EXPECT_NEAR(sim / model, 1.0, tolerance);
+        ModelOptions options;
+        options.library = costs;
+        options.overhead_s = 700e-9;
+        EXPECT_LE(collective_lower_bound_s(topology, kAllReduce, size, options), model * (1 + 1e-12));
+      }
+    }
+  }
+}
+
+TEST(InSwitch, ReducingInTheSwitchBeatsTheRingsBandwidthBound) {
+  // Ring AllReduce moves 2(p-1)/p n per GPU, NVLS (p+1)/p n: on 8 GPUs, 14/8 against 9/8.
+  const Topology node = nvls_topology(TopologyKind::kSwitch, 1, 8);
+  const ProtocolCosts none;
+  EXPECT_NEAR(model_s(node, A::kRing, 1024 * kMiB, none) / model_s(node, A::kNvls, 1024 * kMiB, none), 14.0 / 9.0,
+              1e-3);
+  // The lower bound with a reducing switch is n each way, after one 250 ns hop to the
+  // switch (a + n b), below the ring's 500 ns + 14/8 n b.
+  ModelOptions options;
+  EXPECT_NEAR(collective_lower_bound_s(node, kAllReduce, 1024 * kMiB, options), 250e-9 + 1024.0 * kMiB / 50e9, 1e-12);
+}
+
+TEST(InSwitch, RefusedWithoutAReducingSwitchOrAcrossTheWrongGroups) {
+  const Topology plain = nvls_topology(TopologyKind::kSwitch, 1, 8, false);
+  const auto reason = inapplicable_reason(kAllReduce, A::kNvls, plain);
+  ASSERT_TRUE(reason);
+  EXPECT_NE(reason->find("has no switch that reduces"), std::string::npos) << *reason;
+  EXPECT_THROW(sim_s(plain, A::kNvls, kMiB, {}), InputError);
+  EXPECT_THROW(model_s(plain, A::kNvls, kMiB, {}), InputError);
+  const Topology cluster = nvls_topology(TopologyKind::kHierarchical, 2, 4);
+  EXPECT_NE(inapplicable_reason(kAllReduce, A::kNvls, cluster)->find("on 2 reducing switches"), std::string::npos);
+  const Topology node = nvls_topology(TopologyKind::kSwitch, 1, 8);
+  EXPECT_NE(inapplicable_reason(kAllReduce, A::kNvlsTree, node)->find("nvls-tree joins several"), std::string::npos);
+  EXPECT_NE(inapplicable_reason(CollectiveKind::kAllGather, A::kNvls, node)->find("does not implement allgather"),
+            std::string::npos);
+  // NVLS is a whole-topology collective, not a schedule a trace's communicator can run.
+  EXPECT_THROW(make_group_schedule(kAllReduce, A::kNvls, node, 4, 0), InputError);
+  // Its protocol is Simple.
+  EXPECT_THROW(library_by_name("nccl", "x").costs(A::kNvls, Protocol::kLL), InputError);
+}
+
+}  // namespace
+}  // namespace commsim
