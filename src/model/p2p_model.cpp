@@ -18,10 +18,11 @@ PathParams path_params(const Topology& topology, Rank src, Rank dst) {
   return path;
 }
 
-double p2p_time_s(const PathParams& path, double overhead_s, Bytes bytes, const ProtocolCosts& library) {
+double p2p_time_s(const PathParams& path, double overhead_s, Bytes bytes, const ProtocolCosts& library,
+                  BandwidthBps rate_cap_Bps) {
   const double step_s = path.hops > 0 ? seconds_from_ps(library.step_latency(path.link_class)) : 0;
   return seconds_from_ps(library.call_latency_ps) + overhead_s + step_s + seconds_from_ps(path.latency_ps) +
-         static_cast<double>(bytes) / library.rate(path.bottleneck_Bps);
+         static_cast<double>(bytes) / std::min(library.rate(path.bottleneck_Bps), rate_cap_Bps);
 }
 
 }  // namespace commsim

@@ -1,4 +1,5 @@
 #pragma once
+#include <limits>
 // Closed-form cost of one point-to-point message (Hockney's alpha-beta model):
 //
 //   T(S) = alpha + S * beta,  alpha = o + sum(latency of the route's links),
@@ -30,6 +31,8 @@ PathParams path_params(const Topology& topology, Rank src, Rank dst);
 /// the call latency, the step latency of its route's class, and flows at
 /// min(efficiency x bottleneck, max rate):
 ///   T(S) = L_call + o + step latency + path latency + S / rate
-double p2p_time_s(const PathParams& path, double overhead_s, Bytes bytes, const ProtocolCosts& library = {});
+/// `rate_cap_Bps`: the most the send moves (LibraryProfile::p2p_rate_cap).
+double p2p_time_s(const PathParams& path, double overhead_s, Bytes bytes, const ProtocolCosts& library = {},
+                  BandwidthBps rate_cap_Bps = std::numeric_limits<double>::infinity());
 
 }  // namespace commsim

@@ -7,14 +7,17 @@ namespace commsim {
 
 std::vector<TimePs> simulate_concurrent_messages(const Topology& topology, TimePs overhead_ps,
                                                  const std::vector<Message>& messages,
-                                                 const ProtocolCosts& library) {
+                                                 const ProtocolCosts& library,
+                                                 const std::optional<P2pChannels>& p2p) {
   Engine engine;
   Network network(engine, topology, overhead_ps, library);
   std::vector<TimePs> arrival(messages.size(), -1);
   const auto send_all = [&] {
     for (std::size_t i = 0; i < messages.size(); ++i) {
       const Message& m = messages[i];
-      network.send(m.src, m.dst, m.bytes, [&arrival, &engine, i] { arrival[i] = engine.now(); });
+      SendOptions options;
+      if (p2p) options.rate_cap_Bps = p2p->rate_cap(m.bytes, topology.route_class(topology.route(m.src, m.dst)));
+      network.send(m.src, m.dst, m.bytes, [&arrival, &engine, i] { arrival[i] = engine.now(); }, options);
     }
   };
   if (library.call_latency_ps == 0) {

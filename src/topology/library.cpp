@@ -35,12 +35,26 @@ TimePs us(double microseconds) { return ps_from_seconds(microseconds * 1e-6); }
 // 141 GB/s; LL128's per-channel cap (36.7 GB/s on Hopper) times NCCL's 16+ channels on
 // NVSwitch is above any link here, so it is left out.
 //
+// P2P channels (enqueue.cc, calcP2pChannelCount): a send inside a node starts on 2 channels
+// and doubles them while a channel would carry more than 32 MiB, up to 16; across nodes 2
+// channels per peer (NCCL_NCHANNELS_PER_NET_PEER). What one channel moves is measured, not
+// published: nccl-tests sendrecv_perf on an 8-GPU H100 node moves 79.5-81.8 GB/s at 32 and
+// 64 MiB (2 channels: 40 GB/s each) and 162.5 GB/s at 128 MiB (4 channels); one H100 per
+// node on 400 Gb/s NDR moves 24.9 GB/s per peer at every size (2 channels: 12.45 GB/s
+// each). PCIe channels are not limited here.
+//
 // NVLS (in-switch reduction), tuning.cc: baseLatencies[NVLS] 0; hwLatencies[NVLINK][NVLS]
 // Simple 25 us, one reduction round; hwLatencies[NET][NVLSTree] Simple 14 us per tree
 // level across nodes; nvlsEfficiency 0.85 on Hopper (0.74 on Blackwell).
+P2pChannels hopper_p2p_channels() {
+  const double inf = std::numeric_limits<double>::infinity();
+  return P2pChannels{2, 16, Bytes{32} << 20, 2, {40e9, inf, 12.45e9}};
+}
+
 LibraryProfile nccl_library() {
   LibraryProfile p;
   p.in_switch = ProtocolCosts{0, {us(25.0), 0, us(14.0)}, 0.85};
+  p.p2p = hopper_p2p_channels();
   p.name = "nccl";
   p.protocols = {
       {Protocol::kLL, {us(6.6), {us(0.6), us(1.0), us(2.7)}, 0.5, 141e9}},
@@ -82,6 +96,17 @@ ProtocolCosts LibraryProfile::costs(std::optional<Protocol> protocol) const {
     if (p == wanted) return costs;
   }
   throw InputError("library '" + name + "' has no protocol '" + std::string(protocol_name(wanted)) + "'");
+}
+
+std::uint32_t P2pChannels::channels(Bytes bytes, LinkClass route) const {
+  if (route == LinkClass::kNet) return net_peer_channels;
+  std::uint32_t n = min_channels;
+  while ((bytes + n - 1) / n > max_bytes_per_channel && n <= max_channels / 2) n *= 2;
+  return n;
+}
+
+BandwidthBps LibraryProfile::p2p_rate_cap(Bytes bytes, LinkClass route) const {
+  return p2p ? p2p->rate_cap(bytes, route) : std::numeric_limits<double>::infinity();
 }
 
 ProtocolCosts LibraryProfile::costs(AlgorithmKind algorithm, std::optional<Protocol> protocol) const {

@@ -55,6 +55,26 @@ struct ProtocolCosts {
 /// 141 GB/s": the terms, for --verbose.
 std::string describe_costs(const ProtocolCosts& costs);
 
+/// How a library runs one send to a peer (NCCL's P2P, src/enqueue.cc): over channels, each
+/// a GPU thread block that moves at most `channel_rate` on its class of link. Inside a node
+/// the send starts on `min_channels` and doubles them while a channel would carry more
+/// than `max_bytes_per_channel`, up to `max_channels` (calcP2pChannelCount); to a peer in
+/// another node it uses `net_peer_channels` (NCCL_NCHANNELS_PER_NET_PEER). So a send of S
+/// bytes runs at most at channels(S) x channel_rate.
+struct P2pChannels {
+  std::uint32_t min_channels = 1;
+  std::uint32_t max_channels = 1;
+  Bytes max_bytes_per_channel = 0;
+  std::uint32_t net_peer_channels = 1;
+  std::array<BandwidthBps, 3> channel_rate_Bps{};  // by LinkClass
+
+  std::uint32_t channels(Bytes bytes, LinkClass route) const;
+  BandwidthBps rate_cap(Bytes bytes, LinkClass route) const {
+    return channels(bytes, route) * channel_rate_Bps[static_cast<int>(route)];
+  }
+  bool operator==(const P2pChannels&) const = default;
+};
+
 struct LibraryProfile {
   std::string name = "ideal";
   /// The protocols the library has, in the order it prefers them on a tie. Empty: ideal.
@@ -65,6 +85,13 @@ struct LibraryProfile {
   /// nvls-tree; the efficiency and cap of flows to and from the switch. NCCL runs it with
   /// the Simple protocol only.
   std::optional<ProtocolCosts> in_switch;
+  /// How one send to a peer spreads over channels; none: a send is one flow at its
+  /// protocol's rate.
+  std::optional<P2pChannels> p2p;
+
+  /// The most one send of `bytes` over a route of class `route` moves, B/s (infinite
+  /// without p2p channels).
+  BandwidthBps p2p_rate_cap(Bytes bytes, LinkClass route) const;
 
   bool ideal() const { return protocols.empty(); }
   /// The costs of `protocol`, or with none the profile's last (its bulk protocol, NCCL's

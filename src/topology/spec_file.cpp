@@ -1,7 +1,9 @@
 #include "topology/spec_file.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
+#include <optional>
 
 #include "base/error.h"
 #include "base/input_file.h"
@@ -194,6 +196,32 @@ std::optional<ProtocolCosts> in_switch_costs(const spec::LibrarySpec& spec, cons
   return protocol_costs(spec.in_switch(), at);
 }
 
+std::optional<P2pChannels> p2p_channels(const spec::LibrarySpec& spec, const std::string& where) {
+  if (!spec.has_p2p()) return std::nullopt;
+  const pb::P2pSpec& p = spec.p2p();
+  const std::string at = where + ".p2p";
+  const auto count = [&](std::uint32_t value, const char* field) {
+    if (value == 0) throw InputError(at + "." + field + " must be at least 1");
+    return value;
+  };
+  const auto rate = [&](const std::string& text, const char* field) {
+    return text.empty() ? std::numeric_limits<double>::infinity() : parse_bandwidth(text, at + "." + field);
+  };
+  P2pChannels c;
+  c.min_channels = count(p.min_channels(), "min_channels");
+  c.max_channels = count(p.max_channels(), "max_channels");
+  if (c.max_channels < c.min_channels) {
+    throw InputError(at + ".max_channels (" + std::to_string(c.max_channels) + ") is below min_channels (" +
+                     std::to_string(c.min_channels) + ")");
+  }
+  if (p.max_bytes_per_channel().empty()) throw InputError(at + ".max_bytes_per_channel is missing");
+  c.max_bytes_per_channel = parse_size(p.max_bytes_per_channel(), at + ".max_bytes_per_channel");
+  c.net_peer_channels = count(p.net_peer_channels(), "net_peer_channels");
+  c.channel_rate_Bps = {rate(p.nvlink_channel_rate(), "nvlink_channel_rate"), rate(p.pcie_channel_rate(), "pcie_channel_rate"),
+                        rate(p.net_channel_rate(), "net_channel_rate")};
+  return c;
+}
+
 }  // namespace
 
 LibraryProfile library_from_spec(const spec::LibrarySpec& spec, const std::string& where) {
@@ -204,11 +232,16 @@ LibraryProfile library_from_spec(const spec::LibrarySpec& spec, const std::strin
       if (built_in.ideal()) throw InputError(where + ".in_switch: the ideal library has no costs to add to");
       built_in.in_switch = in_switch_costs(spec, where);
     }
+    if (spec.has_p2p()) {
+      if (built_in.ideal()) throw InputError(where + ".p2p: the ideal library has no costs to add to");
+      built_in.p2p = p2p_channels(spec, where);
+    }
     return built_in;
   }
   LibraryProfile profile;
   profile.name = spec.name();
   profile.in_switch = in_switch_costs(spec, where);
+  profile.p2p = p2p_channels(spec, where);
   for (int i = 0; i < spec.protocols_size(); ++i) {
     const std::string at = where + ".protocols[" + std::to_string(i) + "]";
     const Protocol protocol = protocol_of(spec.protocols(i).protocol(), at);

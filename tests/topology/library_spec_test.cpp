@@ -98,6 +98,28 @@ TEST(LibrarySpec, InSwitchReductionCostsAndReducingSwitches) {
   EXPECT_TRUE(graph.vertex(2).reduces);
 }
 
+TEST(LibrarySpec, P2pChannels) {
+  const std::string ring(kRing);
+  const Topology t = parse_topology_spec(ring + R"( library { name: "nccl" p2p { min_channels: 1 max_channels: 4
+      max_bytes_per_channel: "1MiB" net_peer_channels: 1 nvlink_channel_rate: "10GB/s" } })",
+                                         "s", false);
+  ASSERT_TRUE(t.library().p2p);
+  EXPECT_EQ(t.library().p2p->channels(3 << 20, LinkClass::kNvlink), 4u);
+  EXPECT_DOUBLE_EQ(t.library().p2p_rate_cap(3 << 20, LinkClass::kNvlink), 40e9);
+  EXPECT_EQ(t.library().p2p_rate_cap(3 << 20, LinkClass::kNet), std::numeric_limits<double>::infinity());
+  const auto p2p = [&](const std::string& body) { return error_of(ring + " library { name: \"nccl\" p2p { " + body + " } }"); };
+  EXPECT_NE(p2p(R"(min_channels: 4 max_channels: 2 max_bytes_per_channel: "1MiB" net_peer_channels: 1)")
+                .find("library.p2p.max_channels (2) is below min_channels (4)"),
+            std::string::npos);
+  EXPECT_NE(p2p(R"(min_channels: 1 max_channels: 2 net_peer_channels: 1)").find("library.p2p.max_bytes_per_channel is missing"),
+            std::string::npos);
+  EXPECT_NE(p2p(R"(max_channels: 2 max_bytes_per_channel: "1MiB" net_peer_channels: 1)").find("library.p2p.min_channels must be at least 1"),
+            std::string::npos);
+  EXPECT_NE(p2p(R"(min_channels: 1 max_channels: 2 max_bytes_per_channel: "1MiB" net_peer_channels: 1 nvlink_channel_rate: "fast")")
+                .find("library.p2p.nvlink_channel_rate"),
+            std::string::npos);
+}
+
 TEST(LibrarySpec, ClusterSpecsScaleOnTheCommandLine) {
   const std::string cluster = R"(name: "c" builder { kind: HIERARCHICAL nodes: 2 gpus_per_node: 8
       link { bandwidth: "100GB/s" latency: "1us" } nic { bandwidth: "50GB/s" latency: "1us" } })";

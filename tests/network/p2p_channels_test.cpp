@@ -1,0 +1,59 @@
+// A send to a peer spreads over the library's P2P channels (NCCL's calcP2pChannelCount),
+// each moving at most its rate: the simulator and the closed form apply the same cap.
+
+#include <gtest/gtest.h>
+
+#include "model/p2p_model.h"
+#include "network/concurrent_messages.h"
+#include "topology/builders.h"
+#include "topology/library.h"
+
+namespace commsim {
+namespace {
+
+constexpr Bytes kMiB = Bytes{1} << 20;
+const double kInf = std::numeric_limits<double>::infinity();
+
+TEST(P2pChannels, DoubleWhileAChannelWouldCarryMoreThanItsShare) {
+  // 2 channels to start, at most 32 MiB each, up to 16: 64 MiB fits 2 (32 each), 64 MiB + 1
+  // needs 4, 1 GiB would need 32 and stops at 16. Across nodes: 2 per peer at any size.
+  const P2pChannels c{2, 16, 32 * kMiB, 2, {40e9, kInf, 12.45e9}};
+  EXPECT_EQ(c.channels(1, LinkClass::kNvlink), 2u);
+  EXPECT_EQ(c.channels(64 * kMiB, LinkClass::kNvlink), 2u);
+  EXPECT_EQ(c.channels(64 * kMiB + 1, LinkClass::kNvlink), 4u);
+  EXPECT_EQ(c.channels(256 * kMiB, LinkClass::kNvlink), 8u);
+  EXPECT_EQ(c.channels(1024 * kMiB, LinkClass::kNvlink), 16u);
+  EXPECT_EQ(c.channels(1024 * kMiB, LinkClass::kNet), 2u);
+  EXPECT_DOUBLE_EQ(c.rate_cap(128 * kMiB, LinkClass::kNvlink), 160e9);
+  EXPECT_DOUBLE_EQ(c.rate_cap(128 * kMiB, LinkClass::kNet), 24.9e9);
+  EXPECT_EQ(c.rate_cap(128 * kMiB, LinkClass::kPcie), kInf);
+  // The built-in nccl profile has these; the ideal one none.
+  EXPECT_EQ(*library_by_name("nccl", "x").p2p, c);
+  EXPECT_EQ(LibraryProfile{}.p2p_rate_cap(kMiB, LinkClass::kNvlink), kInf);
+}
+
+TEST(P2pChannels, SimulatorAndClosedFormCapASendAtItsChannelsRate) {
+  // 8 GPUs on a 400 GB/s switch, Simple costs, a ring of sends (nccl-tests sendrecv):
+  // 128 MiB on 4 channels of 40 GB/s = 160 GB/s, below the link:
+  //   T = 8.4 us call + 3.4 us step + 2 x 250 ns + 128 MiB / 160 GB/s.
+  TopologyConfig config;
+  config.link.bandwidth_Bps = 400e9;
+  const Topology node = build_topology(config);
+  const LibraryProfile nccl = library_by_name("nccl", "x");
+  const ProtocolCosts simple = nccl.costs(Protocol::kSimple);
+  std::vector<Message> ring;
+  for (Rank r = 0; r < 8; ++r) ring.push_back({r, (r + 1) % 8, 128 * kMiB});
+  const double expected = 12.3e-6 + 128.0 * kMiB / 160e9;
+  const std::vector<TimePs> arrival = simulate_concurrent_messages(node, 0, ring, simple, nccl.p2p);
+  for (const TimePs t : arrival) EXPECT_NEAR(seconds_from_ps(t), expected, 1e-12);
+  const PathParams path = path_params(node, 0, 1);
+  EXPECT_NEAR(p2p_time_s(path, 0, 128 * kMiB, simple, nccl.p2p_rate_cap(128 * kMiB, path.link_class)), expected,
+              1e-15);
+  // 1 GiB on 16 channels (640 GB/s) is held by the link instead: 400 GB/s.
+  ring.assign(1, {0, 1, 1024 * kMiB});
+  EXPECT_NEAR(seconds_from_ps(simulate_concurrent_messages(node, 0, ring, simple, nccl.p2p)[0]),
+              12.3e-6 + 1024.0 * kMiB / 400e9, 1e-12);
+}
+
+}  // namespace
+}  // namespace commsim
