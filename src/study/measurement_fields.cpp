@@ -1,0 +1,63 @@
+#include "study/measurement_fields.h"
+
+#include <charconv>
+#include <limits>
+
+#include "base/error.h"
+
+namespace commsim {
+namespace {
+
+std::string quoted(std::string_view text) {
+  std::string q(1, '\'');
+  q.append(text).push_back('\'');
+  return q;
+}
+
+double parse_nonnegative(std::string_view text, const std::string& what) {
+  const double value = parse_real(text, what);
+  if (value < 0) throw InputError(what + ": " + quoted(text) + " is negative");
+  return value;
+}
+
+}  // namespace
+
+Bytes parse_size_field(std::string_view text, const std::string& where) {
+  return parse_count(text, where + ": size (bytes)", 0, kMaxBytes);
+}
+
+std::uint64_t parse_count_field(std::string_view text, const std::string& where) {
+  return parse_count(text, where + ": count (elements)", 0,
+                     std::numeric_limits<std::uint64_t>::max());
+}
+
+int parse_root_field(std::string_view text, const std::string& where) {
+  int root = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), root);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || root < -1) {
+    throw InputError(where + ": root: expected -1 (no root) or a rank, got " + quoted(text));
+  }
+  return root;
+}
+
+std::size_t parse_rank_count_field(std::string_view text, std::string_view field,
+                                   const std::string& where) {
+  return parse_count(text, where + ": " + std::string(field), 0,
+                     std::numeric_limits<std::uint32_t>::max());
+}
+
+MeasuredTime parse_measured_time(std::string_view time_us, std::string_view algbw_GBps,
+                                 std::string_view busbw_GBps, std::string_view placement,
+                                 const std::string& where) {
+  const std::string prefix = where + ": " + std::string(placement) + " ";
+  MeasuredTime measured;
+  measured.time_us = parse_real(time_us, prefix + "time (us)");
+  if (!(measured.time_us > 0)) {
+    throw InputError(prefix + "time (us): " + quoted(time_us) + " is not positive");
+  }
+  measured.algbw_GBps = parse_nonnegative(algbw_GBps, prefix + "algbw (GB/s)");
+  measured.busbw_GBps = parse_nonnegative(busbw_GBps, prefix + "busbw (GB/s)");
+  return measured;
+}
+
+}  // namespace commsim

@@ -1,0 +1,153 @@
+#include "study/measurement_csv.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <set>
+
+#include "study_test_support.h"
+
+namespace commsim {
+namespace {
+
+using testing::input_error_of;
+using testing::kValidationDir;
+
+const std::string kHeader =
+    "collective,nranks,nodes,gpus_per_node,size_bytes,count,type,redop,root,oop_time_us,"
+    "oop_algbw_GBps,oop_busbw_GBps,ip_time_us,ip_algbw_GBps,ip_busbw_GBps\n";
+
+std::string error_of(const std::string& text) {
+  return input_error_of([&] { parse_measurement_csv(text, "t.csv"); });
+}
+
+bool is_nccl_tests_table(const std::filesystem::path& file) {
+  const std::string name = file.filename().string();
+  return file.extension() == ".csv" && !name.starts_with("p2p_matrix_") &&
+         name != "busbw_factors.csv";
+}
+
+TEST(MeasurementCsv, EveryPublishedTableReads) {
+  SKIP_WITHOUT_VALIDATION_DIR();
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(kValidationDir)) {
+    if (!is_nccl_tests_table(entry.path())) continue;
+    SCOPED_TRACE(entry.path().string());
+    const MeasurementSet set = read_measurement_csv(entry.path().string());
+    EXPECT_FALSE(set.rows.empty());
+    EXPECT_FALSE(set.comments.empty());  // each starts with its source
+    for (const Measurement& row : set.rows) {
+      EXPECT_GT(row.ranks, 0u) << row.source;
+      EXPECT_GT(row.out_of_place.time_us, 0) << row.source;
+    }
+    ++files;
+  }
+  EXPECT_EQ(files, 10);
+}
+
+TEST(MeasurementCsv, TableWithoutCountsOrInPlaceTimes) {
+  SKIP_WITHOUT_VALIDATION_DIR();
+  // stas00's A100 table: the author kept only size, time, algbw and busbw.
+  const MeasurementSet set =
+      read_measurement_csv(kValidationDir + "a100_1node_8gpu_allreduce_stas00.csv");
+  ASSERT_EQ(set.rows.size(), 20u);
+  const Measurement& eight_gib = set.rows[18];
+  EXPECT_EQ(eight_gib.size_bytes, 8589934592u);
+  EXPECT_EQ(eight_gib.operation, MeasuredOperation::of(CollectiveKind::kAllReduce));
+  EXPECT_FALSE(eight_gib.count_elements.has_value());
+  EXPECT_DOUBLE_EQ(eight_gib.out_of_place.time_us, 64074);
+  EXPECT_DOUBLE_EQ(eight_gib.out_of_place.algbw_GBps, 134.06);
+  EXPECT_DOUBLE_EQ(eight_gib.out_of_place.busbw_GBps, 234.61);
+  EXPECT_FALSE(eight_gib.in_place.has_value());
+  EXPECT_EQ(eight_gib.source, kValidationDir + "a100_1node_8gpu_allreduce_stas00.csv:24");
+  EXPECT_TRUE(set.nccl_version.empty());  // "nccl=not stated"
+}
+
+TEST(MeasurementCsv, TableOfFiveCollectivesWithRoots) {
+  SKIP_WITHOUT_VALIDATION_DIR();
+  const MeasurementSet set =
+      read_measurement_csv(kValidationDir + "pcie_2080ti_2gpu_noP2P_collectives.csv");
+  EXPECT_EQ(set.rows.size(), 136u);
+  std::set<std::string> names;
+  for (const Measurement& row : set.rows) {
+    names.insert(measured_operation_name(row.operation));
+    const bool rooted = row.operation.collective == CollectiveKind::kBroadcast ||
+                        row.operation.collective == CollectiveKind::kReduce;
+    EXPECT_EQ(row.root, rooted ? 0 : -1) << row.source;
+  }
+  EXPECT_EQ(names,
+            (std::set<std::string>{"allgather", "allreduce", "alltoall", "broadcast", "reduce"}));
+  // "reduce,2,1,2,1073741824,268435456,float,sum,0,96427,11.14,11.14,96450,11.13,11.13"
+  const Measurement& reduce = set.rows[109];
+  EXPECT_EQ(reduce.source, kValidationDir + "pcie_2080ti_2gpu_noP2P_collectives.csv:119");
+  EXPECT_EQ(reduce.count_elements, 268435456u);
+  EXPECT_DOUBLE_EQ(reduce.out_of_place.time_us, 96427);
+  EXPECT_DOUBLE_EQ(reduce.in_place->busbw_GBps, 11.13);
+}
+
+TEST(MeasurementCsv, OtherLayoutsOfTheFolderAreRefusedSayingWhatTheyAre) {
+  SKIP_WITHOUT_VALIDATION_DIR();
+  const std::string matrix = kValidationDir + "p2p_matrix_2080ti_x2_pcie_noP2P.csv";
+  EXPECT_CONTAINS(input_error_of([&] { read_measurement_csv(matrix); }),
+                  matrix + ":4: a p2pBandwidthLatencyTest matrix file");
+  const std::string factors = kValidationDir + "busbw_factors.csv";
+  EXPECT_CONTAINS(input_error_of([&] { read_measurement_csv(factors); }),
+                  factors + ":4: nccl-tests' bus-bandwidth factors per collective");
+}
+
+TEST(MeasurementCsv, ColumnsAreFoundByName) {
+  // Reordered, with a derived column the reader does not use, and no in-place columns.
+  const MeasurementSet set = parse_measurement_csv(
+      "# a comment; nccl=2.18.3\n"
+      "size_bytes,collective,time_us_derived,nranks,nodes,gpus_per_node,count,type,redop,root,"
+      "oop_busbw_GBps,oop_algbw_GBps,oop_time_us\n"
+      "1048576,all_gather,27.0,8,1,8,32768,float,none,,33.98,38.83,27.0\n",
+      "t.csv");
+  ASSERT_EQ(set.rows.size(), 1u);
+  const Measurement& row = set.rows[0];
+  EXPECT_EQ(row.operation, MeasuredOperation::of(CollectiveKind::kAllGather));
+  EXPECT_EQ(row.size_bytes, 1048576u);
+  EXPECT_EQ(row.root, -1);  // empty
+  EXPECT_DOUBLE_EQ(row.out_of_place.algbw_GBps, 38.83);
+  EXPECT_DOUBLE_EQ(row.out_of_place.busbw_GBps, 33.98);
+  EXPECT_FALSE(row.in_place.has_value());
+  EXPECT_EQ(row.source, "t.csv:3");
+  EXPECT_EQ(set.nccl_version, "2.18.3");
+  EXPECT_EQ(set.comments, std::vector<std::string>{"a comment; nccl=2.18.3"});
+}
+
+TEST(MeasurementCsv, BadRowsNameTheirLineAndValue) {
+  const std::string good =
+      "all_reduce,8,1,8,1024,256,float,sum,-1,20.15,0.05,0.09,19.80,0.05,0.09\n";
+  EXPECT_CONTAINS(
+      error_of(kHeader + good + "gather,8,1,8,1024,256,float,none,-1,20,0.05,0.05,,,\n"),
+      "t.csv:3: unknown collective 'gather'");
+  EXPECT_CONTAINS(error_of(kHeader + "all_reduce,8,1,8,1K,256,float,sum,-1,20.15,0.05,0.09,,,\n"),
+                  "t.csv:2: size (bytes): expected a whole number, got '1K'");
+  EXPECT_CONTAINS(error_of(kHeader + "all_reduce,8,1,8,1024,256,float,sum,-1,20.15,0.05\n"),
+                  "t.csv:2: 11 fields, the header (t.csv:1) has 15");
+  EXPECT_CONTAINS(
+      error_of(kHeader + "all_reduce,8,1,8,1024,256,float,sum,-1,20.15,0.05,0.09,19.80,,\n"),
+      "t.csv:2: in-place algbw (GB/s): cannot parse ''");
+  EXPECT_CONTAINS(error_of(kHeader + "all_reduce,8,1,8,1024,256,float,sum,-1,0,0.05,0.09,,,\n"),
+                  "t.csv:2: out-of-place time (us): '0' is not positive");
+  EXPECT_CONTAINS(error_of(kHeader + "all_reduce,8,1,8,1024,256,float,sum,-2,20.15,0.05,0.09,,,\n"),
+                  "t.csv:2: root: expected -1 (no root) or a rank, got '-2'");
+  EXPECT_CONTAINS(
+      error_of(kHeader + "all_reduce,eight,1,8,1024,256,float,sum,-1,20.15,0.05,0.09,,,\n"),
+      "t.csv:2: nranks: expected a whole number, got 'eight'");
+}
+
+TEST(MeasurementCsv, BadHeadersAndFilesWithoutRows) {
+  EXPECT_CONTAINS(
+      error_of("# c\ncollective,nranks,size_bytes\nall_reduce,8,1024\n"),
+      "t.csv:2: no column 'nodes' in the header (columns: collective,nranks,size_bytes)");
+  EXPECT_CONTAINS(error_of("# c\n" + kHeader), "t.csv:2: no rows after the header");
+  EXPECT_CONTAINS(error_of("# only\n# comments\n"), "t.csv:2: no header row");
+  EXPECT_CONTAINS(error_of("config_id,src,dst,size,repetition,timestamp_start_ns,"
+                           "timestamp_end_ns,duration_ns\n0,0,1,8,0,10,20,10\n"),
+                  "t.csv:1: a P2P profile log");
+}
+
+}  // namespace
+}  // namespace commsim

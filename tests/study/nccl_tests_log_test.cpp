@@ -1,0 +1,282 @@
+#include "study/nccl_tests_log.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "study_test_support.h"
+
+namespace commsim {
+namespace {
+
+using testing::input_error_of;
+using testing::kTestDataDir;
+
+// The 1-based number of the first line of `text` holding `fragment`.
+std::string line_of(const std::string& text, const std::string& fragment) {
+  const std::size_t at = text.find(fragment);
+  EXPECT_NE(at, std::string::npos) << fragment;
+  return std::to_string(1 + std::count(text.begin(), text.begin() + static_cast<long>(at), '\n'));
+}
+
+std::string device_lines(const std::vector<std::string>& hosts) {
+  std::string lines;
+  for (std::size_t r = 0; r < hosts.size(); ++r) {
+    lines += "#  Rank " + std::to_string(r) + " Group  0 Pid  12345 on " + hosts[r] + " device  " +
+             std::to_string(r) + " [0000:07:00] NVIDIA A100-SXM4-80GB\n";
+  }
+  return lines;
+}
+
+const std::vector<std::string> kOneHost(8, "node-a");
+
+// The lines of one run as nccl-tests 2.17 prints them (src/common.cu) before the device
+// lines, between them and the rows, and after the rows.
+std::string run_start(const std::string& test) {
+  return "# nccl-tests version 2.17.8 nccl-headers=22902 nccl-library=22902\n"
+         "# Collective test starting: " + test + "_perf\n" + R"(# nThread 1 nGpus 8 minBytes 1024 maxBytes 1024 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0
+#
+# Using devices
+)";
+}
+constexpr const char* kColumnHeader = R"(#
+#                                                              out-of-place                       in-place          
+#       size         count      type   redop    root     time   algbw   busbw  #wrong     time   algbw   busbw  #wrong 
+#        (B)    (elements)                               (us)  (GB/s)  (GB/s)             (us)  (GB/s)  (GB/s)         
+)";
+std::string run_end(const std::string& test) {
+  return "# Out of bounds values : 0 OK\n"
+         "# Avg bus bandwidth    : 0.09 \n"
+         "#\n"
+         "# Collective test concluded: " + test + "_perf\n#\n";
+}
+
+// One run of `test` on ranks on `hosts`, with `rows` as its table.
+std::string run_of(const std::string& test, const std::string& rows,
+                   const std::vector<std::string>& hosts = kOneHost) {
+  return run_start(test) + device_lines(hosts) + kColumnHeader + rows + run_end(test);
+}
+
+// 1024 B / 20.15 us = 0.05 GB/s; busbw 2*7/8 of it.
+const std::string kRow = R"(        1024           256     float     sum      -1    20.15    0.05    0.09       0    19.80    0.05    0.09       0
+)";
+
+std::string error_of(const std::string& text) {
+  return input_error_of([&] { parse_nccl_tests_log(text, "t.log"); });
+}
+
+TEST(NcclTestsLog, ExcerptFileRows) {
+  const std::string path = kTestDataDir + "nccl-tests-allgather-excerpt.log";
+  const MeasurementSet set = read_nccl_tests_log(path);
+  ASSERT_EQ(set.rows.size(), 10u);
+  EXPECT_EQ(set.nccl_version, "2.29.2");
+  EXPECT_EQ(set.nccl_tests_version, "2.17.8");
+  // "33554400 419430 double none -1 721.94 46.48 41.83 0 687.61 48.80 43.92 0": the size is
+  // 32 MiB rounded down to a multiple of 10 ranks x 8 B.
+  const Measurement& first = set.rows.front();
+  EXPECT_EQ(first.operation, MeasuredOperation::of(CollectiveKind::kAllGather));
+  EXPECT_EQ(first.ranks, 10u);
+  EXPECT_EQ(first.nodes, 10u);
+  EXPECT_EQ(first.gpus_per_node, 1u);
+  EXPECT_EQ(first.size_bytes, 33554400u);
+  EXPECT_EQ(first.count_elements, 419430u);
+  EXPECT_EQ(first.redop, "none");
+  EXPECT_DOUBLE_EQ(first.out_of_place.time_us, 721.94);
+  EXPECT_DOUBLE_EQ(first.out_of_place.algbw_GBps, 46.48);
+  EXPECT_DOUBLE_EQ(first.out_of_place.busbw_GBps, 41.83);
+  EXPECT_DOUBLE_EQ(first.in_place->time_us, 687.61);
+  EXPECT_EQ(first.source, path + ":23");
+  // "8589934560 107374182 double none -1 161737 53.11 47.80 0 159364 53.90 48.51 0"
+  const Measurement& eight_gib = set.rows[8];
+  EXPECT_EQ(eight_gib.size_bytes, 8589934560u);
+  EXPECT_DOUBLE_EQ(eight_gib.out_of_place.time_us, 161737);
+  EXPECT_DOUBLE_EQ(eight_gib.out_of_place.busbw_GBps, 47.80);
+  EXPECT_DOUBLE_EQ(eight_gib.in_place->time_us, 159364);
+  EXPECT_DOUBLE_EQ(eight_gib.in_place->busbw_GBps, 48.51);
+  // busbw = algbw * (n-1)/n for AllGather on 10 ranks.
+  EXPECT_NEAR(eight_gib.out_of_place.algbw_GBps * 0.9, eight_gib.out_of_place.busbw_GBps, 0.01);
+  ASSERT_EQ(set.reported_averages.size(), 1u);
+  EXPECT_DOUBLE_EQ(set.reported_averages[0].avg_busbw_GBps, 46.7949);
+}
+
+TEST(NcclTestsLog, OneProcessDrivingEightGpusIsOneNode) {
+  const MeasurementSet set = parse_nccl_tests_log(run_of("all_reduce", kRow), "t.log");
+  ASSERT_EQ(set.rows.size(), 1u);
+  EXPECT_EQ(set.rows[0].ranks, 8u);
+  EXPECT_EQ(set.rows[0].nodes, 1u);
+  EXPECT_EQ(set.rows[0].gpus_per_node, 8u);
+  EXPECT_EQ(set.device_name, "NVIDIA A100-SXM4-80GB");
+}
+
+TEST(NcclTestsLog, MpiRanksCountNodesByHost) {
+  const auto row_on = [](const std::vector<std::string>& hosts) {
+    return parse_nccl_tests_log(run_of("all_reduce", kRow, hosts), "t.log").rows.at(0);
+  };
+  const Measurement even = row_on({"a", "a", "a", "a", "b", "b", "b", "b"});
+  EXPECT_EQ(even.ranks, 8u);
+  EXPECT_EQ(even.nodes, 2u);
+  EXPECT_EQ(even.gpus_per_node, 4u);
+  const Measurement uneven = row_on({"a", "a", "a", "b"});
+  EXPECT_EQ(uneven.ranks, 4u);
+  EXPECT_EQ(uneven.nodes, 2u);
+  EXPECT_EQ(uneven.gpus_per_node, 0u);  // no one number of GPUs per node
+}
+
+TEST(NcclTestsLog, SeveralRunsInOneLog) {
+  const std::string broadcast_row = R"(        1024           256     float    none       0    10.07    0.10    0.10       0    10.01    0.10    0.10       0
+)";
+  const MeasurementSet set = parse_nccl_tests_log(
+      run_of("all_reduce", kRow) + "\n" + run_of("broadcast", broadcast_row), "t.log");
+  ASSERT_EQ(set.rows.size(), 2u);
+  EXPECT_EQ(set.rows[0].operation, MeasuredOperation::of(CollectiveKind::kAllReduce));
+  EXPECT_EQ(set.rows[0].root, -1);
+  EXPECT_EQ(set.rows[1].operation, MeasuredOperation::of(CollectiveKind::kBroadcast));
+  EXPECT_EQ(set.rows[1].root, 0);
+  EXPECT_DOUBLE_EQ(set.rows[1].out_of_place.time_us, 10.07);
+  EXPECT_EQ(set.reported_averages.size(), 2u);
+}
+
+TEST(NcclTestsLog, NotApplicableFields) {
+  // #wrong N/A: not checked. An in-place group all N/A: not measured.
+  const std::string row = R"(        1024           256     float     sum      -1    20.15    0.05    0.09     N/A        N/A     N/A     N/A     N/A
+)";
+  const Measurement read = parse_nccl_tests_log(run_of("sendrecv", row), "t.log").rows.at(0);
+  EXPECT_TRUE(read.operation.is_p2p());
+  EXPECT_DOUBLE_EQ(read.out_of_place.time_us, 20.15);
+  EXPECT_FALSE(read.out_of_place.wrong_elements.has_value());
+  EXPECT_FALSE(read.in_place.has_value());
+}
+
+TEST(NcclTestsLog, SkipsNcclDebugLinesAndReadsTheirVersion) {
+  const std::string info = "node-a:12345:12345 [0] NCCL INFO NCCL version 2.18.3+cuda12.2\n";
+  const std::string channel =
+      "node-a:12345:12390 [3] NCCL INFO Channel 00/0 : 3[3] -> 4[4] via P2P/IPC\n";
+  const MeasurementSet set =
+      parse_nccl_tests_log(info + run_of("all_reduce", channel + kRow + kRow), "t.log");
+  EXPECT_EQ(set.rows.size(), 2u);
+  EXPECT_EQ(set.nccl_version, "2.18.3");  // the NCCL line, before nccl-library=22902
+}
+
+// Before its version line, nccl-tests printed no "Collective test starting" and no Group;
+// its oldest releases no root column, and an "error" column (the largest deviation) where
+// #wrong is now. The program is named by the command line before the output. The layout is
+// nccl-tests' of that time; the numbers are made up to fit it (algbw = size / time,
+// busbw = 1.75 algbw on 8 ranks).
+TEST(NcclTestsLog, OldestLayoutWithoutRootColumn) {
+  std::string devices;
+  for (int r = 0; r < 8; ++r) {
+    devices += "#   Rank  " + std::to_string(r) + " Pid  21330 on     dgx-01 device  " +
+               std::to_string(r) + " [0x07] Tesla V100-SXM2-32GB\n";
+  }
+  const std::string log = R"(./build/all_reduce_perf -b 8 -e 32M -f 2 -g 8
+# nThread 1 nGpus 8 minBytes 8 maxBytes 33554432 step: 2(factor) warmup iters: 5 iters: 20 validation: 1 
+#
+# Using devices
+)" + devices + R"(#
+#                                                     out-of-place                       in-place
+#       size         count    type   redop     time   algbw   busbw  error     time   algbw   busbw  error
+#        (B)    (elements)                     (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)
+           8             2   float     sum    42.86    0.00    0.00  2e-07    42.18    0.00    0.00  1e-07
+    33554432       8388608   float     sum    390.7   85.88  150.29  5e-07    389.9   86.06  150.60  5e-07
+# Out of bounds values : 0 OK
+# Avg bus bandwidth    : 75.2225 
+)";
+  const MeasurementSet set = parse_nccl_tests_log(log, "old.log");
+  ASSERT_EQ(set.rows.size(), 2u);
+  const Measurement& row = set.rows[1];
+  EXPECT_EQ(row.operation, MeasuredOperation::of(CollectiveKind::kAllReduce));
+  EXPECT_EQ(row.ranks, 8u);
+  EXPECT_EQ(row.nodes, 1u);
+  EXPECT_EQ(row.root, -1);
+  EXPECT_DOUBLE_EQ(row.out_of_place.time_us, 390.7);
+  EXPECT_DOUBLE_EQ(row.in_place->busbw_GBps, 150.60);
+  EXPECT_FALSE(row.out_of_place.wrong_elements.has_value());  // a deviation, not a count
+  EXPECT_EQ(set.device_name, "Tesla V100-SXM2-32GB");
+  EXPECT_TRUE(set.nccl_version.empty());
+  EXPECT_DOUBLE_EQ(set.reported_averages.at(0).avg_busbw_GBps, 75.2225);
+}
+
+// Later releases printed a root column, left empty for root -1. Each program's run follows
+// its command line.
+TEST(NcclTestsLog, EmptyRootFieldOfReleasesBeforeTheVersionLine) {
+  const std::string log = R"(mpirun -np 8 ./build/all_reduce_perf_mpi -b 1M -e 1M
+#       size         count      type   redop    root     time   algbw   busbw  error     time   algbw   busbw  error
+     1048576        262144     float     sum             27.04   38.78   67.86  5e-07    26.91   38.97   68.19  5e-07
+# Avg bus bandwidth    : 68.025 
+mpirun -np 8 ./build/broadcast_perf_mpi -b 1M -e 1M
+#       size         count      type   redop    root     time   algbw   busbw  error     time   algbw   busbw  error
+     1048576        262144     float    none       0    19.66   53.34   53.34  0e+00    19.50   53.77   53.77  0e+00
+)";
+  const MeasurementSet set = parse_nccl_tests_log(log, "mid.log");
+  ASSERT_EQ(set.rows.size(), 2u);
+  EXPECT_EQ(set.rows[0].root, -1);
+  EXPECT_DOUBLE_EQ(set.rows[0].out_of_place.time_us, 27.04);
+  EXPECT_DOUBLE_EQ(set.rows[0].in_place->busbw_GBps, 68.19);
+  EXPECT_EQ(set.rows[1].operation, MeasuredOperation::of(CollectiveKind::kBroadcast));
+  EXPECT_EQ(set.rows[1].root, 0);
+  EXPECT_DOUBLE_EQ(set.rows[1].out_of_place.algbw_GBps, 53.34);
+}
+
+TEST(NcclTestsLog, NcclVersionFromItsCode) {
+  EXPECT_EQ(nccl_version_from_code(22902), "2.29.2");
+  EXPECT_EQ(nccl_version_from_code(21803), "2.18.3");
+  EXPECT_EQ(nccl_version_from_code(2708), "2.7.8");  // before 2.9: X*1000 + Y*100 + Z
+}
+
+TEST(NcclTestsLog, UnknownCollectiveNamesItsLine) {
+  const std::string log = run_of("gather", kRow);
+  EXPECT_CONTAINS(error_of(log), "t.log:" + line_of(log, "starting: gather_perf") +
+                                     ": unknown collective 'gather'");
+}
+
+TEST(NcclTestsLog, SizeThatIsNotANumber) {
+  const std::string log = run_of("all_reduce", R"(       1024x           256     float     sum      -1    20.15    0.05    0.09       0    19.80    0.05    0.09       0
+)");
+  EXPECT_CONTAINS(error_of(log), "t.log:" + line_of(log, "1024x") +
+                                     ": size (bytes): expected a whole number, got '1024x'");
+}
+
+TEST(NcclTestsLog, TruncatedRows) {
+  const std::string cut = "        1024           256     float     sum      -1    20.15    0.05\n";
+  const std::string log = run_of("all_reduce", kRow + cut);
+  EXPECT_CONTAINS(error_of(log), "t.log:" + line_of(log, "0.05\n") +
+                                     ": 7 fields where a row has 13 (size count type redop root "
+                                     "time algbw busbw #wrong time algbw busbw #wrong)");
+  // One field short: a release with the version line prints the root always, so this is no
+  // empty root field but a cut row.
+  const std::string short_row = kRow.substr(0, kRow.rfind('0')) + "\n";
+  EXPECT_CONTAINS(error_of(run_of("all_reduce", short_row)), "12 fields where a row has 13");
+}
+
+TEST(NcclTestsLog, BadFieldValues) {
+  const std::string not_measured = run_of("all_reduce", R"(        1024           256     float     sum      -1      N/A     N/A     N/A     N/A    19.80    0.05    0.09       0
+)");
+  EXPECT_CONTAINS(error_of(not_measured),
+                  "t.log:" + line_of(not_measured, "N/A") + ": the out-of-place time is N/A");
+  const std::string fast = run_of("all_reduce", R"(        1024           256     float     sum      -1     fast    0.05    0.09       0    19.80    0.05    0.09       0
+)");
+  EXPECT_CONTAINS(error_of(fast), "t.log:" + line_of(fast, "fast") +
+                                      ": out-of-place time (us): cannot parse 'fast'");
+  const std::string wrong = run_of("all_reduce", R"(        1024           256     float     sum      -1    20.15    0.05    0.09       0    19.80    0.05    0.09      x1
+)");
+  EXPECT_CONTAINS(error_of(wrong), "t.log:" + line_of(wrong, "x1") +
+                                       ": in-place #wrong: expected a whole number, got 'x1'");
+  EXPECT_CONTAINS(
+      error_of("# Collective test starting: all_reduce_perf\n#  Rank  0 Group  0 Pid  12345\n"),
+      "t.log:2: device line of rank 0 without 'on HOST'");
+}
+
+TEST(NcclTestsLog, LogsWithoutRowsOrWithoutATestName) {
+  // The message names the last line: where the log ended without a row.
+  const std::string empty_run = run_of("all_reduce", "");
+  const auto last_line = std::count(empty_run.begin(), empty_run.end(), '\n');
+  EXPECT_CONTAINS(error_of(empty_run),
+                  "t.log:" + std::to_string(last_line) + ": no data rows in the log");
+  EXPECT_CONTAINS(error_of(""), "t.log:1: no data rows in the log");
+  EXPECT_CONTAINS(error_of(kRow), "t.log:1: a data row, but no line before it names the test");
+}
+
+}  // namespace
+}  // namespace commsim
