@@ -26,6 +26,7 @@ const std::map<std::string, CommandInfo>& commands() {
       {"generate", {run_generate, "write a synthetic workload trace: collective, pipeline, ddp, ddp-pipeline"}},
       {"replay", {run_replay, "replay a workload trace (commsim's format or Chakra ET)"}},
       {"pipeline", {run_pipeline, "pipeline-parallel schedules (gpipe, 1f1b, interleaved) and P2P modes"}},
+      {"validate", {run_validate, "published measurements (nccl-tests) against the prediction, with the error"}},
   };
   return table;
 }

@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "command_line.h"
 #include "model/p2p_model.h"
+#include "study/p2p_study.h"
 #include "network/concurrent_messages.h"
 #include "report/table.h"
 #include "topology_options.h"
@@ -59,23 +60,6 @@ Rank rank_option(const po::variables_map& vm, const char* name, Rank fallback,
   return rank;
 }
 
-// The closed form of one message under the library's costs and its P2P channels.
-double p2p_model_s(const Topology& topology, const Message& m, TimePs overhead, const ProtocolCosts& costs,
-                   const LibraryProfile& profile) {
-  const PathParams path = path_params(topology, m.src, m.dst);
-  return p2p_time_s(path, seconds_from_ps(overhead), m.bytes, costs, profile.p2p_rate_cap(m.bytes, path.link_class));
-}
-
-// The protocol of least closed-form time for the pattern (its slowest message), as NCCL
-// chooses; empty for the ideal library.
-std::optional<Protocol> fastest_p2p_protocol(const Topology& topology, const std::vector<Message>& messages,
-                                             TimePs overhead, const LibraryProfile& profile) {
-  return profile.fastest([&](const ProtocolCosts& costs) {
-    double slowest = 0;
-    for (const Message& m : messages) slowest = std::max(slowest, p2p_model_s(topology, m, overhead, costs, profile));
-    return slowest;
-  });
-}
 
 struct Result {
   Message message;
@@ -197,7 +181,7 @@ int run_p2p(const std::vector<std::string>& args, std::ostream& out) {
     std::vector<Result> results;
     for (std::size_t i = 0; i < messages.size(); ++i) {
       const Message& m = messages[i];
-      results.push_back({m, arrival[i], p2p_model_s(topology, m, overhead, costs, library.profile)});
+      results.push_back({m, arrival[i], p2p_message_model_s(topology, m, overhead, costs, library.profile)});
     }
     by_size.push_back(std::move(results));
     protocol_of_size.push_back(protocol);

@@ -6,28 +6,6 @@
 #include "report/table.h"
 
 namespace commsim {
-namespace {
-
-// A JSON string literal (RFC 8259: quote, backslash and control characters escaped).
-std::string json_string(const std::string& text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buffer[8];
-      std::snprintf(buffer, sizeof buffer, "\\u%04x", c);
-      out += buffer;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
-
-}  // namespace
-
 void write_chrome_trace(std::ostream& out, const std::vector<TraceTrack>& tracks,
                         const std::vector<TraceSpan>& spans) {
   out << "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n";

@@ -28,6 +28,9 @@ class Table {
 /// printf("%.*f"): locale-independent fixed-point text.
 std::string fixed(double value, int decimals);
 
+/// A JSON string literal (RFC 8259: quote, backslash and control characters escaped).
+std::string json_string(const std::string& text);
+
 /// Writes one CSV line; cells with a comma, quote or newline are quoted.
 void write_csv_row(std::ostream& out, const std::vector<std::string>& cells);
 

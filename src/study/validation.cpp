@@ -1,0 +1,106 @@
+#include "study/validation.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "base/error.h"
+#include "collective/simulate.h"
+#include "model/collective_model.h"
+#include "study/p2p_study.h"
+
+namespace commsim {
+namespace {
+
+struct Prediction {
+  std::string algorithm;
+  std::optional<Protocol> protocol;
+  TimePs time_ps = 0;
+};
+
+Prediction predict_collective(const Topology& topology, CollectiveKind kind, Bytes size, const ValidationOptions& o) {
+  ModelOptions model;
+  model.channels = o.channels;
+  const NcclChoice choice =
+      o.algorithm ? NcclChoice{*o.algorithm, o.protocol ? o.protocol
+                                                        : fastest_protocol(topology, kind, *o.algorithm, size, model, o.library)}
+                  : nccl_choice(topology, kind, size, model, o.library, o.protocol);
+  CollectiveConfig config;
+  config.library = o.library.costs(choice.algorithm, choice.protocol);
+  config.channels = o.channels;
+  const CollectiveResult result = simulate_collective(topology, kind, choice.algorithm, size, config);
+  return {std::string(algorithm_name(choice.algorithm)), choice.protocol, result.time_ps};
+}
+
+// A profiled pair sends alone; an nccl-tests sendrecv row is every rank sending to the next.
+Prediction predict_p2p(const Topology& topology, const Measurement& row, const ValidationOptions& o) {
+  std::vector<Message> messages = sendrecv_ring(topology, row.size_bytes);
+  if (row.src_rank && row.dst_rank) {
+    messages = {{static_cast<Rank>(*row.src_rank), static_cast<Rank>(*row.dst_rank), row.size_bytes}};
+  }
+  const std::optional<Protocol> protocol = o.protocol ? o.protocol : fastest_p2p_protocol(topology, messages, 0, o.library);
+  const std::vector<TimePs> arrival =
+      simulate_concurrent_messages(topology, 0, messages, o.library.costs(protocol), o.library.p2p);
+  return {"p2p", protocol, *std::max_element(arrival.begin(), arrival.end())};
+}
+
+void check_fits(const Topology& topology, const Measurement& row) {
+  const std::size_t npus = topology.npu_count();
+  if (row.ranks != 0 && row.ranks != npus && !(row.src_rank && row.dst_rank)) {
+    throw InputError(row.source + ": " + std::to_string(row.ranks) + " ranks, and topology '" + topology.name() +
+                     "' has " + std::to_string(npus) + " NPUs (scale a cluster spec with --nodes and --gpus-per-node)");
+  }
+  for (const auto& rank : {row.src_rank, row.dst_rank}) {
+    if (rank && *rank >= npus) {
+      throw InputError(row.source + ": rank " + std::to_string(*rank) + " is not an NPU of topology '" + topology.name() +
+                       "' (0.." + std::to_string(npus - 1) + ")");
+    }
+  }
+  if (!(row.out_of_place.time_us > 0)) throw InputError(row.source + ": a measured time must be positive");
+}
+
+}  // namespace
+
+ErrorSummary summarise_errors(std::vector<double> errors) {
+  ErrorSummary s;
+  s.rows = errors.size();
+  if (errors.empty()) return s;
+  for (double& e : errors) e = std::abs(e);
+  std::sort(errors.begin(), errors.end());
+  const auto quantile = [&](double q) {
+    const double k = static_cast<double>(errors.size() - 1) * q;
+    const auto lo = static_cast<std::size_t>(k);
+    const std::size_t hi = std::min(lo + 1, errors.size() - 1);
+    return errors[lo] + (errors[hi] - errors[lo]) * (k - static_cast<double>(lo));
+  };
+  s.median_abs_error = quantile(0.5);
+  s.p90_abs_error = quantile(0.9);
+  return s;
+}
+
+ValidationResult validate_measurements(const Topology& topology, const std::vector<Measurement>& rows,
+                                       const ValidationOptions& options) {
+  ValidationResult result;
+  std::vector<double> all, small, mid, large;
+  for (const Measurement& row : rows) {
+    check_fits(topology, row);
+    Prediction p;
+    try {
+      p = row.operation.is_p2p() ? predict_p2p(topology, row, options)
+                                 : predict_collective(topology, *row.operation.collective, row.size_bytes, options);
+    } catch (const InputError& e) {
+      throw InputError(row.source + ": " + e.what());
+    }
+    const double predicted_us = us_from_ps(p.time_ps);
+    const double error = (predicted_us - row.out_of_place.time_us) / row.out_of_place.time_us;
+    result.rows.push_back({row, p.algorithm, p.protocol, predicted_us, error});
+    all.push_back(error);
+    (row.size_bytes <= kSmallRegimeMaxBytes ? small : row.size_bytes >= kLargeRegimeMinBytes ? large : mid).push_back(error);
+  }
+  result.all = summarise_errors(all);
+  result.small = summarise_errors(small);
+  result.mid = summarise_errors(mid);
+  result.large = summarise_errors(large);
+  return result;
+}
+
+}  // namespace commsim

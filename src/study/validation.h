@@ -1,0 +1,58 @@
+#pragma once
+// Measured against predicted: every row of a published measurement run again on a topology
+// and library profile, the simulated time beside the measured one, and the error:
+//   error = (predicted - measured) / measured     (negative: the prediction is optimistic)
+// summarised by the median and 90th percentile of |error| over all rows and per size regime
+// (small <= 64 KiB < mid < 64 MiB <= large), as NCCL switches protocol near those sizes.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/collectives.h"
+#include "study/measurement.h"
+#include "topology/library.h"
+#include "topology/topology.h"
+
+namespace commsim {
+
+struct ValidationOptions {
+  LibraryProfile library;                  // the profile the prediction runs under
+  std::optional<Protocol> protocol;        // forced; empty: the fastest, as NCCL picks
+  std::optional<AlgorithmKind> algorithm;  // collectives; empty: what NCCL would pick
+  std::size_t channels = 1;                // rings at once (collective/simulate.h)
+};
+
+struct ValidationRow {
+  Measurement measured;
+  std::string algorithm;             // what ran: "ring", "nvls", ..., "p2p" for send/receive
+  std::optional<Protocol> protocol;  // empty under the ideal library
+  double predicted_us = 0;
+  double error = 0;                  // (predicted - measured) / measured
+};
+
+struct ErrorSummary {
+  std::size_t rows = 0;
+  double median_abs_error = 0;  // of |error|; 0 with no rows
+  double p90_abs_error = 0;     // linear interpolation between order statistics
+};
+
+struct ValidationResult {
+  std::vector<ValidationRow> rows;  // in the order of the measurements
+  ErrorSummary all, small, mid, large;
+};
+
+/// The size regimes of the summary.
+inline constexpr Bytes kSmallRegimeMaxBytes = Bytes{64} << 10;  // <= 64 KiB: small
+inline constexpr Bytes kLargeRegimeMinBytes = Bytes{64} << 20;  // >= 64 MiB: large
+
+/// Throws InputError naming the row's source (FILE:LINE) if the topology cannot hold it:
+/// a row of more or fewer ranks than the topology's NPUs, a P2P row whose ranks are not
+/// NPUs, or an algorithm that does not apply.
+ValidationResult validate_measurements(const Topology& topology, const std::vector<Measurement>& rows,
+                                       const ValidationOptions& options);
+
+/// Median and p90 of |error| over `errors`.
+ErrorSummary summarise_errors(std::vector<double> errors);
+
+}  // namespace commsim

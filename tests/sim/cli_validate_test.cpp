@@ -1,0 +1,48 @@
+// commsim validate: a measured nccl-tests log against the prediction, and its errors.
+
+#include <gtest/gtest.h>
+
+#include "run_cli.h"
+
+namespace commsim::testing {
+namespace {
+
+const std::string kExcerpt = source_path("tests/data/nccl-tests-allgather-excerpt.log");
+const std::string kCluster = source_path("topologies/h100-ib-cluster.textproto");
+
+TEST(CliValidate, AMeasuredLogAgainstItsPreset) {
+  // The 10-node, 1-GPU-per-node all_gather run (ring over one 400 Gb/s NIC per node): each
+  // row measured and predicted, the errors within a few percent.
+  const std::string csv = tmp_path("validate.csv");
+  const CliResult r = run_commsim({"validate", "--measurements", kExcerpt, "--topology-file", kCluster, "--nodes", "10",
+                                   "--gpus-per-node", "1", "--csv", csv});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("# commsim validate: 10 measured rows on h100-ib-cluster"), std::string::npos) << r.out;
+  // The 16 GiB row: measured 321112 us, the ring predicts 318945.10 us (48.5 GB/s NICs).
+  EXPECT_NE(r.out.find("allgather  17179869120     10       ring  simple   321112.00   318945.10     -0.7"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("# |error| median / p90: all 2.0% / 2.8% (10 rows)"), std::string::npos) << r.out;
+  const std::string rows = read_file(csv);
+  EXPECT_EQ(rows.rfind("source,operation,topology,nranks,size_bytes,algorithm,protocol,measured_time_us,", 0), 0u);
+  EXPECT_NE(rows.find(",allgather,h100-ib-cluster,10,17179869120,ring,simple,321112.000000,318945.095013,-0.006748"),
+            std::string::npos)
+      << rows;
+}
+
+TEST(CliValidate, BadInput) {
+  expect_error({"validate"}, "give --measurements FILE...");
+  expect_error({"validate", "--measurements", "/nonexistent.log"}, "/nonexistent.log: cannot open");
+  // 10 ranks measured, 8 NPUs in the default node.
+  expect_error({"validate", "--measurements", kExcerpt},
+               "nccl-tests-allgather-excerpt.log:23: 10 ranks, and topology 'h100-nvswitch-node' has 8 NPUs");
+  expect_error({"validate", "--measurements", kExcerpt, "--topology-file", kCluster, "--nodes", "10",
+                "--gpus-per-node", "1", "--algorithm", "bogus"},
+               "--algorithm: unknown algorithm 'bogus'");
+  const std::string empty = tmp_path("empty.log");
+  write_file(empty, "# nccl-tests version 2.17.8\n");
+  expect_error({"validate", "--measurements", empty}, empty);
+}
+
+}  // namespace
+}  // namespace commsim::testing

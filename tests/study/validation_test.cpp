@@ -1,0 +1,100 @@
+// commsim validate's library call: measured rows against the simulator's prediction.
+
+#include <gtest/gtest.h>
+
+#include "collective/simulate.h"
+#include "study/validation.h"
+#include "study_test_support.h"
+#include "topology/builders.h"
+
+namespace commsim {
+namespace {
+
+Measurement row(MeasuredOperation operation, Bytes size, double time_us, std::size_t ranks = 8) {
+  Measurement m;
+  m.operation = operation;
+  m.ranks = ranks;
+  m.size_bytes = size;
+  m.out_of_place.time_us = time_us;
+  m.source = "table.csv:" + std::to_string(size);
+  return m;
+}
+
+const MeasuredOperation kAllReduce = MeasuredOperation::of(CollectiveKind::kAllReduce);
+
+TEST(Validation, MeasurementsMadeByTheSimulatorItselfHaveNoError) {
+  // The default node's own predictions, fed back as measurements: every error is 0, and the
+  // rows say what NCCL would run (NVLS at 1 GiB).
+  const Topology node = build_topology(default_topology_config());
+  CollectiveConfig config;
+  config.library = node.library().costs(AlgorithmKind::kNvls, std::nullopt);
+  const double nvls_us = us_from_ps(simulate_collective(node, CollectiveKind::kAllReduce, AlgorithmKind::kNvls,
+                                                        Bytes{1} << 30, config).time_ps);
+  const ValidationResult r =
+      validate_measurements(node, {row(kAllReduce, Bytes{1} << 30, nvls_us)}, {node.library(), {}, {}, 1});
+  ASSERT_EQ(r.rows.size(), 1u);
+  EXPECT_EQ(r.rows[0].algorithm, "nvls");
+  EXPECT_EQ(r.rows[0].protocol, Protocol::kSimple);
+  EXPECT_NEAR(r.rows[0].error, 0, 1e-12);
+}
+
+TEST(Validation, ErrorIsPredictedOverMeasuredMinusOne) {
+  // Ideal library, ring AllReduce of 8 MiB on 8 GPUs at 100 GB/s, 250 ns hops:
+  //   T = 14 x 500 ns + 14/8 x 8 MiB / 100 GB/s = 7 us + 146.80 us = 153.80 us.
+  // Measured twice that: error -0.5 (optimistic by half).
+  TopologyConfig c;
+  c.link.bandwidth_Bps = 100e9;
+  const Topology node = build_topology(c);
+  const double predicted_us = 7.0 + 14.0 / 8 * 8 * 1048576 / 100e9 * 1e6;
+  ValidationOptions options;
+  options.algorithm = AlgorithmKind::kRing;
+  const ValidationResult r = validate_measurements(node, {row(kAllReduce, 8 << 20, 2 * predicted_us)}, options);
+  EXPECT_NEAR(r.rows[0].predicted_us, predicted_us, 1e-6);
+  EXPECT_NEAR(r.rows[0].error, -0.5, 1e-9);
+  EXPECT_EQ(r.rows[0].protocol, std::nullopt);
+  // A send/recv row is nccl-tests' ring of sends: 8 MiB at 100 GB/s after 500 ns.
+  const ValidationResult p2p =
+      validate_measurements(node, {row(MeasuredOperation::point_to_point(), 8 << 20, 1000)}, options);
+  EXPECT_EQ(p2p.rows[0].algorithm, "p2p");
+  EXPECT_NEAR(p2p.rows[0].predicted_us, 0.5 + 8.0 * 1048576 / 100e9 * 1e6, 1e-6);
+}
+
+TEST(Validation, SummaryByRegime) {
+  // |errors| 0.1 .. 0.5: median 0.3; p90 at rank 0.9 x 4 = 3.6: 0.4 + 0.6 x 0.1 = 0.46.
+  const ErrorSummary s = summarise_errors({0.1, -0.2, 0.3, 0.4, -0.5});
+  EXPECT_EQ(s.rows, 5u);
+  EXPECT_NEAR(s.median_abs_error, 0.3, 1e-12);
+  EXPECT_NEAR(s.p90_abs_error, 0.46, 1e-12);
+  EXPECT_EQ(summarise_errors({}).rows, 0u);
+  // 64 KiB is small, 64 MiB large, between them mid.
+  const Topology node = build_topology(TopologyConfig{});
+  ValidationOptions options;
+  options.algorithm = AlgorithmKind::kRing;
+  const ValidationResult r = validate_measurements(
+      node, {row(kAllReduce, 64 << 10, 10), row(kAllReduce, (64 << 10) + 4, 10), row(kAllReduce, 64 << 20, 1000)},
+      options);
+  EXPECT_EQ(r.small.rows, 1u);
+  EXPECT_EQ(r.mid.rows, 1u);
+  EXPECT_EQ(r.large.rows, 1u);
+  EXPECT_EQ(r.all.rows, 3u);
+}
+
+TEST(Validation, RowsTheTopologyCannotHoldNameTheirSource) {
+  const Topology node = build_topology(TopologyConfig{});
+  EXPECT_CONTAINS(testing::input_error_of([&] { validate_measurements(node, {row(kAllReduce, 1024, 10, 16)}, {}); }),
+                  "table.csv:1024: 16 ranks, and topology 'switch-8' has 8 NPUs");
+  Measurement pair = row(MeasuredOperation::point_to_point(), 1024, 10);
+  pair.src_rank = 0;
+  pair.dst_rank = 9;
+  EXPECT_CONTAINS(testing::input_error_of([&] { validate_measurements(node, {pair}, {}); }),
+                  "table.csv:1024: rank 9 is not an NPU of topology 'switch-8' (0..7)");
+  ValidationOptions nvls;
+  nvls.algorithm = AlgorithmKind::kNvls;
+  EXPECT_CONTAINS(testing::input_error_of([&] { validate_measurements(node, {row(kAllReduce, 1024, 10)}, nvls); }),
+                  "table.csv:1024: algorithm 'nvls'");
+  EXPECT_CONTAINS(testing::input_error_of([&] { validate_measurements(node, {row(kAllReduce, 1024, 0)}, {}); }),
+                  "table.csv:1024: a measured time must be positive");
+}
+
+}  // namespace
+}  // namespace commsim
