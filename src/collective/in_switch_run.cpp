@@ -22,10 +22,8 @@ Bytes share_bytes(Bytes n, std::uint64_t numerator, std::uint64_t denominator) {
 InSwitchRun simulate_in_switch_allreduce(const Topology& topology, AlgorithmKind algorithm, Bytes size,
                                          const ProtocolCosts& costs, TimePs overhead_ps) {
   const bool tree = algorithm == AlgorithmKind::kNvlsTree;
-  COMMSIM_CHECK(reduces_in_switch(algorithm), "not an in-switch algorithm");
-  if (const auto reason = in_switch_unavailable(topology, tree)) {
-    throw InputError("algorithm '" + std::string(algorithm_name(algorithm)) + "': " + *reason);
-  }
+  COMMSIM_CHECK(reduces_in_switch(algorithm) && !in_switch_unavailable(topology, tree),
+                "in-switch AllReduce on a topology that cannot run it (the caller checks)");
   const std::vector<InSwitchGroup> groups = in_switch_groups(topology);
   const std::uint64_t g = groups.front().ranks.size(), nodes = groups.size();
 

@@ -28,8 +28,8 @@ struct InSwitchRun {
   std::uint64_t flows = 0;
 };
 
-/// Throws InputError if the topology cannot run `algorithm` (in_switch_unavailable).
-/// `costs`: the library's in-switch costs (LibraryProfile::in_switch), or none (ideal).
+/// Precondition: the topology can run `algorithm` (in_switch_unavailable is empty; callers
+/// check inapplicable_reason). `costs`: the library's in-switch costs (LibraryProfile::in_switch), or none (ideal).
 InSwitchRun simulate_in_switch_allreduce(const Topology& topology, AlgorithmKind algorithm, Bytes size,
                                          const ProtocolCosts& costs, TimePs overhead_ps);
 

@@ -25,8 +25,10 @@ std::string run_name(const Topology& topology, CollectiveKind kind, AlgorithmKin
 
 void check_collective_footprint(const Topology& topology, CollectiveKind kind,
                                 AlgorithmKind algorithm, const CollectiveConfig& config) {
-  if (const auto reason = inapplicable_reason(kind, algorithm, topology)) throw InputError(*reason);
-  if (reduces_in_switch(algorithm)) return;  // 2 flows per NPU (+1 across nodes)
+  if (reduces_in_switch(algorithm)) {  // 2 flows per NPU (+1 across nodes): nothing to refuse
+    if (const auto reason = inapplicable_reason(kind, algorithm, topology)) throw InputError(*reason);
+    return;
+  }
   const std::unique_ptr<Schedule> schedule = make_schedule(kind, algorithm, topology, config.root, config.channels);
   check_footprint(*schedule, config.chunks, run_name(topology, kind, algorithm));
 }

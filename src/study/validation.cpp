@@ -33,10 +33,10 @@ Prediction predict_collective(const Topology& topology, CollectiveKind kind, Byt
 
 // A profiled pair sends alone; an nccl-tests sendrecv row is every rank sending to the next.
 Prediction predict_p2p(const Topology& topology, const Measurement& row, const ValidationOptions& o) {
-  std::vector<Message> messages = sendrecv_ring(topology, row.size_bytes);
-  if (row.src_rank && row.dst_rank) {
-    messages = {{static_cast<Rank>(*row.src_rank), static_cast<Rank>(*row.dst_rank), row.size_bytes}};
-  }
+  const std::vector<Message> messages =
+      row.src_rank && row.dst_rank
+          ? std::vector<Message>{{static_cast<Rank>(*row.src_rank), static_cast<Rank>(*row.dst_rank), row.size_bytes}}
+          : sendrecv_ring(topology, row.size_bytes);
   const std::optional<Protocol> protocol = o.protocol ? o.protocol : fastest_p2p_protocol(topology, messages, 0, o.library);
   const std::vector<TimePs> arrival =
       simulate_concurrent_messages(topology, 0, messages, o.library.costs(protocol), o.library.p2p);
