@@ -96,7 +96,8 @@ class Evaluator {
   PathParams path(const Send& s) const { return path_params(topology_, s.src, s.dst); }
 
   // Seconds per unit of n of one step: the slowest rank, whose time is
-  //   max( sum of its bytes / injection_bandwidth(r), max over peers bytes / bottleneck ).
+  //   max( sum of its bytes / (e x injection_bandwidth(r)), max over peers bytes / rate ),
+  // e the protocol's efficiency (its data share of the wire), rate = min(e x bottleneck, cap).
   double step_seconds(const Step& step) const {
     std::vector<Send> sends = step.sends;
     std::sort(sends.begin(), sends.end(), [](const Send& a, const Send& b) {
@@ -115,7 +116,7 @@ class Evaluator {
         total += to_peer;
         worst = std::max(worst, to_peer / library_.rate(path(sends[first]).bottleneck_Bps));
       }
-      worst = std::max(worst, total / topology_.injection_bandwidth(src));
+      worst = std::max(worst, total / (library_.efficiency * topology_.injection_bandwidth(src)));
     }
     return worst;
   }

@@ -47,7 +47,12 @@ void Network::send_along(const Route& route, Bytes bytes, Callback on_arrival, S
   }
   Flow& flow = flows_[id];
   flow.route = &route;
-  flow.remaining_bytes = static_cast<double>(bytes);
+  // A protocol's efficiency e is the share of the bytes on the wire that carry data (LL:
+  // 8 in 16), so a flow puts bytes / e on the wire, and its caps, which bound data, are
+  // cap / e there. Alone on a route it takes bytes / min(e x bottleneck, cap) (ProtocolCosts::
+  // rate); flows sharing a link share it in wire bytes, flags included.
+  const ProtocolCosts& library = options.library ? *options.library : library_;
+  flow.remaining_bytes = static_cast<double>(bytes) / library.efficiency;
   flow.rate_Bps = 0;
   flow.latency_ps = 0;
   BandwidthBps bottleneck = std::numeric_limits<double>::infinity();
@@ -56,8 +61,7 @@ void Network::send_along(const Route& route, Bytes bytes, Callback on_arrival, S
     flow.latency_ps = add_times(flow.latency_ps, link.latency_ps, "route latency");
     bottleneck = std::min(bottleneck, link.bandwidth_Bps);
   }
-  const ProtocolCosts& library = options.library ? *options.library : library_;
-  flow.cap_Bps = std::min(options.rate_cap_Bps, library.rate(bottleneck));
+  flow.cap_Bps = std::min(options.rate_cap_Bps, library.rate(bottleneck)) / library.efficiency;
   flow.completion = {};
   flow.on_arrival = std::move(on_arrival);
   TimePs wait_ps = overhead_ps_;

@@ -14,6 +14,8 @@
 // on an idle network they still agree exactly and sim/model means contention alone:
 //   T(message) = o + step latency(class of route) + path latency + S / rate
 //   rate       = min(efficiency x bottleneck bandwidth, max rate)
+// where the efficiency is the data's share of the wire: a message puts S / efficiency bytes
+// on its links, and messages sharing a link share it in those wire bytes.
 //   T(call)    = call latency + the algorithm's time from its messages
 //
 // Source of the `nccl` defaults: NVIDIA/nccl src/graph/tuning.cc (release 2.26; Ring

@@ -165,6 +165,27 @@ TEST(Network, RateCapBoundsAFlow) {
   EXPECT_EQ(free, ps_from_us(1) + 13'981'013);
 }
 
+TEST(Network, AProtocolsFlagsTakeTheirShareOfASharedLink) {
+  // LL: efficiency 1/2 (8 data bytes in 16 on the wire), 60 GB/s cap on data.
+  // Alone on the 100 GB/s channel: min(0.5 x 100, 60) = 50 GB/s of data, 20 ps/B.
+  // Two at once: 2 MiB of wire each share 100 GB/s: 50 GB/s of wire, 25 GB/s of data each,
+  // 40 ps/B; a cap on data alone would have let both run at 50.
+  const ProtocolCosts ll{0, {}, 0.5, 60e9};
+  const auto run = [&](std::size_t flows) {
+    Engine engine;
+    const Topology t = pair(Duplex::kFull);
+    Network network(engine, t);
+    std::vector<TimePs> arrivals;
+    for (std::size_t i = 0; i < flows; ++i) {
+      network.send(0, 1, kMiB, [&] { arrivals.push_back(engine.now()); }, SendOptions{MaxMinProblem::kNoCap, &ll});
+    }
+    engine.run();
+    return arrivals;
+  };
+  EXPECT_EQ(run(1), (std::vector<TimePs>{ps_from_us(1) + 20'971'520}));
+  EXPECT_EQ(run(2), (std::vector<TimePs>{ps_from_us(1) + 41'943'040, ps_from_us(1) + 41'943'040}));
+}
+
 TEST(Network, RatesAreRecomputedOncePerInstantAndOnlyWhereFlowsShareChannels) {
   TopologyConfig c;
   c.kind = TopologyKind::kRing;
