@@ -27,6 +27,7 @@ const std::map<std::string, CommandInfo>& commands() {
       {"replay", {run_replay, "replay a workload trace (commsim's format or Chakra ET)"}},
       {"pipeline", {run_pipeline, "pipeline-parallel schedules (gpipe, 1f1b, interleaved) and P2P modes"}},
       {"validate", {run_validate, "published measurements (nccl-tests) against the prediction, with the error"}},
+      {"calibrate", {run_calibrate, "fit a library profile to measurements; write the calibrated spec"}},
   };
   return table;
 }

@@ -15,5 +15,6 @@ int run_pipeline(const std::vector<std::string>& args, std::ostream& out);
 int run_generate(const std::vector<std::string>& args, std::ostream& out);
 int run_replay(const std::vector<std::string>& args, std::ostream& out);
 int run_validate(const std::vector<std::string>& args, std::ostream& out);
+int run_calibrate(const std::vector<std::string>& args, std::ostream& out);
 
 }  // namespace commsim::cli

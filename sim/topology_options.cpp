@@ -69,7 +69,8 @@ po::options_description topology_options() {
   return o;
 }
 
-Topology topology_from_options(const po::variables_map& vm, const TopologyConfig& fallback) {
+Topology topology_from_options(const po::variables_map& vm, const TopologyConfig& fallback,
+                               const SpecScale& measured) {
   const auto file = option_text(vm, "topology-file");
   const auto kind_text = option_text(vm, "topology");
   if (file && kind_text) throw InputError("give either --topology-file or --topology, not both");
@@ -88,7 +89,12 @@ Topology topology_from_options(const po::variables_map& vm, const TopologyConfig
     SpecScale scale;
     if (vm.count("nodes")) scale.nodes = count_option(vm, "nodes", 0, 1);
     if (vm.count("gpus-per-node")) scale.gpus_per_node = count_option(vm, "gpus-per-node", 0, 1);
-    return load_topology_file(*file, scale);
+    Topology topology = load_topology_file(*file, scale);
+    const SpecScale wanted{scale.nodes ? scale.nodes : measured.nodes,
+                           scale.gpus_per_node ? scale.gpus_per_node : measured.gpus_per_node};
+    const bool rescale = wanted.nodes != scale.nodes || wanted.gpus_per_node != scale.gpus_per_node;
+    if (rescale && topology.shape().kind == TopologyKind::kHierarchical) return load_topology_file(*file, wanted);
+    return topology;
   }
 
   TopologyConfig c;
@@ -101,8 +107,8 @@ Topology topology_from_options(const po::variables_map& vm, const TopologyConfig
   }
   c.npus = count_option(vm, "npus", 8, 1);
   c.arity = count_option(vm, "arity", 2, 2);
-  c.nodes = count_option(vm, "nodes", 2, 1);
-  c.gpus_per_node = count_option(vm, "gpus-per-node", 8, 1);
+  c.nodes = count_option(vm, "nodes", measured.nodes.value_or(2), 1);
+  c.gpus_per_node = count_option(vm, "gpus-per-node", measured.gpus_per_node.value_or(8), 1);
   c.leaf_size = count_option(vm, "leaf-size", 0, 1);
   if (const auto dims = option_text(vm, "dims")) {
     c.dims = parse_dims(*dims, "--dims");

@@ -8,6 +8,7 @@
 
 #include "topology/builders.h"
 #include "topology/library.h"
+#include "topology/spec_file.h"
 #include "topology/topology.h"
 
 namespace commsim::cli {
@@ -15,8 +16,12 @@ namespace commsim::cli {
 po::options_description topology_options();
 
 /// Throws InputError on a bad value, or an option that does not apply to the kind.
+/// `measured` is what measurements say they ran on (their header's nodes and GPUs per node):
+/// a hierarchical topology, built or a cluster spec, takes those counts where no option
+/// gives them.
 Topology topology_from_options(const po::variables_map& vm,
-                               const TopologyConfig& fallback = default_topology_config());
+                               const TopologyConfig& fallback = default_topology_config(),
+                               const SpecScale& measured = {});
 
 /// The communication library options: --library NAME, --library-file FILE, --protocol, and
 /// for the commands that run rings, --channels.

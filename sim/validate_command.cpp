@@ -8,40 +8,11 @@
 #include "commands.h"
 #include "command_line.h"
 #include "report/table.h"
-#include "study/read_measurements.h"
-#include "study/validation.h"
 #include "topology_options.h"
+#include "validation_report.h"
 
 namespace commsim::cli {
 namespace {
-
-std::string percent(double fraction) { return fixed(100 * fraction, 1); }
-
-std::string summary_text(const char* regime, const ErrorSummary& s) {
-  if (s.rows == 0) return std::string(regime) + " -";
-  return std::string(regime) + " " + percent(s.median_abs_error) + "% / " + percent(s.p90_abs_error) + "% (" +
-         std::to_string(s.rows) + " rows)";
-}
-
-std::string protocol_text(const std::optional<Protocol>& p) { return p ? std::string(protocol_name(*p)) : "-"; }
-
-void print_table(std::ostream& out, const ValidationResult& result) {
-  Table table({{"operation", "", 13}, {"size", "B", 12}, {"ranks", "", 6}, {"algo", "", 10}, {"proto", "", 7},
-               {"measured", "us", 11}, {"predicted", "us", 11}, {"error", "%", 8}, {"busbw", "GB/s", 8},
-               {"predicted", "GB/s", 10}});
-  for (const ValidationRow& r : result.rows) {
-    const Measurement& m = r.measured;
-    const double ratio = m.out_of_place.time_us / r.predicted_us;  // busbw scales as 1 / time
-    table.add_row({measured_operation_name(m.operation), std::to_string(m.size_bytes), std::to_string(m.ranks),
-                   r.algorithm, protocol_text(r.protocol), fixed(m.out_of_place.time_us, 2), fixed(r.predicted_us, 2),
-                   fixed(100 * r.error, 1), fixed(m.out_of_place.busbw_GBps, 2),
-                   fixed(m.out_of_place.busbw_GBps * ratio, 2)});
-  }
-  table.print(out);
-  out << "# |error| median / p90: " << summary_text("all", result.all) << "; "
-      << summary_text("<= 64 KiB", result.small) << "; " << summary_text("64 KiB..64 MiB", result.mid) << "; "
-      << summary_text(">= 64 MiB", result.large) << "\n";
-}
 
 void write_csv(std::ostream& out, const std::string& topology, const ValidationResult& result) {
   write_csv_row(out, {"source", "operation", "topology", "nranks", "size_bytes", "algorithm", "protocol",
@@ -84,14 +55,14 @@ int run_validate(const std::vector<std::string>& args, std::ostream& out) {
   options.add_options()("measurements", po::value<std::vector<std::string>>()->multitoken()->value_name("FILE..."),
                         "nccl-tests output logs, measurement tables (CSV) or P2P profiling logs; every row is "
                         "predicted and compared");
-  add_option(options, "algorithm", "NAME",
-             "the algorithm of every collective row (default: what NCCL would pick at each size)");
   add_option(options, "csv", "FILE",
              "also write rows: source,operation,topology,nranks,size_bytes,algorithm,protocol,"
              "measured_time_us,predicted_time_us,error");
   add_option(options, "json", "FILE", "also write the rows and the error summary as JSON");
+  add_option(options, "plot", "FILE.svg",
+             "also draw measured and predicted time and bus bandwidth against size, log axes (needs gnuplot)");
   options.add(topology_options());
-  options.add(library_options(true));
+  options.add(prediction_options());
   const po::variables_map vm = parse_options(args, options);
   if (vm.count("help")) {
     out << "Usage: commsim validate --measurements FILE... [options]\n\n" << options << "\n"
@@ -104,26 +75,22 @@ int run_validate(const std::vector<std::string>& args, std::ostream& out) {
     return 0;
   }
   if (!vm.count("measurements")) throw InputError("give --measurements FILE... (nccl-tests logs or tables)");
-  const Topology topology = topology_from_options(vm);
-  const LibraryChoice library = library_from_options(vm, topology);
-  ValidationOptions validation{library.profile, library.protocol, std::nullopt, library.channels};
-  if (const auto text = option_text(vm, "algorithm"); text && *text != "nccl") {
-    validation.algorithm = parse_algorithm(*text, "--algorithm");
-  }
   std::optional<OutputFile> csv, json;  // opened before the work, so a bad path fails at once
   if (const auto path = option_text(vm, "csv")) csv.emplace(*path);
   if (const auto path = option_text(vm, "json")) json.emplace(*path);
-
-  std::vector<Measurement> rows;
-  for (const std::string& path : vm["measurements"].as<std::vector<std::string>>()) {
-    const MeasurementSet set = read_measurements(path);
-    rows.insert(rows.end(), set.rows.begin(), set.rows.end());
+  std::optional<OutputFile> plot;
+  if (const auto path = option_text(vm, "plot")) {
+    require_gnuplot();
+    plot.emplace(*path);
   }
+  const std::vector<Measurement> rows = read_measurement_files(vm["measurements"].as<std::vector<std::string>>());
+  const Topology topology = topology_from_options(vm, default_topology_config(), measured_scale(rows));
+  const ValidationOptions validation = validation_options(vm, topology);
   const ValidationResult result = validate_measurements(topology, rows, validation);
   out << "# commsim validate: " << rows.size() << " measured rows on " << topology.name() << " ("
-      << topology.description() << "), library " << library.profile.name << "\n"
+      << topology.description() << "), library " << validation.library.name << "\n"
       << "# error = (predicted - measured) / measured: negative is optimistic\n";
-  print_table(out, result);
+  print_validation_table(out, result);
   if (csv) {
     write_csv(csv->stream(), topology.name(), result);
     csv->commit();
@@ -131,6 +98,10 @@ int run_validate(const std::vector<std::string>& args, std::ostream& out) {
   if (json) {
     write_json(json->stream(), topology.name(), result);
     json->commit();
+  }
+  if (plot) {
+    plot->stream() << render_svg(validation_figure(topology.name() + ", library " + validation.library.name, result));
+    plot->commit();
   }
   return 0;
 }

@@ -1,17 +1,48 @@
 #!/bin/sh
-# Every published table of ../shared/validation/ against its shipped preset, with no
-# tuning to the tables: writes results/validation/NAME.txt (the table) and NAME.csv.
-# Run from the repository root after bash .ci/setup.
+# Every published table of ../shared/validation/ against its shipped preset, with no tuning
+# to the tables (NAME.txt, NAME.csv, NAME.svg), and after calibration: each system's library
+# fitted on one table (SYSTEM-calibrated.textproto, SYSTEM-calibrated.txt) and checked on
+# the others (NAME-calibrated.txt, .csv, .svg). Run from the repository root after
+# bash .ci/setup (gnuplot draws the plots).
 set -e
 V=../shared/validation
-run() { name=$1; shift; build/commsim validate "$@" --csv results/validation/$name.csv > results/validation/$name.txt; tail -1 results/validation/$name.txt | sed "s/^/$name: /"; }
-run h100-node-all-gather --measurements $V/h100_1node_8gpu_xxrjun_all_gather.csv --topology-file topologies/h100-nvswitch-node.textproto
-run h100-node-all-reduce --measurements $V/h100_1node_8gpu_xxrjun_all_reduce.csv --topology-file topologies/h100-nvswitch-node.textproto
-run h100-node-alltoall --measurements $V/h100_1node_8gpu_xxrjun_alltoall.csv --topology-file topologies/h100-nvswitch-node.textproto
-run h100-node-reduce-scatter --measurements $V/h100_1node_8gpu_xxrjun_reduce_scatter.csv --topology-file topologies/h100-nvswitch-node.textproto
-run h100-node-sendrecv --measurements $V/h100_1node_8gpu_xxrjun_sendrecv.csv --topology-file topologies/h100-nvswitch-node.textproto
-run a100-node-all-reduce --measurements $V/a100_1node_8gpu_allreduce_stas00.csv --topology-file topologies/a100-nvswitch-node.textproto
-run a100-node-sendrecv --measurements $V/a100_1node_8gpu_sendrecv_liplus.csv --topology-file topologies/a100-nvswitch-node.textproto
-run h100-10node-all-reduce --measurements $V/h100_10node_10gpu_1pernode_all_reduce.csv --topology-file topologies/h100-ib-cluster.textproto --nodes 10 --gpus-per-node 1
-run h100-10node-sendrecv --measurements $V/h100_10node_10gpu_1pernode_sendrecv.csv --topology-file topologies/h100-ib-cluster.textproto --nodes 10 --gpus-per-node 1
-run pcie-2080ti-pair --measurements $V/pcie_2080ti_2gpu_noP2P_collectives.csv --topology-file topologies/pcie-2080ti-pair-no-p2p.textproto
+R=results/validation
+run() {
+  name=$1; shift
+  build/commsim validate "$@" --csv $R/$name.csv --plot $R/$name.svg > $R/$name.txt
+  tail -1 $R/$name.txt | sed "s/;.*//; s/^# |error| median \/ p90: /$name: /"
+}
+fit() {
+  system=$1; shift
+  build/commsim calibrate "$@" --output $R/$system-calibrated.textproto > $R/$system-calibrated.txt
+  grep "after" $R/$system-calibrated.txt | sed "s/;.*//; s/^# /$system calibrated, /"
+}
+
+H100=topologies/h100-nvswitch-node.textproto
+A100=topologies/a100-nvswitch-node.textproto
+CLUSTER=topologies/h100-ib-cluster.textproto
+PCIE=topologies/pcie-2080ti-pair-no-p2p.textproto
+
+echo "as shipped:"
+run h100-node-all-gather --measurements $V/h100_1node_8gpu_xxrjun_all_gather.csv --topology-file $H100
+run h100-node-all-reduce --measurements $V/h100_1node_8gpu_xxrjun_all_reduce.csv --topology-file $H100
+run h100-node-alltoall --measurements $V/h100_1node_8gpu_xxrjun_alltoall.csv --topology-file $H100
+run h100-node-reduce-scatter --measurements $V/h100_1node_8gpu_xxrjun_reduce_scatter.csv --topology-file $H100
+run h100-node-sendrecv --measurements $V/h100_1node_8gpu_xxrjun_sendrecv.csv --topology-file $H100
+run a100-node-all-reduce --measurements $V/a100_1node_8gpu_allreduce_stas00.csv --topology-file $A100
+run a100-node-sendrecv --measurements $V/a100_1node_8gpu_sendrecv_liplus.csv --topology-file $A100
+run h100-10node-all-reduce --measurements $V/h100_10node_10gpu_1pernode_all_reduce.csv --topology-file $CLUSTER
+run h100-10node-sendrecv --measurements $V/h100_10node_10gpu_1pernode_sendrecv.csv --topology-file $CLUSTER
+run pcie-2080ti-pair --measurements $V/pcie_2080ti_2gpu_noP2P_collectives.csv --topology-file $PCIE
+
+echo "calibrated (fitted on the first table named, checked on the others):"
+fit h100-node --measurements $V/h100_1node_8gpu_xxrjun_all_reduce.csv --topology-file $H100
+fit a100-node --measurements $V/a100_1node_8gpu_allreduce_stas00.csv --topology-file $A100
+fit h100-10node --measurements $V/h100_10node_10gpu_1pernode_all_reduce.csv --topology-file $CLUSTER
+fit pcie-2080ti-pair --measurements $V/pcie_2080ti_2gpu_noP2P_collectives.csv --topology-file $PCIE
+run h100-node-all-gather-calibrated --measurements $V/h100_1node_8gpu_xxrjun_all_gather.csv --topology-file $R/h100-node-calibrated.textproto
+run h100-node-reduce-scatter-calibrated --measurements $V/h100_1node_8gpu_xxrjun_reduce_scatter.csv --topology-file $R/h100-node-calibrated.textproto
+run h100-node-alltoall-calibrated --measurements $V/h100_1node_8gpu_xxrjun_alltoall.csv --topology-file $R/h100-node-calibrated.textproto
+run h100-node-sendrecv-calibrated --measurements $V/h100_1node_8gpu_xxrjun_sendrecv.csv --topology-file $R/h100-node-calibrated.textproto
+run a100-node-sendrecv-calibrated --measurements $V/a100_1node_8gpu_sendrecv_liplus.csv --topology-file $R/a100-node-calibrated.textproto
+run h100-10node-sendrecv-calibrated --measurements $V/h100_10node_10gpu_1pernode_sendrecv.csv --topology-file $R/h100-10node-calibrated.textproto

@@ -10,22 +10,13 @@
 #include "base/text_proto.h"
 #include "proto/topology.pb.h"
 #include "topology/builders.h"
+#include "topology/spec_message.h"
 #include "topology/topology_builder.h"
 
 namespace commsim {
 namespace {
 
 namespace pb = commsim::spec;
-
-LinkKind link_kind(pb::LinkKind kind) {
-  switch (kind) {
-    case pb::NVLINK: return LinkKind::kNvlink;
-    case pb::PCIE: return LinkKind::kPcie;
-    case pb::INFINIBAND: return LinkKind::kInfiniband;
-    case pb::ETHERNET: return LinkKind::kEthernet;
-    default: return LinkKind::kOther;
-  }
-}
 
 LinkParams link_params(const pb::LinkSpec& spec, const std::string& where) {
   if (spec.bandwidth().empty()) throw InputError(where + ".bandwidth is missing");
@@ -261,12 +252,7 @@ LibraryProfile load_library_file(const std::string& path) {
 
 Topology parse_topology_spec(const std::string& text, const std::string& origin, bool json,
                              const SpecScale& scale) {
-  pb::TopologySpec spec;
-  if (json) {
-    parse_json_proto(text, spec, origin, "invalid JSON topology spec");
-  } else {
-    parse_text_proto(text, spec, origin);
-  }
+  const pb::TopologySpec spec = parse_spec_message(text, origin, json);
   if (spec.name().empty()) throw InputError(origin + ": name is missing");
   const bool scalable = spec.shape_case() == pb::TopologySpec::kBuilder && spec.builder().kind() == pb::HIERARCHICAL;
   if ((scale.nodes || scale.gpus_per_node) && !scalable) {
@@ -284,8 +270,7 @@ Topology parse_topology_spec(const std::string& text, const std::string& origin,
 }
 
 Topology load_topology_file(const std::string& path, const SpecScale& scale) {
-  const bool json = path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0;
-  return parse_topology_spec(read_input_file(path, "topology file"), path, json, scale);
+  return parse_topology_spec(read_input_file(path, "topology file"), path, is_json_spec_path(path), scale);
 }
 
 }  // namespace commsim

@@ -36,6 +36,14 @@ BandwidthBps Topology::injection_bandwidth(Rank npu) const {
   return total;
 }
 
+void Topology::scale_bandwidths(const std::array<double, 3>& factor_by_class) {
+  for (Link& l : links_) {
+    const double factor = factor_by_class[static_cast<int>(link_class(l.params.kind))];
+    COMMSIM_CHECK(factor > 0, "a bandwidth scale must be positive");
+    l.params.bandwidth_Bps *= factor;
+  }
+}
+
 VertexId Topology::channel_source(ChannelId channel) const {
   const Link& l = links_.at(link_of(channel));
   return channel % 2 == 0 ? l.first : l.second;

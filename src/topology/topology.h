@@ -12,6 +12,7 @@
 //    short links; ties go to the first path found (deterministic for a given graph).
 // Routes are computed on first use and cached. Not thread-safe.
 
+#include <array>
 #include <boost/graph/adjacency_list.hpp>
 #include <cstdint>
 #include <optional>
@@ -109,6 +110,9 @@ class Topology {
   /// ideal for a topology built from parameters.
   const LibraryProfile& library() const { return library_; }
   void set_library(LibraryProfile library) { library_ = std::move(library); }
+  /// Multiplies the bandwidth of every link by the factor of its class (LinkClass order:
+  /// NVLink, PCIe, network), as a calibration finds a library sustains; routes stay as built.
+  void scale_bandwidths(const std::array<double, 3>& factor_by_class);
   /// The vertex a channel leaves from and the one it enters.
   VertexId channel_source(ChannelId channel) const;
   VertexId channel_target(ChannelId channel) const;

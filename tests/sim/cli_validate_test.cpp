@@ -30,6 +30,19 @@ TEST(CliValidate, AMeasuredLogAgainstItsPreset) {
       << rows;
 }
 
+TEST(CliValidate, PlotsMeasuredAgainstPredicted) {
+  // The log's header gives the cluster's shape (10 nodes x 1 GPU): no --nodes needed.
+  const std::string svg = tmp_path("validate.svg");
+  const CliResult r = run_commsim({"validate", "--measurements", kExcerpt, "--topology-file", kCluster, "--plot", svg});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string text = read_file(svg);
+  EXPECT_EQ(text.rfind("<?xml", 0), 0u);
+  for (const char* label : {"allgather measured", "allgather predicted", "busbw (GB/s)", "time (us)",
+                            "h100-ib-cluster, library nccl-hopper-multinode"}) {
+    EXPECT_NE(text.find(label), std::string::npos) << label;
+  }
+}
+
 TEST(CliValidate, BadInput) {
   expect_error({"validate"}, "give --measurements FILE...");
   expect_error({"validate", "--measurements", "/nonexistent.log"}, "/nonexistent.log: cannot open");

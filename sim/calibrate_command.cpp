@@ -1,0 +1,141 @@
+// commsim calibrate: fit a library profile to measurements and write the calibrated spec.
+
+#include <cstdio>
+#include <optional>
+#include <ostream>
+#include <sstream>
+
+#include "base/error.h"
+#include "base/output_file.h"
+#include "commands.h"
+#include "command_line.h"
+#include "report/table.h"
+#include "study/calibration.h"
+#include "topology/spec_message.h"
+#include "topology_options.h"
+#include "validation_report.h"
+
+namespace commsim::cli {
+namespace {
+
+std::string number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", value);
+  return text;
+}
+
+void print_terms(std::ostream& out, const std::vector<FittedTerm>& terms) {
+  Table table({{"term", "", 28}, {"unit", "", 5}, {"start", "", 11}, {"fitted", "", 11}, {"change", "%", 8}});
+  for (const FittedTerm& t : terms) {
+    const std::string change = t.start != 0 ? fixed(100 * (t.fitted - t.start) / t.start, 1) : "-";
+    table.add_row({t.name, t.unit.empty() ? "-" : t.unit, number(t.start), number(t.fitted),
+                   change + (t.at_bound ? " (bound)" : "")});
+  }
+  table.print(out);
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string text;
+  for (const std::string& item : items) text += (text.empty() ? "" : ", ") + item;
+  return text;
+}
+
+// The base spec with the fitted library and bandwidths, and comments that say how it was made.
+std::string calibrated_spec(const std::string& base_path, const SpecScale& scale, const CalibrationResult& result,
+                            const std::vector<std::string>& fitted, const std::vector<std::string>& held_out) {
+  spec::TopologySpec spec = read_spec_message(base_path);
+  if (scale.nodes) spec.mutable_builder()->set_nodes(*scale.nodes);
+  if (scale.gpus_per_node) spec.mutable_builder()->set_gpus_per_node(*scale.gpus_per_node);
+  scale_link_bandwidths(spec, result.fit.bandwidth_scale);
+  *spec.mutable_library() = library_message(result.fit.library);
+  spec.set_description(spec.description() + " (calibrated)");
+  std::ostringstream text;
+  text << "# Calibrated from " << base_path << " by commsim calibrate: least squares on the relative error\n"
+       << "# of " << result.before.rows.size() << " measured rows (" << join(fitted) << ").\n"
+       << "# |error| median / p90 before: " << error_summary(result.before) << "\n"
+       << "#                       after: " << error_summary(result.after) << "\n";
+  if (!held_out.empty()) {
+    text << "# Held out (" << join(held_out) << "), before: " << error_summary(result.holdout_before) << "\n"
+         << "#                       after: " << error_summary(result.holdout_after) << "\n";
+  }
+  text << "# Fitted terms (start -> fitted):\n";
+  for (const FittedTerm& t : result.terms) {
+    text << "#   " << t.name << " " << number(t.start) << " -> " << number(t.fitted) << (t.unit.empty() ? "" : " ")
+         << t.unit << (t.at_bound ? " (at a bound)" : "") << "\n";
+  }
+  return text.str() + spec_text(spec);
+}
+
+std::vector<std::string> files_option(const po::variables_map& vm, const char* name) {
+  return vm.count(name) ? vm[name].as<std::vector<std::string>>() : std::vector<std::string>{};
+}
+
+}  // namespace
+
+int run_calibrate(const std::vector<std::string>& args, std::ostream& out) {
+  po::options_description options("commsim calibrate: fit a library profile's terms to measurements (least "
+                                  "squares on the relative error) and write the calibrated topology spec");
+  options.add_options()("help,h", "show this help");
+  options.add_options()("measurements", po::value<std::vector<std::string>>()->multitoken()->value_name("FILE..."),
+                        "nccl-tests output logs, measurement tables (CSV) or P2P profiling logs to fit");
+  options.add_options()("holdout", po::value<std::vector<std::string>>()->multitoken()->value_name("FILE..."),
+                        "measurements kept out of the fit: their error is reported before and after");
+  add_option(options, "output", "FILE",
+             "write the base spec with the fitted library block and bandwidths (protobuf text format)");
+  add_option(options, "max-iterations", "N", "Levenberg-Marquardt iterations at most (default 60)");
+  options.add(topology_options());
+  options.add(prediction_options());
+  const po::variables_map vm = parse_options(args, options);
+  if (vm.count("help")) {
+    out << "Usage: commsim calibrate --measurements FILE... --topology-file BASE [--output FITTED.textproto]\n\n"
+        << options << "\n"
+        << "Fits, by class of link present, the bandwidth the library sustains (a scale on the spec's), and per\n"
+        << "protocol its call and step latencies; with a reducing switch its in-switch terms, with P2P channels\n"
+        << "their rates. Each term stays within physical bounds; the fit starts from the base spec's library.\n\n"
+        << "Example:\n"
+        << "  commsim calibrate --measurements ../shared/validation/h100_1node_8gpu_xxrjun_all_reduce.csv \\\n"
+        << "      --holdout ../shared/validation/h100_1node_8gpu_xxrjun_all_gather.csv \\\n"
+        << "      --topology-file topologies/h100-nvswitch-node.textproto --output h100-calibrated.textproto\n";
+    return 0;
+  }
+  if (!vm.count("measurements")) throw InputError("give --measurements FILE... (nccl-tests logs or tables) to fit");
+  const auto base = option_text(vm, "topology-file");
+  if (!base) throw InputError("give the base system as --topology-file FILE: calibrate fits its library and writes a spec");
+  std::optional<OutputFile> output;  // opened before the work, so a bad path fails at once
+  if (const auto path = option_text(vm, "output")) output.emplace(*path);
+  CalibrationOptions calibration;
+  if (const auto text = option_text(vm, "max-iterations")) {
+    calibration.max_iterations = parse_count(*text, "--max-iterations", 1, 10000);
+  }
+  const std::vector<std::string> fitted = files_option(vm, "measurements");
+  const std::vector<std::string> held_out = files_option(vm, "holdout");
+  const std::vector<Measurement> rows = read_measurement_files(fitted);
+  const std::vector<Measurement> holdout = read_measurement_files(held_out);
+  const SpecScale scale = measured_scale(rows);
+  const Topology topology = topology_from_options(vm, default_topology_config(), scale);
+  calibration.validation = validation_options(vm, topology);
+
+  const CalibrationResult result = calibrate(topology, rows, holdout, calibration);
+  out << "# commsim calibrate: " << rows.size() << " measured rows on " << topology.name() << " ("
+      << topology.description() << "), library " << calibration.validation.library.name << "\n";
+  print_terms(out, result.terms);
+  out << "# fit: " << result.iterations << " iterations, " << result.evaluations << " predictions of every row\n"
+      << "# |error| median / p90 before: " << error_summary(result.before) << "\n"
+      << "# |error| median / p90 after:  " << error_summary(result.after) << "\n";
+  if (!holdout.empty()) {
+    out << "# held out, before: " << error_summary(result.holdout_before) << "\n"
+        << "# held out, after:  " << error_summary(result.holdout_after) << "\n";
+  }
+  if (output) {
+    const SpecScale used{vm.count("nodes") ? std::optional<std::uint32_t>(topology.shape().levels.at(1)) : scale.nodes,
+                         vm.count("gpus-per-node") ? std::optional<std::uint32_t>(topology.shape().levels.at(0))
+                                                   : scale.gpus_per_node};
+    output->stream() << calibrated_spec(*base, topology.shape().kind == TopologyKind::kHierarchical ? used : SpecScale{},
+                                        result, fitted, held_out);
+    output->commit();
+    out << "# wrote " << *option_text(vm, "output") << "\n";
+  }
+  return 0;
+}
+
+}  // namespace commsim::cli

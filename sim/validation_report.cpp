@@ -1,0 +1,107 @@
+#include "validation_report.h"
+
+#include <algorithm>
+
+#include "report/table.h"
+#include "study/read_measurements.h"
+#include "topology_options.h"
+
+namespace commsim::cli {
+namespace {
+
+std::string percent(double fraction) { return fixed(100 * fraction, 1); }
+
+std::string summary_text(const char* regime, const ErrorSummary& s) {
+  if (s.rows == 0) return std::string(regime) + " -";
+  return std::string(regime) + " " + percent(s.median_abs_error) + "% / " + percent(s.p90_abs_error) + "% (" +
+         std::to_string(s.rows) + " rows)";
+}
+
+}  // namespace
+
+std::string protocol_text(const std::optional<Protocol>& p) { return p ? std::string(protocol_name(*p)) : "-"; }
+
+std::string error_summary(const ValidationResult& result) {
+  return summary_text("all", result.all) + "; " + summary_text("<= 64 KiB", result.small) + "; " +
+         summary_text("64 KiB..64 MiB", result.mid) + "; " + summary_text(">= 64 MiB", result.large);
+}
+
+void print_validation_table(std::ostream& out, const ValidationResult& result) {
+  Table table({{"operation", "", 13}, {"size", "B", 12}, {"ranks", "", 6}, {"algo", "", 10}, {"proto", "", 7},
+               {"measured", "us", 11}, {"predicted", "us", 11}, {"error", "%", 8}, {"busbw", "GB/s", 8},
+               {"predicted", "GB/s", 10}});
+  for (const ValidationRow& r : result.rows) {
+    const Measurement& m = r.measured;
+    const double ratio = m.out_of_place.time_us / r.predicted_us;  // busbw scales as 1 / time
+    table.add_row({measured_operation_name(m.operation), std::to_string(m.size_bytes), std::to_string(m.ranks),
+                   r.algorithm, protocol_text(r.protocol), fixed(m.out_of_place.time_us, 2), fixed(r.predicted_us, 2),
+                   fixed(100 * r.error, 1), fixed(m.out_of_place.busbw_GBps, 2),
+                   fixed(m.out_of_place.busbw_GBps * ratio, 2)});
+  }
+  table.print(out);
+  out << "# |error| median / p90: " << error_summary(result) << "\n";
+}
+
+
+Figure validation_figure(const std::string& title, const ValidationResult& result) {
+  PlotPanel time{"time per call", "size (B)", "time (us)", true, true, true, {}};
+  PlotPanel busbw{"bus bandwidth", "size (B)", "busbw (GB/s)", true, false, true, {}};
+  std::vector<std::string> operations;  // in order of first appearance: their colours
+  for (const ValidationRow& r : result.rows) {
+    const std::string name = measured_operation_name(r.measured.operation);
+    auto it = std::find(operations.begin(), operations.end(), name);
+    const auto index = static_cast<std::size_t>(it - operations.begin());
+    if (it == operations.end()) {
+      operations.push_back(name);
+      const int color = static_cast<int>(operations.size());
+      for (PlotPanel* panel : {&time, &busbw}) {
+        panel->series.push_back({name + " measured", false, color, {}});
+        panel->series.push_back({name + " predicted", true, color, {}});
+      }
+    }
+    const auto size = static_cast<double>(r.measured.size_bytes);
+    const MeasuredTime& m = r.measured.out_of_place;
+    time.series[2 * index].points.emplace_back(size, m.time_us);
+    time.series[2 * index + 1].points.emplace_back(size, r.predicted_us);
+    busbw.series[2 * index].points.emplace_back(size, m.busbw_GBps);
+    busbw.series[2 * index + 1].points.emplace_back(size, m.busbw_GBps * m.time_us / r.predicted_us);
+  }
+  return {title, {time, busbw}};
+}
+
+po::options_description prediction_options() {
+  po::options_description o = library_options(true);
+  add_option(o, "algorithm", "NAME", "the algorithm of every collective row (default: what NCCL would pick at each size)");
+  return o;
+}
+
+ValidationOptions validation_options(const po::variables_map& vm, const Topology& topology) {
+  const LibraryChoice library = library_from_options(vm, topology);
+  ValidationOptions validation{library.profile, library.protocol, std::nullopt, library.channels};
+  if (const auto text = option_text(vm, "algorithm"); text && *text != "nccl") {
+    validation.algorithm = parse_algorithm(*text, "--algorithm");
+  }
+  return validation;
+}
+
+std::vector<Measurement> read_measurement_files(const std::vector<std::string>& paths) {
+  std::vector<Measurement> rows;
+  for (const std::string& path : paths) {
+    const MeasurementSet set = read_measurements(path);
+    rows.insert(rows.end(), set.rows.begin(), set.rows.end());
+  }
+  return rows;
+}
+
+SpecScale measured_scale(const std::vector<Measurement>& rows) {
+  const auto common = [&](std::size_t Measurement::*field) -> std::optional<std::uint32_t> {
+    if (rows.empty() || rows.front().*field == 0) return std::nullopt;
+    for (const Measurement& m : rows) {
+      if (m.*field != rows.front().*field) return std::nullopt;
+    }
+    return static_cast<std::uint32_t>(rows.front().*field);
+  };
+  return {common(&Measurement::nodes), common(&Measurement::gpus_per_node)};
+}
+
+}  // namespace commsim::cli

@@ -1,0 +1,40 @@
+#pragma once
+// How validate and calibrate print measured-against-predicted: the nccl-tests-like table and
+// the error summary line.
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "command_line.h"
+#include "report/plot.h"
+#include "study/measurement.h"
+#include "study/validation.h"
+#include "topology/spec_file.h"
+
+namespace commsim::cli {
+
+/// "simple", or "-" for none (the ideal library).
+std::string protocol_text(const std::optional<Protocol>& protocol);
+/// "all 5.9% / 16.1% (10 rows); <= 64 KiB -; 64 KiB..64 MiB 20.7% / 20.7% (1 rows); ..."
+std::string error_summary(const ValidationResult& result);
+/// One row per measurement, then "# |error| median / p90: <error_summary>".
+void print_validation_table(std::ostream& out, const ValidationResult& result);
+
+/// Measured (points) and predicted (lines) time and bus bandwidth against size, one colour
+/// per operation, log axes.
+Figure validation_figure(const std::string& title, const ValidationResult& result);
+
+/// How rows are predicted: --algorithm NAME for collective rows, and the library options.
+po::options_description prediction_options();
+/// Throws InputError on a bad value (topology_options.h, library_from_options).
+ValidationOptions validation_options(const po::variables_map& vm, const Topology& topology);
+
+/// Every row of every file, in order (study/read_measurements.h).
+std::vector<Measurement> read_measurement_files(const std::vector<std::string>& paths);
+/// The nodes and GPUs per node every row says it ran on (each empty where rows disagree or
+/// do not say), for topology_from_options.
+SpecScale measured_scale(const std::vector<Measurement>& rows);
+
+}  // namespace commsim::cli

@@ -1,0 +1,113 @@
+#include "report/plot.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+#include "base/error.h"
+
+namespace commsim {
+namespace {
+
+// gnuplot strings in double quotes: backslash and quote escaped.
+std::string quoted(const std::string& text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.9g", value);
+  return text;
+}
+
+void write_panel(std::ostream& s, const PlotPanel& panel, std::size_t first_block) {
+  s << "set title " << quoted(panel.title) << "\n"
+    << "set xlabel " << quoted(panel.x_label) << "\nset ylabel " << quoted(panel.y_label) << "\n"
+    << (panel.log_x ? "set logscale x 2\n" : "unset logscale x\n")
+    << (panel.log_y ? "set logscale y 10\n" : "unset logscale y\n")
+    << (panel.x_is_bytes ? "set format x \"%.0b%B\"\n" : "set format x \"%g\"\n") << "set format y \"%g\"\n";
+  s << "plot ";
+  for (std::size_t i = 0; i < panel.series.size(); ++i) {
+    const PlotSeries& series = panel.series[i];
+    s << (i ? ", \\\n     " : "") << "$d" << first_block + i << " using 1:2 with "
+      << (series.line ? "lines lw 2" : "points pt 7 ps 0.6") << " lc " << series.color << " title "
+      << quoted(series.title);
+  }
+  s << "\n";
+}
+
+// A scratch file removed when it goes out of scope.
+class ScratchFile {
+ public:
+  explicit ScratchFile(const std::string& suffix) {
+    std::string pattern = (std::filesystem::temp_directory_path() / ("commsim-XXXXXX" + suffix)).string();
+    const int fd = mkstemps(pattern.data(), static_cast<int>(suffix.size()));
+    if (fd < 0) throw InputError("cannot create a scratch file in " + std::filesystem::temp_directory_path().string());
+    close(fd);
+    path_ = pattern;
+  }
+  ~ScratchFile() { std::filesystem::remove(path_); }
+  ScratchFile(const ScratchFile&) = delete;
+  ScratchFile& operator=(const ScratchFile&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+std::string gnuplot_script(const Figure& figure) {
+  std::ostringstream s;
+  std::size_t block = 0;
+  for (const PlotPanel& panel : figure.panels) {
+    for (const PlotSeries& series : panel.series) {
+      s << "$d" << block++ << " << EOD\n";
+      for (const auto& [x, y] : series.points) s << number(x) << " " << number(y) << "\n";
+      s << "EOD\n";
+    }
+  }
+  s << "set terminal svg size " << 520 * figure.panels.size() << ",440 font \"sans,11\" background \"white\"\n"
+    << "set key top left\nset grid\n"
+    << "set multiplot layout 1," << figure.panels.size() << " title " << quoted(figure.title) << "\n";
+  block = 0;
+  for (const PlotPanel& panel : figure.panels) {
+    write_panel(s, panel, block);
+    block += panel.series.size();
+  }
+  s << "unset multiplot\n";
+  return s.str();
+}
+
+void require_gnuplot() {
+  if (std::system("gnuplot --version > /dev/null 2>&1") != 0) {
+    throw InputError("--plot draws with gnuplot, which cannot be run here (Debian: apt install gnuplot-nox)");
+  }
+}
+
+std::string render_svg(const Figure& figure) {
+  const ScratchFile script(".gp"), svg(".svg"), errors(".txt");
+  std::ofstream(script.path()) << gnuplot_script(figure);
+  const std::string command = "gnuplot " + script.path() + " > " + svg.path() + " 2> " + errors.path();
+  if (std::system(command.c_str()) != 0) {
+    throw InputError("gnuplot could not draw the figure '" + figure.title + "': " + read_all(errors.path()));
+  }
+  return read_all(svg.path());
+}
+
+}  // namespace commsim

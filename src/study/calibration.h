@@ -1,0 +1,50 @@
+#pragma once
+// Calibration: the library terms (study/calibration_terms.h) that make a topology's
+// predictions match measured rows, by least squares on the relative error
+//   minimise  sum_i ((predicted_i - measured_i) / measured_i)^2
+//             + sum_k (w (x_k - start_k) / scale_k)^2,   w = 1e-5,  lo_k <= x_k <= hi_k
+// (study/bounded_least_squares.h). Every prediction is a full validation run (validation.h:
+// the algorithm and protocol chosen at each size by the profile being fitted, as NCCL
+// chooses by its own estimate). The small pull w toward the start keeps a term the data
+// cannot tell apart from another (two latencies that always add) where it began, and does
+// not move a term the data determines.
+
+#include <vector>
+
+#include "study/calibration_terms.h"
+#include "study/measurement.h"
+#include "study/validation.h"
+
+namespace commsim {
+
+struct CalibrationOptions {
+  ValidationOptions validation;  // its library is where the fit starts
+  std::size_t max_iterations = 60;
+};
+
+struct FittedTerm {
+  std::string name;
+  std::string unit;
+  double start = 0;
+  double fitted = 0;
+  bool at_bound = false;  // the fit pressed it against a bound
+};
+
+struct CalibrationResult {
+  LibraryFit fit;  // the fitted profile (named "<start>-calibrated") and bandwidth scales
+  std::vector<FittedTerm> terms;
+  ValidationResult before, after;                  // the rows fitted to
+  ValidationResult holdout_before, holdout_after;  // rows kept out of the fit
+  std::size_t iterations = 0;
+  std::size_t evaluations = 0;  // validation runs
+};
+
+/// Throws InputError as validate_measurements does for a row the topology cannot hold, and
+/// if there are no rows to fit.
+CalibrationResult calibrate(const Topology& topology, const std::vector<Measurement>& rows,
+                            const std::vector<Measurement>& holdout, const CalibrationOptions& options);
+
+/// `topology` as the fit says it runs: bandwidths scaled by class, the fitted library.
+Topology calibrated_topology(const Topology& topology, const LibraryFit& fit);
+
+}  // namespace commsim

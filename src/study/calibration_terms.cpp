@@ -1,0 +1,98 @@
+#include "study/calibration_terms.h"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+#include "topology/in_switch.h"
+
+namespace commsim {
+namespace {
+
+constexpr std::array<LinkClass, 3> kClasses{LinkClass::kNvlink, LinkClass::kPcie, LinkClass::kNet};
+
+std::string class_name(LinkClass c) {
+  switch (c) {
+    case LinkClass::kNvlink: return "nvlink";
+    case LinkClass::kPcie: return "pcie";
+    case LinkClass::kNet: return "network";
+  }
+  return "";
+}
+
+std::vector<LinkClass> classes_present(const Topology& topology) {
+  std::vector<LinkClass> present;
+  for (const LinkClass c : kClasses) {
+    const bool has = std::any_of(topology.links().begin(), topology.links().end(),
+                                 [&](const Link& l) { return link_class(l.params.kind) == c; });
+    if (has) present.push_back(c);
+  }
+  return present;
+}
+
+// Latency bounds: 0 to 1 ms, far above any library's per-call or per-step cost.
+constexpr double kMaxLatencyUs = 1000;
+
+// Which costs of the profile a term is in: protocols[index], or the in-switch costs.
+struct CostsOf {
+  std::optional<std::size_t> protocol_index;  // empty: in-switch
+  template <typename Fit>
+  auto& in(Fit& f) const {
+    return protocol_index ? f.library.protocols[*protocol_index].second : *f.library.in_switch;
+  }
+};
+
+// A latency of those costs: the call latency, or the step latency of a class of link.
+struct LatencyOf {
+  std::optional<LinkClass> step;  // empty: call latency
+  template <typename Costs>
+  auto& in(Costs& c) const {
+    return step ? c.step_latency_ps[static_cast<int>(*step)] : c.call_latency_ps;
+  }
+};
+
+CalibrationTerm latency_term(std::string name, CostsOf costs, LatencyOf latency) {
+  return {std::move(name), "us", 0, kMaxLatencyUs, 1,
+          [=](const LibraryFit& f) { return us_from_ps(latency.in(costs.in(f))); },
+          [=](LibraryFit& f, double us) { latency.in(costs.in(f)) = ps_from_seconds(us * 1e-6); }};
+}
+
+void add_costs_terms(std::vector<CalibrationTerm>& terms, const std::string& prefix, const std::vector<LinkClass>& classes,
+                     CostsOf costs) {
+  terms.push_back(latency_term(prefix + " call latency", costs, {}));
+  for (const LinkClass k : classes) terms.push_back(latency_term(prefix + " " + class_name(k) + " step", costs, {k}));
+}
+
+}  // namespace
+
+std::vector<CalibrationTerm> calibration_terms(const Topology& topology, const LibraryFit& fit) {
+  const std::vector<LinkClass> classes = classes_present(topology);
+  std::vector<CalibrationTerm> terms;
+  for (const LinkClass k : classes) {
+    const int i = static_cast<int>(k);
+    terms.push_back({class_name(k) + " bandwidth scale", "", 0.1, 2, 1,
+                     [i](const LibraryFit& f) { return f.bandwidth_scale[i]; },
+                     [i](LibraryFit& f, double v) { f.bandwidth_scale[i] = v; }});
+  }
+  for (std::size_t p = 0; p < fit.library.protocols.size(); ++p) {
+    add_costs_terms(terms, std::string(protocol_name(fit.library.protocols[p].first)), classes, CostsOf{p});
+  }
+  if (fit.library.in_switch && !in_switch_groups(topology).empty()) {
+    add_costs_terms(terms, "nvls", classes, CostsOf{std::nullopt});
+    terms.push_back({"nvls efficiency", "", 0.05, 1, 1, [](const LibraryFit& f) { return f.library.in_switch->efficiency; },
+                     [](LibraryFit& f, double v) { f.library.in_switch->efficiency = v; }});
+  }
+  if (fit.library.p2p) {
+    for (const LinkClass k : classes) {
+      const int i = static_cast<int>(k);
+      const double rate = fit.library.p2p->channel_rate_Bps[i];
+      if (!std::isfinite(rate)) continue;
+      terms.push_back({"p2p " + class_name(k) + " channel rate", "GB/s", 0.1, 10 * gb_per_s(rate), gb_per_s(rate),
+                       [i](const LibraryFit& f) { return gb_per_s(f.library.p2p->channel_rate_Bps[i]); },
+                       [i](LibraryFit& f, double v) { f.library.p2p->channel_rate_Bps[i] = v * kBytesPerGB; }});
+    }
+  }
+  return terms;
+}
+
+}  // namespace commsim

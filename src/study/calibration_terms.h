@@ -1,0 +1,45 @@
+#pragma once
+// The terms `commsim calibrate` fits: what a library adds to the wire (topology/library.h)
+// and how much of each class of link it sustains. On a given topology and library they are
+//   bandwidth scale  per class of link present (NVLink, PCIe, network): every link of the
+//                    class carries scale x its bandwidth
+//   call latency     per protocol, us
+//   step latency     per protocol and class of link present, us
+//   in-switch        call latency, step latencies and efficiency (a reducing switch only)
+//   P2P channel rate per class of link present, GB/s (a library with P2P channels)
+// each with bounds that keep it physical: latencies >= 0, an efficiency in (0, 1], a scale
+// within [0.1, 2] of the spec's bandwidth. Protocol efficiencies (LL's 1/2, LL128's 120/128)
+// are the protocols' structure and stay as they are.
+
+#include <array>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "topology/library.h"
+#include "topology/topology.h"
+
+namespace commsim {
+
+/// What a calibration varies: a library profile and a bandwidth scale per class of link.
+struct LibraryFit {
+  LibraryProfile library;
+  std::array<double, 3> bandwidth_scale{1, 1, 1};  // by LinkClass
+};
+
+/// One fitted number, in the unit it is shown in.
+struct CalibrationTerm {
+  std::string name;  // "simple nvlink step", "nvlink bandwidth scale"
+  std::string unit;  // "us", "GB/s", "" for a ratio
+  double lo = 0;
+  double hi = 0;
+  double scale = 1;  // a typical magnitude, for difference steps
+  std::function<double(const LibraryFit&)> get;
+  std::function<void(LibraryFit&, double)> set;
+};
+
+/// The terms of `fit` that `topology` can show: classes of link it has, the in-switch terms
+/// only with a reducing switch, P2P rates only where the profile limits them.
+std::vector<CalibrationTerm> calibration_terms(const Topology& topology, const LibraryFit& fit);
+
+}  // namespace commsim

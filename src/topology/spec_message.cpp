@@ -1,0 +1,130 @@
+#include "topology/spec_message.h"
+
+#include <cmath>
+#include <cstdio>
+#include <google/protobuf/text_format.h>
+
+#include "base/error.h"
+#include "base/input_file.h"
+#include "base/text_proto.h"
+
+namespace commsim {
+namespace {
+
+namespace pb = commsim::spec;
+
+// Exact: the largest unit that divides the time (TimePs is whole picoseconds).
+std::string time_text(TimePs t) {
+  if (t % kPsPerUs == 0) return std::to_string(t / kPsPerUs) + "us";
+  if (t % kPsPerNs == 0) return std::to_string(t / kPsPerNs) + "ns";
+  return std::to_string(t) + "ps";
+}
+
+std::string bandwidth_text(BandwidthBps rate) {
+  char text[48];
+  std::snprintf(text, sizeof text, "%.9gGB/s", rate / kBytesPerGB);
+  return text;
+}
+
+pb::Protocol protocol_message(Protocol protocol) {
+  switch (protocol) {
+    case Protocol::kLL: return pb::LL;
+    case Protocol::kLL128: return pb::LL128;
+    case Protocol::kSimple: return pb::SIMPLE;
+  }
+  return pb::PROTOCOL_UNSPECIFIED;
+}
+
+void fill_costs(const ProtocolCosts& c, pb::ProtocolSpec& out) {
+  out.set_call_latency(time_text(c.call_latency_ps));
+  out.set_nvlink_step(time_text(c.step_latency(LinkClass::kNvlink)));
+  out.set_pcie_step(time_text(c.step_latency(LinkClass::kPcie)));
+  out.set_net_step(time_text(c.step_latency(LinkClass::kNet)));
+  out.set_efficiency(c.efficiency);
+  if (std::isfinite(c.max_rate_Bps)) out.set_max_bandwidth(bandwidth_text(c.max_rate_Bps));
+}
+
+void fill_p2p(const P2pChannels& c, pb::P2pSpec& out) {
+  out.set_min_channels(c.min_channels);
+  out.set_max_channels(c.max_channels);
+  out.set_max_bytes_per_channel(std::to_string(c.max_bytes_per_channel) + "B");
+  out.set_net_peer_channels(c.net_peer_channels);
+  const auto rate = [&](LinkClass k) {
+    const BandwidthBps r = c.channel_rate_Bps[static_cast<int>(k)];
+    return std::isfinite(r) ? bandwidth_text(r) : std::string();
+  };
+  out.set_nvlink_channel_rate(rate(LinkClass::kNvlink));
+  out.set_pcie_channel_rate(rate(LinkClass::kPcie));
+  out.set_net_channel_rate(rate(LinkClass::kNet));
+}
+
+void scale(pb::LinkSpec& link, const std::array<double, 3>& factor_by_class) {
+  if (link.bandwidth().empty()) return;
+  const double factor = factor_by_class[static_cast<int>(link_class(link_kind(link.kind())))];
+  if (factor == 1) return;
+  link.set_bandwidth(bandwidth_text(parse_bandwidth(link.bandwidth(), "bandwidth") * factor));
+}
+
+}  // namespace
+
+LinkKind link_kind(pb::LinkKind kind) {
+  switch (kind) {
+    case pb::NVLINK: return LinkKind::kNvlink;
+    case pb::PCIE: return LinkKind::kPcie;
+    case pb::INFINIBAND: return LinkKind::kInfiniband;
+    case pb::ETHERNET: return LinkKind::kEthernet;
+    default: return LinkKind::kOther;
+  }
+}
+
+bool is_json_spec_path(const std::string& path) {
+  return path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0;
+}
+
+pb::TopologySpec parse_spec_message(const std::string& text, const std::string& origin, bool json) {
+  pb::TopologySpec spec;
+  if (json) {
+    parse_json_proto(text, spec, origin, "invalid JSON topology spec");
+  } else {
+    parse_text_proto(text, spec, origin);
+  }
+  return spec;
+}
+
+pb::TopologySpec read_spec_message(const std::string& path) {
+  return parse_spec_message(read_input_file(path, "topology file"), path, is_json_spec_path(path));
+}
+
+pb::LibrarySpec library_message(const LibraryProfile& profile) {
+  pb::LibrarySpec out;
+  out.set_name(profile.name);
+  for (const auto& [protocol, costs] : profile.protocols) {
+    pb::ProtocolSpec& p = *out.add_protocols();
+    p.set_protocol(protocol_message(protocol));
+    fill_costs(costs, p);
+  }
+  if (profile.in_switch) {
+    out.mutable_in_switch()->set_protocol(pb::SIMPLE);
+    fill_costs(*profile.in_switch, *out.mutable_in_switch());
+  }
+  if (profile.p2p) fill_p2p(*profile.p2p, *out.mutable_p2p());
+  return out;
+}
+
+void scale_link_bandwidths(pb::TopologySpec& spec, const std::array<double, 3>& factor_by_class) {
+  if (spec.has_builder()) {
+    if (spec.builder().has_link()) scale(*spec.mutable_builder()->mutable_link(), factor_by_class);
+    if (spec.builder().has_nic()) scale(*spec.mutable_builder()->mutable_nic(), factor_by_class);
+  }
+  if (spec.has_graph()) {
+    for (pb::ExplicitLinkSpec& l : *spec.mutable_graph()->mutable_links()) scale(*l.mutable_link(), factor_by_class);
+  }
+}
+
+std::string spec_text(const pb::TopologySpec& spec) {
+  std::string text;
+  COMMSIM_CHECK(google::protobuf::TextFormat::PrintToString(spec, &text), "printing a topology spec");
+  return "# proto-file: proto/topology.proto\n# proto-message: commsim.spec.TopologySpec\n" + text;
+}
+
+}  // namespace commsim

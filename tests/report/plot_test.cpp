@@ -1,0 +1,40 @@
+// Figures: the gnuplot script a figure becomes, and the SVG gnuplot draws from it.
+
+#include "report/plot.h"
+
+#include <gtest/gtest.h>
+
+namespace commsim {
+namespace {
+
+Figure two_series() {
+  PlotPanel panel{"time per call", "size (B)", "time (us)", true, true, true, {}};
+  panel.series.push_back({"allreduce measured", false, 1, {{1024, 12.5}, {2048, 13}}});
+  panel.series.push_back({"allreduce \"predicted\"", true, 1, {{1024, 11}, {2048, 12.25}}});
+  return {"h100 node", {panel}};
+}
+
+TEST(Plot, ScriptCarriesTheDataAxesAndTitles) {
+  const std::string script = gnuplot_script(two_series());
+  // The data inline, one block per series, in order.
+  EXPECT_NE(script.find("$d0 << EOD\n1024 12.5\n2048 13\nEOD\n$d1 << EOD\n1024 11\n2048 12.25\nEOD\n"), std::string::npos)
+      << script;
+  EXPECT_NE(script.find("set logscale x 2\nset logscale y 10\nset format x \"%.0b%B\""), std::string::npos) << script;
+  EXPECT_NE(script.find("set terminal svg size 520,440"), std::string::npos) << script;
+  EXPECT_NE(script.find("plot $d0 using 1:2 with points pt 7 ps 0.6 lc 1 title \"allreduce measured\", \\\n"
+                        "     $d1 using 1:2 with lines lw 2 lc 1 title \"allreduce \\\"predicted\\\"\""),
+            std::string::npos)
+      << script;
+}
+
+TEST(Plot, GnuplotDrawsTheFigureAsSvg) {
+  require_gnuplot();  // .ci/setup installs it
+  const std::string svg = render_svg(two_series());
+  EXPECT_EQ(svg.rfind("<?xml", 0), 0u) << svg.substr(0, 200);
+  EXPECT_NE(svg.find("allreduce measured"), std::string::npos);
+  EXPECT_NE(svg.find("h100 node"), std::string::npos);
+  EXPECT_EQ(svg, render_svg(two_series()));  // the same figure, byte for byte
+}
+
+}  // namespace
+}  // namespace commsim

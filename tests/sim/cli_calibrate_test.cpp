@@ -1,0 +1,69 @@
+// commsim calibrate: a fit to a measured log, the spec it writes, and bad input.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "run_cli.h"
+
+namespace commsim::testing {
+namespace {
+
+const std::string kExcerpt = source_path("tests/data/nccl-tests-allgather-excerpt.log");
+const std::string kCluster = source_path("topologies/h100-ib-cluster.textproto");
+const std::string kNode = source_path("topologies/h100-nvswitch-node.textproto");
+
+TEST(CliCalibrate, FitsALogAndWritesASpecThatPredictsIt) {
+  // The log's header says 10 nodes x 1 GPU, so the cluster spec takes that shape without
+  // --nodes; the fitted spec carries it, and validating the log against it gives the fit's error.
+  const std::string spec = tmp_path("calibrated.textproto");
+  const CliResult fit = run_commsim({"calibrate", "--measurements", kExcerpt, "--topology-file", kCluster, "--output", spec});
+  ASSERT_EQ(fit.status, 0) << fit.err;
+  EXPECT_NE(fit.out.find("# commsim calibrate: 10 measured rows on h100-ib-cluster"), std::string::npos) << fit.out;
+  EXPECT_NE(fit.out.find("network bandwidth scale"), std::string::npos) << fit.out;
+  EXPECT_NE(fit.out.find("# |error| median / p90 before: all 2.0% / 2.8% (10 rows)"), std::string::npos) << fit.out;
+  const std::string text = read_file(spec);
+  EXPECT_NE(text.find("nodes: 10"), std::string::npos) << text;
+  EXPECT_NE(text.find("gpus_per_node: 1"), std::string::npos) << text;
+  EXPECT_NE(text.find("name: \"nccl-hopper-multinode-calibrated\""), std::string::npos) << text;
+  const std::string label = "# |error| median / p90 after:  all ";
+  const std::size_t after = fit.out.find(label);
+  ASSERT_NE(after, std::string::npos) << fit.out;
+  const std::size_t begin = after + label.size();
+  const std::string after_summary = fit.out.substr(begin, fit.out.find(';', begin) - begin);
+
+  const CliResult check = run_commsim({"validate", "--measurements", kExcerpt, "--topology-file", spec});
+  ASSERT_EQ(check.status, 0) << check.err;
+  EXPECT_NE(check.out.find("# |error| median / p90: all " + after_summary), std::string::npos)
+      << after_summary << "\n" << check.out;
+}
+
+TEST(CliCalibrate, HoldoutIsReported) {
+  const CliResult r = run_commsim(
+      {"calibrate", "--measurements", kExcerpt, "--holdout", kExcerpt, "--topology-file", kCluster, "--max-iterations", "3"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("# held out, before: all 2.0% / 2.8% (10 rows)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("# held out, after:  all "), std::string::npos) << r.out;
+}
+
+TEST(CliCalibrate, BadInputWritesNothing) {
+  const std::string spec = tmp_path("never.textproto");
+  std::filesystem::remove(spec);
+  expect_error({"calibrate", "--topology-file", kCluster}, "give --measurements FILE...");
+  expect_error({"calibrate", "--measurements", kExcerpt}, "give the base system as --topology-file FILE");
+  // 10 ranks measured on the 8-GPU node spec.
+  expect_error({"calibrate", "--measurements", kExcerpt, "--topology-file", kNode, "--output", spec},
+               "nccl-tests-allgather-excerpt.log:23: 10 ranks, and topology 'h100-nvswitch-node' has 8 NPUs");
+  EXPECT_FALSE(std::filesystem::exists(spec));
+  expect_error({"calibrate", "--measurements", kExcerpt, "--topology-file", kCluster, "--max-iterations", "0"},
+               "--max-iterations");
+  expect_error({"calibrate", "--measurements", kExcerpt, "--topology-file", kCluster, "--output", "/nonexistent/dir/x"},
+               "/nonexistent/dir/x");
+  const std::string empty = tmp_path("no-rows.log");
+  write_file(empty, "# nccl-tests version 2.17.8\n");
+  expect_error({"calibrate", "--measurements", empty, "--topology-file", kCluster, "--output", spec}, empty);
+  EXPECT_FALSE(std::filesystem::exists(spec));
+}
+
+}  // namespace
+}  // namespace commsim::testing

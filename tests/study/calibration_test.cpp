@@ -1,0 +1,145 @@
+// Calibration: the terms a fit recovers from measurements commsim made itself, the solver on
+// a problem with a known answer, and the spec it writes.
+
+#include "study/calibration.h"
+
+#include <gtest/gtest.h>
+
+#include "study/bounded_least_squares.h"
+#include "study_test_support.h"
+#include "topology/builders.h"
+#include "topology/spec_file.h"
+#include "topology/spec_message.h"
+
+namespace commsim::testing {
+namespace {
+
+TimePs us(double value) { return ps_from_seconds(value * 1e-6); }
+
+// An 8-GPU switch node of 100 GB/s links under a two-protocol library.
+Topology node() {
+  TopologyConfig c;
+  c.kind = TopologyKind::kSwitch;
+  c.npus = 8;
+  c.link = {100e9, 250'000, LinkKind::kNvlink, Duplex::kFull};
+  return build_topology(c);
+}
+
+LibraryProfile library(double ll_call, double ll_step, double simple_call, double simple_step) {
+  LibraryProfile p;
+  p.name = "two-protocol";
+  p.protocols = {{Protocol::kLL, {us(ll_call), {us(ll_step), 0, 0}, 0.5, 40e9}},
+                 {Protocol::kSimple, {us(simple_call), {us(simple_step), 0, 0}, 1.0}}};
+  return p;
+}
+
+// AllReduce (14 ring steps on 8 GPUs) and AllGather (7): with both, a call latency and a step
+// latency are told apart; sizes 1 KiB .. 1 GiB cover both protocols.
+std::vector<Measurement> measured_by(const Topology& truth, const ValidationOptions& options) {
+  std::vector<Measurement> rows;
+  for (const CollectiveKind kind : {CollectiveKind::kAllReduce, CollectiveKind::kAllGather}) {
+    for (Bytes size = 1024; size <= (Bytes{1} << 30); size *= 4) {
+      Measurement m;
+      m.operation = MeasuredOperation::of(kind);
+      m.ranks = 8;
+      m.size_bytes = size;
+      m.out_of_place.time_us = 1;  // replaced by the prediction below
+      m.source = "synthetic:" + std::to_string(rows.size() + 1);
+      rows.push_back(m);
+    }
+  }
+  const ValidationResult predicted = validate_measurements(truth, rows, options);
+  for (std::size_t i = 0; i < rows.size(); ++i) rows[i].out_of_place.time_us = predicted.rows[i].predicted_us;
+  return rows;
+}
+
+double fitted(const CalibrationResult& result, const std::string& name) {
+  for (const FittedTerm& t : result.terms) {
+    if (t.name == name) return t.fitted;
+  }
+  ADD_FAILURE() << "no term " << name;
+  return 0;
+}
+
+TEST(Calibration, RecoversTheTermsThatMadeTheMeasurements) {
+  // Truth: LL 5 us + 0.8 us per step, Simple 9 us + 3 us per step, links at 0.8 x 100 GB/s.
+  // The fit starts from other values everywhere and must come back within 1%.
+  Topology truth = node();
+  truth.scale_bandwidths({0.8, 1, 1});
+  ValidationOptions options{library(5, 0.8, 9, 3), std::nullopt, AlgorithmKind::kRing, 1};
+  const std::vector<Measurement> rows = measured_by(truth, options);
+
+  CalibrationOptions calibration;
+  calibration.validation = options;
+  calibration.validation.library = library(8, 0.5, 5, 5);
+  const CalibrationResult result = calibrate(node(), rows, {}, calibration);
+
+  EXPECT_NEAR(fitted(result, "nvlink bandwidth scale"), 0.8, 0.008);
+  EXPECT_NEAR(fitted(result, "ll call latency"), 5, 0.05);
+  EXPECT_NEAR(fitted(result, "ll nvlink step"), 0.8, 0.008);
+  EXPECT_NEAR(fitted(result, "simple call latency"), 9, 0.09);
+  EXPECT_NEAR(fitted(result, "simple nvlink step"), 3, 0.03);
+  EXPECT_GT(result.before.all.median_abs_error, 0.05);
+  EXPECT_LT(result.after.all.p90_abs_error, 1e-3);
+  EXPECT_EQ(result.fit.library.name, "two-protocol-calibrated");
+}
+
+TEST(Calibration, HoldoutIsReportedNotFitted) {
+  // Fit on AllReduce alone, hold AllGather out: the held-out rows are predicted before and
+  // after with the fitted terms, and the fit's own rows are only the AllReduce ones.
+  Topology truth = node();
+  truth.scale_bandwidths({0.9, 1, 1});
+  ValidationOptions options{library(5, 0.8, 9, 3), std::nullopt, AlgorithmKind::kRing, 1};
+  std::vector<Measurement> rows = measured_by(truth, options);
+  const std::vector<Measurement> holdout(rows.begin() + static_cast<long>(rows.size() / 2), rows.end());
+  rows.resize(rows.size() / 2);
+  CalibrationOptions calibration;
+  calibration.validation = options;
+  calibration.validation.library = library(5, 0.8, 9, 3);
+  const CalibrationResult result = calibrate(node(), rows, holdout, calibration);
+  EXPECT_EQ(result.after.rows.size(), rows.size());
+  ASSERT_EQ(result.holdout_after.rows.size(), holdout.size());
+  EXPECT_EQ(result.holdout_after.rows.front().measured.operation, MeasuredOperation::of(CollectiveKind::kAllGather));
+  // Only the bandwidth was off (x 0.9): fitted on AllReduce, AllGather comes right too.
+  EXPECT_NEAR(fitted(result, "nvlink bandwidth scale"), 0.9, 0.009);
+  // (Below 4 MiB LL's 40 GB/s cap binds either way, so only the larger rows were off.)
+  EXPECT_GT(result.holdout_before.all.p90_abs_error, 0.08);
+  EXPECT_LT(result.holdout_after.all.p90_abs_error, 0.01);
+}
+
+TEST(Calibration, NoRowsIsAnError) {
+  CalibrationOptions calibration;
+  EXPECT_CONTAINS(input_error_of([&] { calibrate(node(), {}, {}, calibration); }), "no measured rows to calibrate on");
+}
+
+TEST(BoundedLeastSquares, FindsTheMinimumInsideAndStopsAtABound) {
+  // r(x) = (x0 - 3, 2 (x1 + 1)): the minimum (3, -1); with x1 >= 0 the answer is (3, 0).
+  const ResidualFunction r = [](const Eigen::VectorXd& x) { return Eigen::Vector2d(x[0] - 3, 2 * (x[1] + 1)); };
+  const Eigen::Vector2d scale(1, 1);
+  const auto free = bounded_least_squares(r, Eigen::Vector2d(0, 5), Eigen::Vector2d(-10, -10), Eigen::Vector2d(10, 10), scale);
+  EXPECT_NEAR(free.x[0], 3, 1e-6);
+  EXPECT_NEAR(free.x[1], -1, 1e-6);
+  const auto bounded = bounded_least_squares(r, Eigen::Vector2d(0, 5), Eigen::Vector2d(-10, 0), Eigen::Vector2d(10, 10), scale);
+  EXPECT_NEAR(bounded.x[0], 3, 1e-6);
+  EXPECT_EQ(bounded.x[1], 0);
+  EXPECT_NEAR(bounded.cost, 4, 1e-9);  // (2 (0 + 1))^2 left at the bound
+}
+
+TEST(CalibratedSpec, TheWrittenLibraryAndBandwidthsLoadBackAsFitted) {
+  // A fitted profile written as a library block and read back is the same profile; the
+  // spec's NVLink bandwidth scaled by 0.9 is the topology's scaled by 0.9.
+  const LibraryProfile profile = library(5.123456, 0.8, 9, 3.25);
+  EXPECT_EQ(library_from_spec(library_message(profile), "test").protocols, profile.protocols);
+  spec::TopologySpec spec = parse_spec_message(
+      "name: \"n\" builder { kind: SWITCH npus: 4 link { bandwidth: \"370.8GB/s\" latency: \"250ns\" kind: NVLINK } }",
+      "test", false);
+  scale_link_bandwidths(spec, {0.9, 1, 1});
+  EXPECT_EQ(spec.builder().link().bandwidth(), "333.72GB/s");
+  *spec.mutable_library() = library_message(profile);
+  const Topology loaded = parse_topology_spec(spec_text(spec), "written", false);
+  EXPECT_EQ(loaded.library().protocols, profile.protocols);
+  EXPECT_DOUBLE_EQ(loaded.link(0).params.bandwidth_Bps, 333.72e9);
+}
+
+}  // namespace
+}  // namespace commsim::testing
