@@ -168,7 +168,7 @@ int run_p2p(const std::vector<std::string>& args, std::ostream& out) {
   for (const Bytes size : sizes) {
     for (Message& m : messages) m.bytes = size;
     const std::optional<Protocol> protocol =
-        library.protocol ? library.protocol : fastest_p2p_protocol(topology, messages, overhead, library.profile);
+        library.protocol ? library.protocol : p2p_protocol(topology, messages, overhead, library.profile);
     const ProtocolCosts costs = library.profile.costs(protocol);
     std::vector<TimePs> arrival;
     if (pattern.kind == Pattern::Kind::kAllPairs) {

@@ -16,9 +16,10 @@ namespace commsim {
 double p2p_message_model_s(const Topology& topology, const Message& m, TimePs overhead_ps, const ProtocolCosts& costs,
                            const LibraryProfile& profile);
 
-/// The protocol of least closed-form time for the pattern (its slowest message), as NCCL
-/// chooses; empty for the ideal library.
-std::optional<Protocol> fastest_p2p_protocol(const Topology& topology, const std::vector<Message>& messages,
+/// The protocol the library runs the pattern's sends with: by its P2P LL threshold where it
+/// has one (LL if every send is under it, else its bulk protocol), else the protocol of least
+/// closed-form time for the pattern (its slowest message); empty for the ideal library.
+std::optional<Protocol> p2p_protocol(const Topology& topology, const std::vector<Message>& messages,
                                              TimePs overhead_ps, const LibraryProfile& profile);
 
 /// nccl-tests' sendrecv_perf: every rank r of `topology` sends `bytes` to r + 1 (mod p) at once.

@@ -37,7 +37,7 @@ Prediction predict_p2p(const Topology& topology, const Measurement& row, const V
       row.src_rank && row.dst_rank
           ? std::vector<Message>{{static_cast<Rank>(*row.src_rank), static_cast<Rank>(*row.dst_rank), row.size_bytes}}
           : sendrecv_ring(topology, row.size_bytes);
-  const std::optional<Protocol> protocol = o.protocol ? o.protocol : fastest_p2p_protocol(topology, messages, 0, o.library);
+  const std::optional<Protocol> protocol = o.protocol ? o.protocol : p2p_protocol(topology, messages, 0, o.library);
   const std::vector<TimePs> arrival =
       simulate_concurrent_messages(topology, 0, messages, o.library.costs(protocol), o.library.p2p);
   return {"p2p", protocol, *std::max_element(arrival.begin(), arrival.end())};

@@ -41,14 +41,15 @@ TimePs us(double microseconds) { return ps_from_seconds(microseconds * 1e-6); }
 // published: nccl-tests sendrecv_perf on an 8-GPU H100 node moves 79.5-81.8 GB/s at 32 and
 // 64 MiB (2 channels: 40 GB/s each) and 162.5 GB/s at 128 MiB (4 channels); one H100 per
 // node on 400 Gb/s NDR moves 24.9 GB/s per peer at every size (2 channels: 12.45 GB/s
-// each). PCIe channels are not limited here.
+// each). PCIe channels are not limited here. A send runs LL while each of its channels
+// carries at most 16 KiB (NCCL_P2P_LL_THRESHOLD, 16384, enqueue.cc addP2pToPlan), else Simple.
 //
 // NVLS (in-switch reduction), tuning.cc: baseLatencies[NVLS] 0; hwLatencies[NVLINK][NVLS]
 // Simple 25 us, one reduction round; hwLatencies[NET][NVLSTree] Simple 14 us per tree
 // level across nodes; nvlsEfficiency 0.85 on Hopper (0.74 on Blackwell).
 P2pChannels hopper_p2p_channels() {
   const double inf = std::numeric_limits<double>::infinity();
-  return P2pChannels{2, 16, Bytes{32} << 20, 2, {40e9, inf, 12.45e9}};
+  return P2pChannels{2, 16, Bytes{32} << 20, 2, {40e9, inf, 12.45e9}, Bytes{16} << 10};
 }
 
 LibraryProfile nccl_library() {

@@ -62,15 +62,22 @@ std::string describe_costs(const ProtocolCosts& costs);
 /// the send starts on `min_channels` and doubles them while a channel would carry more
 /// than `max_bytes_per_channel`, up to `max_channels` (calcP2pChannelCount); to a peer in
 /// another node it uses `net_peer_channels` (NCCL_NCHANNELS_PER_NET_PEER). So a send of S
-/// bytes runs at most at channels(S) x channel_rate.
+/// bytes runs at most at channels(S) x channel_rate. Its protocol is LL while each channel
+/// carries at most `ll_max_bytes_per_channel` (NCCL_P2P_LL_THRESHOLD, addP2pToPlan), else
+/// Simple; with no threshold (0) the library picks by least estimated time.
 struct P2pChannels {
   std::uint32_t min_channels = 1;
   std::uint32_t max_channels = 1;
   Bytes max_bytes_per_channel = 0;
   std::uint32_t net_peer_channels = 1;
   std::array<BandwidthBps, 3> channel_rate_Bps{};  // by LinkClass
+  Bytes ll_max_bytes_per_channel = 0;
 
   std::uint32_t channels(Bytes bytes, LinkClass route) const;
+  /// Whether a send of `bytes` runs LL by the threshold (false without one).
+  bool runs_ll(Bytes bytes, LinkClass route) const {
+    return bytes <= Bytes{channels(bytes, route)} * ll_max_bytes_per_channel;
+  }
   BandwidthBps rate_cap(Bytes bytes, LinkClass route) const {
     return channels(bytes, route) * channel_rate_Bps[static_cast<int>(route)];
   }

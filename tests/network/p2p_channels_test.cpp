@@ -17,7 +17,7 @@ const double kInf = std::numeric_limits<double>::infinity();
 TEST(P2pChannels, DoubleWhileAChannelWouldCarryMoreThanItsShare) {
   // 2 channels to start, at most 32 MiB each, up to 16: 64 MiB fits 2 (32 each), 64 MiB + 1
   // needs 4, 1 GiB would need 32 and stops at 16. Across nodes: 2 per peer at any size.
-  const P2pChannels c{2, 16, 32 * kMiB, 2, {40e9, kInf, 12.45e9}};
+  const P2pChannels c{2, 16, 32 * kMiB, 2, {40e9, kInf, 12.45e9}, 16 << 10};
   EXPECT_EQ(c.channels(1, LinkClass::kNvlink), 2u);
   EXPECT_EQ(c.channels(64 * kMiB, LinkClass::kNvlink), 2u);
   EXPECT_EQ(c.channels(64 * kMiB + 1, LinkClass::kNvlink), 4u);
@@ -27,6 +27,9 @@ TEST(P2pChannels, DoubleWhileAChannelWouldCarryMoreThanItsShare) {
   EXPECT_DOUBLE_EQ(c.rate_cap(128 * kMiB, LinkClass::kNvlink), 160e9);
   EXPECT_DOUBLE_EQ(c.rate_cap(128 * kMiB, LinkClass::kNet), 24.9e9);
   EXPECT_EQ(c.rate_cap(128 * kMiB, LinkClass::kPcie), kInf);
+  // LL while each channel carries at most 16 KiB: 32 KiB on 2 channels, not 32 KiB + 1.
+  EXPECT_TRUE(c.runs_ll(32 << 10, LinkClass::kNvlink));
+  EXPECT_FALSE(c.runs_ll((32 << 10) + 1, LinkClass::kNvlink));
   // The built-in nccl profile has these; the ideal one none.
   EXPECT_EQ(*library_by_name("nccl", "x").p2p, c);
   EXPECT_EQ(LibraryProfile{}.p2p_rate_cap(kMiB, LinkClass::kNvlink), kInf);
