@@ -211,8 +211,16 @@ int run_p2p(const std::vector<std::string>& args, std::ostream& out) {
   }
   if (!library.profile.ideal()) {
     out << "# library: " << library.profile.name << ", protocol "
-        << (library.protocol ? std::string(protocol_name(*library.protocol)) : "auto (the fastest by the closed form)")
+        << (library.protocol ? std::string(protocol_name(*library.protocol))
+            : library.profile.p2p && library.profile.p2p->ll_max_bytes_per_channel > 0
+                ? "auto (LL while each channel carries at most " +
+                      format_size(library.profile.p2p->ll_max_bytes_per_channel) + ", else " +
+                      std::string(protocol_name(library.profile.protocols.back().first)) + ")"
+                : "auto (the fastest by the closed form)")
         << "; model: L_call + o + step latency + path latency + S / protocol rate\n";
+    if (library.profile.p2p) {
+      out << "# ch: the P2P channels of the last message to arrive, each at most its channel rate\n";
+    }
   }
   out << "# overhead o: " << format_time(overhead) << "\n"
       << "# model: o + path latency + S / bottleneck bandwidth, each message on an idle "
@@ -237,17 +245,24 @@ int run_p2p(const std::vector<std::string>& args, std::ostream& out) {
     }
     std::vector<Column> columns{{"size", "B", 12}};
     if (!library.profile.ideal()) columns.push_back({"proto", "", 7});
+    if (library.profile.p2p) columns.push_back({"ch", "", 4});
     columns.insert(columns.end(), {{"time", "us", 12}, {"algbw", "GB/s", 9}, {"model", "us", 12}, {"sim/model", "", 10}});
     Table table(std::move(columns));
     for (std::size_t i = 0; i < sizes.size(); ++i) {
       TimePs sim = 0;
       double model = 0;
+      const Message* last = &by_size[i].front().message;
       for (const Result& r : by_size[i]) {
+        if (r.sim_ps > sim) last = &r.message;
         sim = std::max(sim, r.sim_ps);
         model = std::max(model, r.model_s);
       }
       std::vector<std::string> row{std::to_string(sizes[i])};
       if (protocol_of_size[i]) row.emplace_back(protocol_name(*protocol_of_size[i]));
+      if (library.profile.p2p) {
+        const LinkClass route = topology.route_class(topology.route(last->src, last->dst));
+        row.push_back(std::to_string(library.profile.p2p->channels(last->bytes, route)));
+      }
       row.insert(row.end(), {fixed(us_from_ps(sim), 2), fixed(algbw_GBps(sizes[i], sim), 2), fixed(model * 1e6, 2),
                              ratio_text(seconds_from_ps(sim), model, 4)});
       table.add_row(std::move(row));
