@@ -20,7 +20,7 @@ struct CommandInfo {
 
 const std::map<std::string, CommandInfo>& commands() {
   static const std::map<std::string, CommandInfo> table{
-      {"topo", {run_topo, "summarise a topology; export it as Graphviz DOT"}},
+      {"topo", {run_topo, "summarise a topology; export it as Graphviz DOT; import nvidia-smi topo -m"}},
       {"p2p", {run_p2p, "point-to-point messages: one-way, bidirectional, all-pairs, shift"}},
       {"collective", {run_collective, "a collective by one or every algorithm, beside its closed form"}},
       {"generate", {run_generate, "write a synthetic workload trace: collective, pipeline, ddp, ddp-pipeline"}},

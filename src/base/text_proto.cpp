@@ -6,7 +6,9 @@
 
 #include <boost/property_tree/json_parser.hpp>
 #include <boost/property_tree/ptree.hpp>
+#include <memory>
 #include <set>
+#include <vector>
 #include <sstream>
 
 #include "base/error.h"
@@ -45,7 +47,65 @@ void check_unique_keys(const boost::property_tree::ptree& tree, const std::strin
   }
 }
 
+namespace pb = google::protobuf;
+
+// Element `index` of `field` (any index for a singular field) on one line: a copy of the
+// message holding that element alone, printed in single-line mode.
+std::string field_line(const pb::Message& message, const pb::FieldDescriptor* field, int index) {
+  std::unique_ptr<pb::Message> single(message.New());
+  single->CopyFrom(message);
+  const pb::Reflection* r = single->GetReflection();
+  std::vector<const pb::FieldDescriptor*> fields;
+  r->ListFields(*single, &fields);
+  for (const auto* other : fields) {
+    if (other != field) r->ClearField(single.get(), other);
+  }
+  if (field->is_repeated()) {
+    r->SwapElements(single.get(), field, 0, index);
+    while (r->FieldSize(*single, field) > 1) r->RemoveLast(single.get(), field);
+  }
+  pb::TextFormat::Printer printer;
+  printer.SetSingleLineMode(true);
+  std::string line;
+  printer.PrintToString(*single, &line);
+  while (!line.empty() && line.back() == ' ') line.pop_back();
+  return line;
+}
+
+bool holds_repeated_messages(const pb::FieldDescriptor* field) {
+  if (field->is_repeated() || field->cpp_type() != pb::FieldDescriptor::CPPTYPE_MESSAGE) return false;
+  const pb::Descriptor* type = field->message_type();
+  for (int i = 0; i < type->field_count(); ++i) {
+    const pb::FieldDescriptor* f = type->field(i);
+    if (f->is_repeated() && f->cpp_type() == pb::FieldDescriptor::CPPTYPE_MESSAGE) return true;
+  }
+  return false;
+}
+
+// Every element of every field set in `message`, one line each, indented.
+void print_lines(const pb::Message& message, const std::string& indent, std::string& out) {
+  const pb::Reflection* r = message.GetReflection();
+  std::vector<const pb::FieldDescriptor*> fields;
+  r->ListFields(message, &fields);
+  for (const auto* field : fields) {
+    if (holds_repeated_messages(field)) {
+      out += indent + field->name() + " {\n";
+      print_lines(r->GetMessage(message, field), indent + "  ", out);
+      out += indent + "}\n";
+      continue;
+    }
+    const int count = field->is_repeated() ? r->FieldSize(message, field) : 1;
+    for (int i = 0; i < count; ++i) out += indent + field_line(message, field, i) + "\n";
+  }
+}
+
 }  // namespace
+
+std::string print_text_proto(const google::protobuf::Message& message) {
+  std::string out;
+  print_lines(message, "", out);
+  return out;
+}
 
 void parse_json_proto(const std::string& json, google::protobuf::Message& message,
                       const std::string& origin, const std::string& problem) {

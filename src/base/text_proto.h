@@ -1,6 +1,6 @@
 #pragma once
 // Reading protobuf text format and protobuf's JSON mapping (spec files, traces, group
-// files) with errors a person can act on.
+// files) with errors a person can act on, and writing text format.
 
 #include <string>
 
@@ -19,5 +19,10 @@ void parse_text_proto(const std::string& text, google::protobuf::Message& messag
 /// given twice in <path>".
 void parse_json_proto(const std::string& json, google::protobuf::Message& message,
                       const std::string& origin, const std::string& problem);
+
+/// `message` in protobuf text format (TextFormat), laid out as the specs in topologies/ are:
+/// one line per field, except that a message field holding repeated messages (a spec's
+/// `graph`) opens a block with one line per element.
+std::string print_text_proto(const google::protobuf::Message& message);
 
 }  // namespace commsim

@@ -103,6 +103,39 @@ Topology from_builder(const pb::TopologySpec& spec, const std::string& origin, c
   }
 }
 
+// The vertex a field names; `field` names the field in the error ("FILE: graph.links[0].a").
+VertexId vertex_named(const std::map<std::string, VertexId>& ids, const std::string& name, const std::string& field) {
+  const auto it = ids.find(name);
+  if (it == ids.end()) throw InputError(field + ": vertex '" + name + "' does not exist");
+  return it->second;
+}
+
+// graph.no_peer_access: pairs of distinct NPUs, each pair once.
+std::vector<std::pair<Rank, Rank>> peer_pairs(const pb::ExplicitSpec& g, const std::map<std::string, VertexId>& ids,
+                                              std::size_t npu_count, const std::string& origin) {
+  std::map<std::pair<Rank, Rank>, int> seen;  // pair -> first index
+  std::vector<std::pair<Rank, Rank>> pairs;
+  for (int i = 0; i < g.no_peer_access_size(); ++i) {
+    const pb::PeerPairSpec& p = g.no_peer_access(i);
+    const std::string where = origin + ": graph.no_peer_access[" + std::to_string(i) + "]";
+    const auto npu = [&](const std::string& name, const char* field) {
+      const VertexId v = vertex_named(ids, name, where + "." + field);
+      if (v >= npu_count) throw InputError(where + "." + field + ": '" + name + "' is a switch, not an NPU");
+      return static_cast<Rank>(v);
+    };
+    const Rank a = npu(p.a(), "a");
+    const Rank b = npu(p.b(), "b");
+    if (a == b) throw InputError(where + ": pairs NPU '" + p.a() + "' with itself");
+    const auto [first, fresh] = seen.emplace(std::minmax(a, b), i);
+    if (!fresh) {
+      throw InputError(where + ": '" + p.a() + "' and '" + p.b() + "' are already given in graph.no_peer_access[" +
+                       std::to_string(first->second) + "]");
+    }
+    pairs.emplace_back(a, b);
+  }
+  return pairs;
+}
+
 Topology from_graph(const pb::TopologySpec& spec, const std::string& origin) {
   const pb::ExplicitSpec& g = spec.graph();
   TopologyBuilder builder(spec.name(), "explicit graph");
@@ -125,15 +158,8 @@ Topology from_graph(const pb::TopologySpec& spec, const std::string& origin) {
   for (int i = 0; i < g.links_size(); ++i) {
     const pb::ExplicitLinkSpec& l = g.links(i);
     const std::string where = origin + ": graph.links[" + std::to_string(i) + "]";
-    const auto end = [&](const std::string& name, const char* field) {
-      const auto it = ids.find(name);
-      if (it == ids.end()) {
-        throw InputError(where + "." + field + ": vertex '" + name + "' does not exist");
-      }
-      return it->second;
-    };
-    const VertexId a = end(l.a(), "a");
-    const VertexId b = end(l.b(), "b");
+    const VertexId a = vertex_named(ids, l.a(), where + ".a");
+    const VertexId b = vertex_named(ids, l.b(), where + ".b");
     if (a == b) throw InputError(where + ": links vertex '" + l.a() + "' to itself");
     // Routing takes one link per hop, so a second link would be counted but never used.
     const auto [first, fresh] = linked.emplace(std::minmax(a, b), i);
@@ -144,8 +170,11 @@ Topology from_graph(const pb::TopologySpec& spec, const std::string& origin) {
     }
     builder.add_link(a, b, link_params(l.link(), where + ".link"));
   }
+  const auto no_peer_access = peer_pairs(g, ids, builder.npu_count(), origin);
   try {
-    return std::move(builder).build();
+    Topology topology = std::move(builder).build();
+    topology.set_no_peer_access(no_peer_access);
+    return topology;
   } catch (const InputError& e) {
     throw InputError(origin + ": " + e.what());
   }

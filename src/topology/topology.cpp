@@ -135,6 +135,22 @@ Route Topology::shortest_path_route(Rank src, Rank dst) const {
   return route;
 }
 
+bool Topology::peer_access(Rank a, Rank b) const {
+  return !std::binary_search(no_peer_access_.begin(), no_peer_access_.end(),
+                             std::pair<Rank, Rank>(std::min(a, b), std::max(a, b)));
+}
+
+void Topology::set_no_peer_access(std::vector<std::pair<Rank, Rank>> pairs) {
+  for (auto& [a, b] : pairs) {
+    COMMSIM_CHECK(a < npu_count_ && b < npu_count_ && a != b,
+                  "no peer access between ranks " + std::to_string(a) + " and " + std::to_string(b));
+    if (b < a) std::swap(a, b);
+  }
+  std::sort(pairs.begin(), pairs.end());
+  pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+  no_peer_access_ = std::move(pairs);
+}
+
 LinkClass Topology::route_class(const Route& route) const {
   LinkClass slowest = LinkClass::kNvlink;
   for (const ChannelId c : route) slowest = std::max(slowest, link_class(link(link_of(c)).params.kind));

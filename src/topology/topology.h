@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "base/units.h"
@@ -113,6 +114,16 @@ class Topology {
   /// Multiplies the bandwidth of every link by the factor of its class (LinkClass order:
   /// NVLink, PCIe, network), as a calibration finds a library sustains; routes stay as built.
   void scale_bandwidths(const std::array<double, 3>& factor_by_class);
+
+  /// Whether NPU a can read and write NPU b's memory directly (CUDA peer access, over NVLink
+  /// or PCIe). Without it a library stages data through host memory (NCCL's SHM transport).
+  /// True unless the pair was given to set_no_peer_access(); an NPU has access to itself.
+  /// Recorded only: the network moves every pair's data alike.
+  bool peer_access(Rank a, Rank b) const;
+  /// The pairs without peer access, each (smaller rank, larger rank), in order.
+  const std::vector<std::pair<Rank, Rank>>& no_peer_access() const { return no_peer_access_; }
+  /// Replaces the pairs without peer access; each pair is taken in either order.
+  void set_no_peer_access(std::vector<std::pair<Rank, Rank>> pairs);
   /// The vertex a channel leaves from and the one it enters.
   VertexId channel_source(ChannelId channel) const;
   VertexId channel_target(ChannelId channel) const;
@@ -144,6 +155,7 @@ class Topology {
   std::optional<Grid> grid_;
   Shape shape_;
   LibraryProfile library_;
+  std::vector<std::pair<Rank, Rank>> no_peer_access_;  // sorted, first < second
   mutable std::unordered_map<std::uint64_t, Route> route_cache_;
   // Per source NPU: the link through which Dijkstra reached each vertex.
   mutable std::vector<std::vector<LinkId>> predecessor_links_;

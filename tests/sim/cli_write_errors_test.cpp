@@ -31,6 +31,7 @@ const std::vector<FileOption>& file_options() {
       {{"replay", "--trace", kTrace}, "--csv"},
       {{"replay", "--trace", kTrace}, "--timeline"},
       {{"generate", "collective"}, "--output"},
+      {{"topo", "--import-nvidia-smi", source_path("tests/data/nvidia-smi-topo-hgx-h100-8nic.txt"), "--gpu", "h100"}, "--output"},
   };
   return options;
 }

@@ -238,6 +238,42 @@ TEST(SpecFile, JsonKeysGivenTwiceAreErrors) {
       << error_of(in_array, true);
 }
 
+// Three GPUs on a host bridge; `pairs` is what graph.no_peer_access lists.
+std::string peer_spec(const std::string& pairs) {
+  return R"(name: "x" graph {
+    vertices { name: "gpu0" } vertices { name: "gpu1" } vertices { name: "gpu2" }
+    vertices { name: "host" kind: SWITCH }
+    links { a: "gpu0" b: "host" link { bandwidth: "24GB/s" latency: "150ns" kind: PCIE } }
+    links { a: "gpu1" b: "host" link { bandwidth: "24GB/s" latency: "150ns" kind: PCIE } }
+    links { a: "gpu2" b: "host" link { bandwidth: "24GB/s" latency: "150ns" kind: PCIE } } )" +
+         pairs + " }";
+}
+
+TEST(SpecFile, PeerAccessIsEveryPairButThoseListed) {
+  const Topology all = parse_topology_spec(peer_spec(""), "spec.textproto", false);
+  EXPECT_TRUE(all.peer_access(0, 2));
+  EXPECT_TRUE(all.no_peer_access().empty());
+  const Topology some = parse_topology_spec(peer_spec(R"(no_peer_access { a: "gpu2" b: "gpu0" })"), "spec.textproto", false);
+  EXPECT_FALSE(some.peer_access(0, 2));
+  EXPECT_FALSE(some.peer_access(2, 0));
+  EXPECT_TRUE(some.peer_access(0, 1));
+  EXPECT_TRUE(some.peer_access(2, 2));
+  EXPECT_EQ(some.no_peer_access(), (std::vector<std::pair<Rank, Rank>>{{0, 2}}));
+  // Built topologies have peer access everywhere.
+  EXPECT_TRUE(load_topology_file(kTopologies + "pcie-4gpu-box.textproto").no_peer_access().empty());
+}
+
+TEST(SpecFile, PeerPairsNameTwoDistinctNpusOnce) {
+  EXPECT_EQ(error_of(peer_spec(R"(no_peer_access { a: "gpu0" b: "gpu9" })")),
+            "spec.textproto: graph.no_peer_access[0].b: vertex 'gpu9' does not exist");
+  EXPECT_EQ(error_of(peer_spec(R"(no_peer_access { a: "host" b: "gpu1" })")),
+            "spec.textproto: graph.no_peer_access[0].a: 'host' is a switch, not an NPU");
+  EXPECT_EQ(error_of(peer_spec(R"(no_peer_access { a: "gpu1" b: "gpu1" })")),
+            "spec.textproto: graph.no_peer_access[0]: pairs NPU 'gpu1' with itself");
+  EXPECT_EQ(error_of(peer_spec(R"(no_peer_access { a: "gpu0" b: "gpu1" } no_peer_access { a: "gpu1" b: "gpu0" })")),
+            "spec.textproto: graph.no_peer_access[1]: 'gpu1' and 'gpu0' are already given in graph.no_peer_access[0]");
+}
+
 TEST(SpecFile, MissingFileIsAnInputError) {
   EXPECT_THROW(load_topology_file("/nonexistent/topology.textproto"), InputError);
 }
