@@ -10,6 +10,7 @@
 #include "base/text_proto.h"
 #include "topology/nvidia_smi_pcie_tree.h"
 #include "topology/nvidia_smi_topo.h"
+#include "topology/spec_message.h"
 
 namespace commsim {
 namespace {
@@ -258,8 +259,7 @@ NvidiaSmiImport import_nvidia_smi_topo(const std::string& text, const std::strin
 std::string nvidia_smi_spec_file(const NvidiaSmiImport& imported) {
   std::string out;
   for (const std::string& note : imported.notes) add_comment(out, note);
-  out += "# proto-file: proto/topology.proto\n# proto-message: commsim.spec.TopologySpec\n";
-  return out + print_text_proto(imported.spec);
+  return out + spec_text(imported.spec);
 }
 
 }  // namespace commsim

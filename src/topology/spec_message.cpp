@@ -2,7 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
-#include <google/protobuf/text_format.h>
+#include <cstdlib>
 
 #include "base/error.h"
 #include "base/input_file.h"
@@ -13,11 +13,19 @@ namespace {
 
 namespace pb = commsim::spec;
 
-// Exact: the largest unit that divides the time (TimePs is whole picoseconds).
+// Exact, in microseconds: TimePs is whole picoseconds, six decimals of a microsecond
+// ("6.6us", "18.586832us").
 std::string time_text(TimePs t) {
-  if (t % kPsPerUs == 0) return std::to_string(t / kPsPerUs) + "us";
-  if (t % kPsPerNs == 0) return std::to_string(t / kPsPerNs) + "ns";
-  return std::to_string(t) + "ps";
+  std::string fraction = std::to_string(kPsPerUs + t % kPsPerUs).substr(1);
+  while (!fraction.empty() && fraction.back() == '0') fraction.pop_back();
+  return std::to_string(t / kPsPerUs) + (fraction.empty() ? "" : "." + fraction) + "us";
+}
+
+// 9 significant digits, as the rates are written.
+double rounded(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.9g", value);
+  return std::strtod(text, nullptr);
 }
 
 std::string bandwidth_text(BandwidthBps rate) {
@@ -40,7 +48,7 @@ void fill_costs(const ProtocolCosts& c, pb::ProtocolSpec& out) {
   out.set_nvlink_step(time_text(c.step_latency(LinkClass::kNvlink)));
   out.set_pcie_step(time_text(c.step_latency(LinkClass::kPcie)));
   out.set_net_step(time_text(c.step_latency(LinkClass::kNet)));
-  out.set_efficiency(c.efficiency);
+  out.set_efficiency(rounded(c.efficiency));
   if (std::isfinite(c.max_rate_Bps)) out.set_max_bandwidth(bandwidth_text(c.max_rate_Bps));
 }
 
@@ -123,9 +131,7 @@ void scale_link_bandwidths(pb::TopologySpec& spec, const std::array<double, 3>& 
 }
 
 std::string spec_text(const pb::TopologySpec& spec) {
-  std::string text;
-  COMMSIM_CHECK(google::protobuf::TextFormat::PrintToString(spec, &text), "printing a topology spec");
-  return "# proto-file: proto/topology.proto\n# proto-message: commsim.spec.TopologySpec\n" + text;
+  return "# proto-file: proto/topology.proto\n# proto-message: commsim.spec.TopologySpec\n" + print_text_proto(spec);
 }
 
 }  // namespace commsim

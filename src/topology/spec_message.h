@@ -24,7 +24,7 @@ LinkKind link_kind(spec::LinkKind kind);
 
 /// A profile as a `library` block with every protocol, the in-switch costs and the P2P
 /// channels in full, so that library_from_spec gives the same profile back: times exact to
-/// the picosecond, rates and efficiencies to 9 significant digits.
+/// the picosecond (in us), rates and efficiencies to 9 significant digits.
 spec::LibrarySpec library_message(const LibraryProfile& profile);
 
 /// Multiplies the bandwidth of every link the spec declares (a builder's `link` and `nic`,
