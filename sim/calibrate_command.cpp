@@ -41,11 +41,14 @@ std::string join(const std::vector<std::string>& items) {
 }
 
 // The base spec with the fitted library and bandwidths, and comments that say how it was made.
-std::string calibrated_spec(const std::string& base_path, const SpecScale& scale, const CalibrationResult& result,
+// A cluster spec keeps the shape it was fitted at (GPUs per node, nodes: the topology's levels).
+std::string calibrated_spec(const std::string& base_path, const Topology& topology, const CalibrationResult& result,
                             const std::vector<std::string>& fitted, const std::vector<std::string>& held_out) {
   spec::TopologySpec spec = read_spec_message(base_path);
-  if (scale.nodes) spec.mutable_builder()->set_nodes(*scale.nodes);
-  if (scale.gpus_per_node) spec.mutable_builder()->set_gpus_per_node(*scale.gpus_per_node);
+  if (topology.shape().kind == TopologyKind::kHierarchical && spec.has_builder()) {
+    spec.mutable_builder()->set_gpus_per_node(topology.shape().levels.at(0));
+    spec.mutable_builder()->set_nodes(topology.shape().levels.at(1));
+  }
   scale_link_bandwidths(spec, result.fit.bandwidth_scale);
   *spec.mutable_library() = library_message(result.fit.library);
   spec.set_description(spec.description() + " (calibrated)");
@@ -111,8 +114,7 @@ int run_calibrate(const std::vector<std::string>& args, std::ostream& out) {
   const std::vector<std::string> held_out = files_option(vm, "holdout");
   const std::vector<Measurement> rows = read_measurement_files(fitted);
   const std::vector<Measurement> holdout = read_measurement_files(held_out);
-  const SpecScale scale = measured_scale(rows);
-  const Topology topology = topology_from_options(vm, default_topology_config(), scale);
+  const Topology topology = topology_from_options(vm, default_topology_config(), measured_scale(rows));
   calibration.validation = validation_options(vm, topology);
 
   const CalibrationResult result = calibrate(topology, rows, holdout, calibration);
@@ -127,11 +129,7 @@ int run_calibrate(const std::vector<std::string>& args, std::ostream& out) {
         << "# held out, after:  " << error_summary(result.holdout_after) << "\n";
   }
   if (output) {
-    const SpecScale used{vm.count("nodes") ? std::optional<std::uint32_t>(topology.shape().levels.at(1)) : scale.nodes,
-                         vm.count("gpus-per-node") ? std::optional<std::uint32_t>(topology.shape().levels.at(0))
-                                                   : scale.gpus_per_node};
-    output->stream() << calibrated_spec(*base, topology.shape().kind == TopologyKind::kHierarchical ? used : SpecScale{},
-                                        result, fitted, held_out);
+    output->stream() << calibrated_spec(*base, topology, result, fitted, held_out);
     output->commit();
     out << "# wrote " << *option_text(vm, "output") << "\n";
   }

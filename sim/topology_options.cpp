@@ -6,6 +6,7 @@
 #include "base/error.h"
 #include "topology/builders.h"
 #include "topology/spec_file.h"
+#include "topology/spec_message.h"
 
 namespace commsim::cli {
 namespace {
@@ -89,12 +90,13 @@ Topology topology_from_options(const po::variables_map& vm, const TopologyConfig
     SpecScale scale;
     if (vm.count("nodes")) scale.nodes = count_option(vm, "nodes", 0, 1);
     if (vm.count("gpus-per-node")) scale.gpus_per_node = count_option(vm, "gpus-per-node", 0, 1);
-    Topology topology = load_topology_file(*file, scale);
-    const SpecScale wanted{scale.nodes ? scale.nodes : measured.nodes,
-                           scale.gpus_per_node ? scale.gpus_per_node : measured.gpus_per_node};
-    const bool rescale = wanted.nodes != scale.nodes || wanted.gpus_per_node != scale.gpus_per_node;
-    if (rescale && topology.shape().kind == TopologyKind::kHierarchical) return load_topology_file(*file, wanted);
-    return topology;
+    // Only a hierarchical builder spec scales: what the measurements say fills in the rest.
+    const spec::TopologySpec message = read_spec_message(*file);
+    if (message.has_builder() && message.builder().kind() == spec::HIERARCHICAL) {
+      if (!scale.nodes) scale.nodes = measured.nodes;
+      if (!scale.gpus_per_node) scale.gpus_per_node = measured.gpus_per_node;
+    }
+    return load_topology_file(*file, scale);
   }
 
   TopologyConfig c;
