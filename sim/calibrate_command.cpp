@@ -50,6 +50,7 @@ std::string calibrated_spec(const std::string& base_path, const Topology& topolo
     spec.mutable_builder()->set_nodes(topology.shape().levels.at(1));
   }
   scale_link_bandwidths(spec, result.fit.bandwidth_scale);
+  if (result.fit.both_ways_efficiency) set_both_ways_efficiency(spec, *result.fit.both_ways_efficiency);
   *spec.mutable_library() = library_message(result.fit.library);
   spec.set_description(spec.description() + " (calibrated)");
   std::ostringstream text;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <sstream>
 
 #include "base/error.h"
 #include "base/input_file.h"
@@ -38,6 +39,15 @@ std::string describe_peer_access(const Topology& t) {
   return text + (pairs.size() > kShown ? ", ..." : "");
 }
 
+// ", 0.72 of the bandwidth both ways at once" where half-duplex links lose to turning around.
+std::string both_ways_text(const Topology& t) {
+  const std::optional<double> e = t.both_ways_efficiency();
+  if (!e || *e == 1) return "";
+  std::ostringstream text;
+  text << ", " << *e << " of the bandwidth both ways at once";
+  return text.str();
+}
+
 void print_summary(const Topology& t, std::ostream& out) {
   std::map<std::string_view, std::size_t> kinds;
   std::size_t half_duplex = 0;
@@ -69,7 +79,7 @@ void print_summary(const Topology& t, std::ostream& out) {
   if (t.link_count() > 0) {
     out << " (" << kind_list << "), "
         << (half_duplex == 0 ? "full duplex"
-                             : std::to_string(half_duplex) + " half duplex");
+                             : std::to_string(half_duplex) + " half duplex" + both_ways_text(t));
   }
   out << "\n"
       << "diameter      " << t.diameter_hops() << " hops\n"

@@ -22,6 +22,7 @@ Network::Network(Engine& engine, const Topology& topology, TimePs overhead_ps, P
     resource_capacity_[2 * l + 1] = p.bandwidth_Bps;
   }
   flows_on_resource_.resize(channels);
+  flows_on_channel_.resize(channels, 0);
   resource_epoch_.resize(channels, 0);
   resource_local_.resize(channels, 0);
   engine_.add_batch_end_hook([this] { recompute_rates(); });
@@ -88,6 +89,7 @@ void Network::start_flow(FlowId id) {
   for (const ChannelId c : *flow.route) {
     const std::uint32_t r = resource_of(c);
     flows_on_resource_[r].push_back(id);
+    ++flows_on_channel_[c];
     dirty_resources_.push_back(r);
   }
   ++active_flows_;
@@ -102,6 +104,7 @@ void Network::finish_flow(FlowId id) {
     COMMSIM_CHECK(it != on.end(), "finished flow not on its resource");
     *it = on.back();
     on.pop_back();
+    --flows_on_channel_[c];
     dirty_resources_.push_back(r);
   }
   --active_flows_;
@@ -156,7 +159,7 @@ void Network::recompute_rates() {
 
   problem_.clear();
   for (const std::uint32_t r : component_resources_) {
-    resource_local_[r] = problem_.add_resource(resource_capacity_[r]);
+    resource_local_[r] = problem_.add_resource(capacity_now(r));
   }
   for (const FlowId f : component_flows_) {
     local_route_.clear();
@@ -165,6 +168,14 @@ void Network::recompute_rates() {
   }
   const std::vector<double>& rates = solver_.solve(problem_);
   for (std::size_t i = 0; i < component_flows_.size(); ++i) set_rate(component_flows_[i], rates[i], now);
+}
+
+BandwidthBps Network::capacity_now(std::uint32_t resource) const {
+  // A half-duplex link is resource 2l, its directions channels 2l and 2l + 1.
+  const LinkParams& link = topology_.link(link_of(resource)).params;
+  const bool both_ways = link.duplex == Duplex::kHalf && flows_on_channel_[resource] > 0 &&
+                         flows_on_channel_[resource + 1] > 0;
+  return both_ways ? resource_capacity_[resource] * link.both_ways_efficiency : resource_capacity_[resource];
 }
 
 void Network::set_rate(FlowId f, BandwidthBps rate, TimePs now) {

@@ -12,7 +12,8 @@
 // Whenever flows start or finish, rates are recomputed once per instant (at the engine's
 // batch end), over the flows that share resources, transitively, with those that changed;
 // each affected flow's remaining bytes are first advanced at its old rate up to now.
-// A full-duplex link is two resources (one per direction); a half-duplex link is one.
+// A full-duplex link is two resources (one per direction); a half-duplex link is one, whose
+// capacity is its both-ways efficiency of its bandwidth while flows cross it both ways.
 //
 // A message to oneself (src == dst) has an empty route and arrives after o.
 
@@ -80,6 +81,9 @@ class Network : public Transport {
   void start_flow(FlowId id);
   void finish_flow(FlowId id);
   void recompute_rates();
+  /// A resource's capacity with the flows on it now: a half-duplex link carrying flows both
+  /// ways has its both-ways efficiency of its bandwidth (LinkParams).
+  BandwidthBps capacity_now(std::uint32_t resource) const;
   /// Advances the flow's bytes at its old rate to `now`, then moves it to `rate`.
   void set_rate(FlowId id, BandwidthBps rate, TimePs now);
   void release_flow(FlowId id);
@@ -93,6 +97,7 @@ class Network : public Transport {
   std::vector<Flow> flows_;
   std::vector<FlowId> free_flows_;
   std::vector<std::vector<FlowId>> flows_on_resource_;
+  std::vector<std::uint32_t> flows_on_channel_;  // active flows per direction of each link
   std::vector<std::uint32_t> dirty_resources_;
   std::size_t active_flows_ = 0;
   std::uint64_t recomputations_ = 0;

@@ -74,6 +74,7 @@ class Fit {
 Topology calibrated_topology(const Topology& topology, const LibraryFit& fit) {
   Topology calibrated = topology;
   calibrated.scale_bandwidths(fit.bandwidth_scale);
+  if (fit.both_ways_efficiency) calibrated.set_both_ways_efficiency(*fit.both_ways_efficiency);
   calibrated.set_library(fit.library);
   return calibrated;
 }
@@ -81,7 +82,7 @@ Topology calibrated_topology(const Topology& topology, const LibraryFit& fit) {
 CalibrationResult calibrate(const Topology& topology, const std::vector<Measurement>& rows,
                             const std::vector<Measurement>& holdout, const CalibrationOptions& options) {
   if (rows.empty()) throw InputError("no measured rows to calibrate on");
-  const Fit fit(topology, rows, options, LibraryFit{options.validation.library});
+  const Fit fit(topology, rows, options, LibraryFit{options.validation.library, {1, 1, 1}, topology.both_ways_efficiency()});
   CalibrationResult result;
   result.before = fit.validate(fit.at(fit.start()));
   BoundedLeastSquaresOptions solver;

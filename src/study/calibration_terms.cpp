@@ -74,6 +74,11 @@ std::vector<CalibrationTerm> calibration_terms(const Topology& topology, const L
                      [i](const LibraryFit& f) { return f.bandwidth_scale[i]; },
                      [i](LibraryFit& f, double v) { f.bandwidth_scale[i] = v; }});
   }
+  if (fit.both_ways_efficiency) {
+    terms.push_back({"half-duplex both-ways efficiency", "", 0.1, 1, 1,
+                     [](const LibraryFit& f) { return *f.both_ways_efficiency; },
+                     [](LibraryFit& f, double v) { f.both_ways_efficiency = v; }});
+  }
   for (std::size_t p = 0; p < fit.library.protocols.size(); ++p) {
     add_costs_terms(terms, std::string(protocol_name(fit.library.protocols[p].first)), classes, CostsOf{p});
   }

@@ -7,12 +7,14 @@
 //   step latency     per protocol and class of link present, us
 //   in-switch        call latency, step latencies and efficiency (a reducing switch only)
 //   P2P channel rate per class of link present, GB/s (a library with P2P channels)
+//   both-ways efficiency of the half-duplex links, if the topology has any
 // each with bounds that keep it physical: latencies >= 0, an efficiency in (0, 1], a scale
 // within [0.1, 2] of the spec's bandwidth. Protocol efficiencies (LL's 1/2, LL128's 120/128)
 // are the protocols' structure and stay as they are.
 
 #include <array>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +27,8 @@ namespace commsim {
 struct LibraryFit {
   LibraryProfile library;
   std::array<double, 3> bandwidth_scale{1, 1, 1};  // by LinkClass
+  /// Of every half-duplex link (LinkParams::both_ways_efficiency); none: as the topology has.
+  std::optional<double> both_ways_efficiency;
 };
 
 /// One fitted number, in the unit it is shown in.

@@ -2,6 +2,8 @@
 
 #include <boost/graph/graphviz.hpp>
 
+#include <sstream>
+
 namespace commsim {
 
 void write_dot(std::ostream& out, const Topology& topology) {
@@ -18,6 +20,11 @@ void write_dot(std::ostream& out, const Topology& topology) {
     std::string label = format_bandwidth(p.bandwidth_Bps) + " " + format_time(p.latency_ps) +
                         " " + std::string(link_kind_name(p.kind));
     if (p.duplex == Duplex::kHalf) label += " half-duplex";
+    if (p.duplex == Duplex::kHalf && p.both_ways_efficiency < 1) {
+      std::ostringstream both_ways;
+      both_ways << " (x" << p.both_ways_efficiency << " both ways)";
+      label += both_ways.str();
+    }
     os << "[label=" << boost::escape_dot_string(label) << "]";
   };
   const auto graph_writer = [&](std::ostream& os) {

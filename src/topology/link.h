@@ -20,6 +20,11 @@ struct LinkParams {
   TimePs latency_ps = 0;
   LinkKind kind = LinkKind::kOther;
   Duplex duplex = Duplex::kFull;
+  /// Half duplex: the share of `bandwidth_Bps` left while flows cross the link in both
+  /// directions at once, in (0, 1]. A medium that turns around (a shared bus, GPU traffic
+  /// staged through host memory, which NCCL's SHM transport does without peer access) moves
+  /// less both ways together than one way alone.
+  double both_ways_efficiency = 1;
 };
 
 /// NCCL's hardware classes of a communication step (topology/library.h): a route is in the

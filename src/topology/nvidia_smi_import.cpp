@@ -31,11 +31,12 @@ std::string gb_per_s_text(BandwidthBps rate, bool rounded = false) {
 class SpecWriter {
  public:
   explicit SpecWriter(spec::ExplicitSpec& graph) : graph_(graph) {}
-  void vertex(const std::string& name, bool npu, bool reduces = false) {
+  spec::VertexSpec& vertex(const std::string& name, bool npu, bool reduces = false) {
     auto* v = graph_.add_vertices();
     v->set_name(name);
     if (!npu) v->set_kind(spec::VertexSpec::SWITCH);
     if (reduces) v->set_reduces(true);
+    return *v;
   }
   void link(const std::string& a, const std::string& b, BandwidthBps rate, const char* latency, spec::LinkKind kind) {
     auto* l = graph_.add_links();
@@ -146,7 +147,10 @@ std::vector<std::string> add_pcie(const SmiTopoMatrix& m, const PcieTree& t, con
   for (std::size_t d = 0; d < m.devices.size(); ++d) {
     if (!m.devices[d].gpu) out.vertex(names[d], false);
   }
-  for (std::size_t node = 0; node < t.nodes.size(); ++node) out.vertex(node_name(t, node), false);
+  // A socket's root complex holds its memory: pairs without peer access meet there.
+  for (std::size_t node = 0; node < t.nodes.size(); ++node) {
+    out.vertex(node_name(t, node), false).set_host_memory(t.nodes[node].kind == PcieNodeKind::kSocket);
+  }
   for (std::size_t d = 0; d < m.devices.size(); ++d) out.link(names[d], node_name(t, t.device_parent[d]), pcie, kPcieLatency, spec::PCIE);
   std::vector<std::string> sockets;
   for (std::size_t node = 0; node < t.nodes.size(); ++node) {
@@ -181,20 +185,29 @@ std::vector<std::string> add_pcie(const SmiTopoMatrix& m, const PcieTree& t, con
   return notes;
 }
 
+// Whether GPUs a and b reach each other over NVLink through one other GPU (NCCL's PATH_NVB,
+// which its P2P transport uses unless NCCL_NVB_DISABLE is set).
+bool nvlink_through_a_gpu(const SmiTopoMatrix& m, const std::vector<std::size_t>& gpus, std::size_t a, std::size_t b) {
+  return std::any_of(gpus.begin(), gpus.end(), [&](std::size_t k) {
+    return k != a && k != b && m.cell(a, k).nvlinks && m.cell(k, b).nvlinks;
+  });
+}
+
 // GPU pairs NCCL would not give peer access by default.
 std::string add_peer_access(const SmiTopoMatrix& m, const std::vector<std::string>& names, spec::ExplicitSpec& graph) {
   const std::vector<std::size_t> gpus = gpus_of(m);
   for (std::size_t i = 0; i < gpus.size(); ++i) {
     for (std::size_t j = i + 1; j < gpus.size(); ++j) {
       const SmiCell& c = m.cell(gpus[i], gpus[j]);
-      if (c.nvlinks || c.pcie <= PcieRelation::kPxb) continue;
+      if (c.nvlinks || c.pcie <= PcieRelation::kPxb || nvlink_through_a_gpu(m, gpus, gpus[i], gpus[j])) continue;
       auto* pair = graph.add_no_peer_access();
       pair->set_a(names[gpus[i]]);
       pair->set_b(names[gpus[j]]);
     }
   }
   return "Peer access as NCCL's default P2P level on Intel, ARM and Zhaoxin hosts (PATH_PXB, ncclTopoCheckP2p in "
-         "src/graph/paths.cc): NVLink, PIX and PXB pairs have it; PHB, NODE and SYS pairs (" +
+         "src/graph/paths.cc): NVLink, PIX and PXB pairs have it, and so do pairs with NVLink through another GPU (PATH_NVB, routed "
+         "through that GPU); other PHB, NODE and SYS pairs (" +
          std::to_string(graph.no_peer_access_size()) + " here, in no_peer_access) do not, and NCCL moves their data "
          "through host memory (its SHM transport). On AMD hosts NCCL allows peer access at every level: empty the "
          "list there.";

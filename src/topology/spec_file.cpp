@@ -26,6 +26,14 @@ LinkParams link_params(const pb::LinkSpec& spec, const std::string& where) {
   p.latency_ps = parse_time(spec.latency(), where + ".latency");
   p.kind = link_kind(spec.kind());
   p.duplex = spec.duplex() == pb::HALF ? Duplex::kHalf : Duplex::kFull;
+  if (spec.both_ways_efficiency() != 0) {
+    const double e = spec.both_ways_efficiency();
+    if (p.duplex != Duplex::kHalf) throw InputError(where + ".both_ways_efficiency applies to half-duplex links only");
+    if (!(e > 0 && e <= 1)) {
+      throw InputError(where + ".both_ways_efficiency must be in (0, 1], got " + std::to_string(e));
+    }
+    p.both_ways_efficiency = e;
+  }
   return p;
 }
 
@@ -151,7 +159,12 @@ Topology from_graph(const pb::TopologySpec& spec, const std::string& origin) {
         throw InputError(where + ": vertex name '" + v.name() + "' is used twice");
       }
       if (npus && v.reduces()) throw InputError(where + ".reduces: only a switch reduces, and '" + v.name() + "' is an NPU");
+      if (npus && v.host_memory()) {
+        throw InputError(where + ".host_memory: only a switch (a CPU's root complex) has it, and '" + v.name() +
+                         "' is an NPU");
+      }
       ids[v.name()] = npus ? builder.add_npu(v.name()) : builder.add_switch(v.name(), v.reduces());
+      if (v.host_memory()) builder.set_host_memory(ids[v.name()]);
     }
   }
   std::map<std::pair<VertexId, VertexId>, int> linked;  // unordered pair -> first link index

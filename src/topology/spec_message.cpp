@@ -130,6 +130,19 @@ void scale_link_bandwidths(pb::TopologySpec& spec, const std::array<double, 3>& 
   }
 }
 
+void set_both_ways_efficiency(pb::TopologySpec& spec, double efficiency) {
+  const auto set = [&](pb::LinkSpec& link) {
+    if (link.duplex() == pb::HALF) link.set_both_ways_efficiency(rounded(efficiency));
+  };
+  if (spec.has_builder()) {
+    if (spec.builder().has_link()) set(*spec.mutable_builder()->mutable_link());
+    if (spec.builder().has_nic()) set(*spec.mutable_builder()->mutable_nic());
+  }
+  if (spec.has_graph()) {
+    for (pb::ExplicitLinkSpec& l : *spec.mutable_graph()->mutable_links()) set(*l.mutable_link());
+  }
+}
+
 std::string spec_text(const pb::TopologySpec& spec) {
   return "# proto-file: proto/topology.proto\n# proto-message: commsim.spec.TopologySpec\n" + print_text_proto(spec);
 }

@@ -32,6 +32,10 @@ spec::LibrarySpec library_message(const LibraryProfile& profile);
 /// network), as Topology::scale_bandwidths does to a built topology.
 void scale_link_bandwidths(spec::TopologySpec& spec, const std::array<double, 3>& factor_by_class);
 
+/// Sets the both-ways efficiency of every half-duplex link the spec declares, as
+/// Topology::set_both_ways_efficiency does to a built topology.
+void set_both_ways_efficiency(spec::TopologySpec& spec, double efficiency);
+
 /// The message in protobuf text format, with the `# proto-file:` and `# proto-message:`
 /// lines editors use.
 std::string spec_text(const spec::TopologySpec& spec);

@@ -24,7 +24,8 @@ Topology::Topology(std::string name, std::string description, Graph graph,
       npu_count_(npu_count),
       grid_(std::move(grid)),
       shape_(std::move(shape)),
-      predecessor_links_(npu_count) {
+      predecessor_links_(npu_count),
+      distances_(npu_count) {
   COMMSIM_CHECK(npu_count_ <= boost::num_vertices(graph_), "more NPUs than vertices");
 }
 
@@ -44,6 +45,20 @@ void Topology::scale_bandwidths(const std::array<double, 3>& factor_by_class) {
   }
 }
 
+void Topology::set_both_ways_efficiency(double efficiency) {
+  COMMSIM_CHECK(efficiency > 0 && efficiency <= 1, "a both-ways efficiency must be in (0, 1]");
+  for (Link& l : links_) {
+    if (l.params.duplex == Duplex::kHalf) l.params.both_ways_efficiency = efficiency;
+  }
+}
+
+std::optional<double> Topology::both_ways_efficiency() const {
+  for (const Link& l : links_) {
+    if (l.params.duplex == Duplex::kHalf) return l.params.both_ways_efficiency;
+  }
+  return std::nullopt;
+}
+
 VertexId Topology::channel_source(ChannelId channel) const {
   const Link& l = links_.at(link_of(channel));
   return channel % 2 == 0 ? l.first : l.second;
@@ -61,7 +76,9 @@ const Route& Topology::route(Rank src, Rank dst) const {
   const std::uint64_t key = static_cast<std::uint64_t>(src) * npu_count_ + dst;
   auto it = route_cache_.find(key);
   if (it != route_cache_.end()) return it->second;
-  Route r = grid_ ? grid_route(src, dst) : shortest_path_route(src, dst);
+  Route r = grid_                         ? grid_route(src, dst)
+             : src != dst && !peer_access(src, dst) ? host_memory_route(src, dst)
+                                                     : shortest_path_route(src, dst);
   return route_cache_.emplace(key, std::move(r)).first->second;
 }
 
@@ -96,14 +113,14 @@ Route Topology::grid_route(Rank src, Rank dst) const {
   return route;
 }
 
-Route Topology::shortest_path_route(Rank src, Rank dst) const {
+const std::vector<double>& Topology::fastest_distances(Rank src) const {
   std::vector<LinkId>& pred = predecessor_links_[src];
   if (pred.empty()) {
     const std::size_t n = boost::num_vertices(graph_);
     using EdgeDesc = boost::graph_traits<Graph>::edge_descriptor;
     std::vector<EdgeDesc> pred_edge(n);
-    std::vector<double> distance(n);
-    std::vector<bool> reached(n, false);
+    std::vector<double>& distance = distances_[src];
+    distance.assign(n, 0);
     auto index = boost::get(boost::vertex_index, graph_);
     boost::dijkstra_shortest_paths(
         graph_, src,
@@ -119,12 +136,18 @@ Route Topology::shortest_path_route(Rank src, Rank dst) const {
       }
     }
   }
+  return distances_[src];
+}
+
+Route Topology::fastest_path(Rank src, VertexId target) const {
+  fastest_distances(src);
+  const std::vector<LinkId>& pred = predecessor_links_[src];
   Route route;
-  for (VertexId v = dst; v != src;) {
+  for (VertexId v = target; v != src;) {
     const LinkId l = pred[v];
     if (l == kNoLink) {
-      throw InputError("topology '" + name_ + "': no path from NPU " + std::to_string(src) +
-                       " to NPU " + std::to_string(dst));
+      throw InputError("topology '" + name_ + "': no path from NPU " + std::to_string(src) + " to vertex '" +
+                       graph_[target].name + "'");
     }
     const Link& link = links_[l];
     const VertexId from = link.first == v ? link.second : link.first;
@@ -132,6 +155,26 @@ Route Topology::shortest_path_route(Rank src, Rank dst) const {
     v = from;
   }
   std::reverse(route.begin(), route.end());
+  return route;
+}
+
+Route Topology::shortest_path_route(Rank src, Rank dst) const { return fastest_path(src, dst); }
+
+// src -> host h -> dst through the h of least d(src, h) + d(dst, h) (the lowest-numbered on a
+// tie): the fastest path out to h, then dst's fastest path to h walked backwards (c ^ 1 is
+// channel c's opposite direction).
+Route Topology::host_memory_route(Rank src, Rank dst) const {
+  const std::vector<double>& from_src = fastest_distances(src);
+  const std::vector<double>& from_dst = fastest_distances(dst);
+  std::optional<VertexId> best;
+  for (VertexId v = 0; v < boost::num_vertices(graph_); ++v) {
+    if (!graph_[v].host_memory) continue;
+    if (!best || from_src[v] + from_dst[v] < from_src[*best] + from_dst[*best]) best = v;
+  }
+  COMMSIM_CHECK(best.has_value(), "a pair without peer access and no host-memory vertex");
+  Route route = fastest_path(src, *best);
+  const Route back = fastest_path(dst, *best);
+  for (auto it = back.rbegin(); it != back.rend(); ++it) route.push_back(*it ^ 1);
   return route;
 }
 
@@ -148,7 +191,14 @@ void Topology::set_no_peer_access(std::vector<std::pair<Rank, Rank>> pairs) {
   }
   std::sort(pairs.begin(), pairs.end());
   pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+  if (!pairs.empty()) {
+    const auto [first, last] = boost::vertices(graph_);
+    if (std::none_of(first, last, [&](VertexId v) { return graph_[v].host_memory; })) {
+      throw InputError("pairs without peer access need a host_memory vertex to exchange data through");
+    }
+  }
   no_peer_access_ = std::move(pairs);
+  route_cache_.clear();
 }
 
 LinkClass Topology::route_class(const Route& route) const {

@@ -56,6 +56,9 @@ struct VertexProps {
   std::string name;
   /// A switch that reduces and multicasts in the fabric (NVSwitch with NVLink SHARP).
   bool reduces = false;
+  /// A switch that is a CPU's root complex with its memory, through which NPUs without peer
+  /// access exchange data (NCCL's SHM transport).
+  bool host_memory = false;
 };
 
 struct EdgeProps {
@@ -102,8 +105,11 @@ class Topology {
   /// Sum of the bandwidths of an NPU's links: the most it can send at once, B/s.
   BandwidthBps injection_bandwidth(Rank npu) const;
 
-  /// The channels from `src` to `dst` (empty when src == dst). The reference stays valid
-  /// for the topology's lifetime.
+  /// The channels from `src` to `dst` (empty when src == dst): on a grid dimension by
+  /// dimension; elsewhere the fastest path (least latency + 1 MiB / bandwidth), except for a
+  /// pair without peer access, whose data is staged in host memory: the fastest path from
+  /// src to a host-memory vertex and on to dst, through the host that makes it fastest.
+  /// The reference stays valid for the topology's lifetime.
   const Route& route(Rank src, Rank dst) const;
   /// The class of a route: the slowest class among its links (NVLink for an empty route).
   LinkClass route_class(const Route& route) const;
@@ -114,15 +120,20 @@ class Topology {
   /// Multiplies the bandwidth of every link by the factor of its class (LinkClass order:
   /// NVLink, PCIe, network), as a calibration finds a library sustains; routes stay as built.
   void scale_bandwidths(const std::array<double, 3>& factor_by_class);
+  /// Sets the both-ways efficiency of every half-duplex link (LinkParams), in (0, 1].
+  void set_both_ways_efficiency(double efficiency);
+  /// The both-ways efficiency of the first half-duplex link; none without one.
+  std::optional<double> both_ways_efficiency() const;
 
   /// Whether NPU a can read and write NPU b's memory directly (CUDA peer access, over NVLink
   /// or PCIe). Without it a library stages data through host memory (NCCL's SHM transport).
   /// True unless the pair was given to set_no_peer_access(); an NPU has access to itself.
-  /// Recorded only: the network moves every pair's data alike.
+  /// The route of a pair without it crosses host memory (route()).
   bool peer_access(Rank a, Rank b) const;
   /// The pairs without peer access, each (smaller rank, larger rank), in order.
   const std::vector<std::pair<Rank, Rank>>& no_peer_access() const { return no_peer_access_; }
-  /// Replaces the pairs without peer access; each pair is taken in either order.
+  /// Replaces the pairs without peer access; each pair is taken in either order. Throws
+  /// InputError if there are pairs and no host-memory vertex to route them through.
   void set_no_peer_access(std::vector<std::pair<Rank, Rank>> pairs);
   /// The vertex a channel leaves from and the one it enters.
   VertexId channel_source(ChannelId channel) const;
@@ -146,6 +157,10 @@ class Topology {
  private:
   Route grid_route(Rank src, Rank dst) const;
   Route shortest_path_route(Rank src, Rank dst) const;
+  Route host_memory_route(Rank src, Rank dst) const;
+  /// Dijkstra's tree from NPU `src` (computed once): the fastest path to `target`.
+  Route fastest_path(Rank src, VertexId target) const;
+  const std::vector<double>& fastest_distances(Rank src) const;
 
   std::string name_;
   std::string description_;
@@ -159,6 +174,7 @@ class Topology {
   mutable std::unordered_map<std::uint64_t, Route> route_cache_;
   // Per source NPU: the link through which Dijkstra reached each vertex.
   mutable std::vector<std::vector<LinkId>> predecessor_links_;
+  mutable std::vector<std::vector<double>> distances_;  // per source NPU: to each vertex
 };
 
 }  // namespace commsim

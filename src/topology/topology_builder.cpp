@@ -25,6 +25,12 @@ VertexId TopologyBuilder::add_switch(std::string name, bool reduces) {
       boost::add_vertex(VertexProps{VertexKind::kSwitch, std::move(name), reduces}, graph_));
 }
 
+void TopologyBuilder::set_host_memory(VertexId v) {
+  COMMSIM_CHECK(v < boost::num_vertices(graph_) && graph_[v].kind == VertexKind::kSwitch,
+                "host memory on vertex " + std::to_string(v) + ", not a switch");
+  graph_[v].host_memory = true;
+}
+
 LinkId TopologyBuilder::add_link(VertexId a, VertexId b, const LinkParams& params) {
   const std::size_t n = boost::num_vertices(graph_);
   COMMSIM_CHECK(a < n && b < n && a != b, "link between vertices " + std::to_string(a) +

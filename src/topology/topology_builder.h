@@ -21,6 +21,8 @@ class TopologyBuilder {
   /// `reduces`: the switch reduces and multicasts in the fabric (NVLink SHARP), see
   /// topology/in_switch.h.
   VertexId add_switch(std::string name, bool reduces = false);
+  /// Marks switch `v` as a CPU's root complex with its memory (VertexProps::host_memory).
+  void set_host_memory(VertexId v);
   LinkId add_link(VertexId a, VertexId b, const LinkParams& params);
   /// Marks the topology as a grid, routed dimension by dimension.
   void set_grid(Grid grid) { grid_ = std::move(grid); }

@@ -127,6 +127,23 @@ TEST(Network, OppositeDirectionsOfAHalfDuplexLinkShareIt) {
   EXPECT_EQ(arrivals, (std::vector<TimePs>{21'971'520, 21'971'520}));
 }
 
+TEST(Network, AHalfDuplexLinkUsedBothWaysLosesItsBothWaysEfficiency) {
+  // At 0.8 both ways the link carries 80 GB/s in all, 40 GB/s (25 ps per byte) each way:
+  // 1 us + 2^20 * 25 ps = 27,214,400 ps. Two flows the same way still share the full 100
+  // GB/s (21,971,520 ps, as above); once the flow going the other way ends, the survivor
+  // speeds up: with 2^20 and 2^21 B, the first ends at 1 us + 2^20 * 25 ps, the second has
+  // 2^20 B left, moved at 10 ps per byte: 1 us + 2^20 * 35 ps = 37,700,160 ps.
+  Topology t = pair(Duplex::kHalf);
+  t.set_both_ways_efficiency(0.8);
+  EXPECT_EQ(simulate_concurrent_messages(t, 0, {{0, 1, kMiB}, {1, 0, kMiB}}),
+            (std::vector<TimePs>{27'214'400, 27'214'400}));
+  EXPECT_EQ(simulate_concurrent_messages(t, 0, {{0, 1, kMiB}, {0, 1, kMiB}}),
+            (std::vector<TimePs>{21'971'520, 21'971'520}));
+  EXPECT_EQ(simulate_concurrent_messages(t, 0, {{0, 1, kMiB}, {1, 0, 2 * kMiB}}),
+            (std::vector<TimePs>{27'214'400, 37'700'160}));
+  EXPECT_EQ(one_message(t, 1, 0, kMiB), 11'485'760);  // alone: the full link
+}
+
 // n0 --(10 GB/s)-- n1 --(20 GB/s)-- n2, no latency.
 Topology line() {
   TopologyBuilder b("line", "test");

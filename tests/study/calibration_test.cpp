@@ -35,13 +35,15 @@ LibraryProfile library(double ll_call, double ll_step, double simple_call, doubl
 
 // AllReduce (14 ring steps on 8 GPUs) and AllGather (7): with both, a call latency and a step
 // latency are told apart; sizes 1 KiB .. 1 GiB cover both protocols.
-std::vector<Measurement> measured_by(const Topology& truth, const ValidationOptions& options) {
+std::vector<Measurement> measured_by(const Topology& truth, const ValidationOptions& options,
+                                     std::vector<CollectiveKind> kinds = {CollectiveKind::kAllReduce,
+                                                                          CollectiveKind::kAllGather}) {
   std::vector<Measurement> rows;
-  for (const CollectiveKind kind : {CollectiveKind::kAllReduce, CollectiveKind::kAllGather}) {
+  for (const CollectiveKind kind : kinds) {
     for (Bytes size = 1024; size <= (Bytes{1} << 30); size *= 4) {
       Measurement m;
       m.operation = MeasuredOperation::of(kind);
-      m.ranks = 8;
+      m.ranks = static_cast<std::uint32_t>(truth.npu_count());
       m.size_bytes = size;
       m.out_of_place.time_us = 1;  // replaced by the prediction below
       m.source = "synthetic:" + std::to_string(rows.size() + 1);
@@ -82,6 +84,28 @@ TEST(Calibration, RecoversTheTermsThatMadeTheMeasurements) {
   EXPECT_GT(result.before.all.median_abs_error, 0.05);
   EXPECT_LT(result.after.all.p90_abs_error, 1e-3);
   EXPECT_EQ(result.fit.library.name, "two-protocol-calibrated");
+}
+
+TEST(Calibration, RecoversTheBothWaysEfficiencyOfAHalfDuplexLink) {
+  // Two GPUs on one half-duplex PCIe link: Broadcast moves one way and shows the bandwidth,
+  // AllReduce moves both ways at once and shows the both-ways efficiency (truth 0.7).
+  TopologyConfig c;
+  c.kind = TopologyKind::kRing;
+  c.npus = 2;
+  c.link = {10e9, 500'000, LinkKind::kPcie, Duplex::kHalf};
+  const Topology start = build_topology(c);
+  Topology truth = start;
+  truth.scale_bandwidths({1, 0.9, 1});
+  truth.set_both_ways_efficiency(0.7);
+  ValidationOptions options{LibraryProfile{}, std::nullopt, AlgorithmKind::kRing, 1};
+  const std::vector<Measurement> rows =
+      measured_by(truth, options, {CollectiveKind::kAllReduce, CollectiveKind::kBroadcast});
+  CalibrationOptions calibration;
+  calibration.validation = options;
+  const CalibrationResult result = calibrate(start, rows, {}, calibration);
+  EXPECT_NEAR(fitted(result, "pcie bandwidth scale"), 0.9, 0.009);
+  EXPECT_NEAR(fitted(result, "half-duplex both-ways efficiency"), 0.7, 0.007);
+  EXPECT_EQ(calibrated_topology(start, result.fit).both_ways_efficiency(), result.fit.both_ways_efficiency);
 }
 
 TEST(Calibration, HoldoutIsReportedNotFitted) {
@@ -139,6 +163,19 @@ TEST(CalibratedSpec, TheWrittenLibraryAndBandwidthsLoadBackAsFitted) {
   const Topology loaded = parse_topology_spec(spec_text(spec), "written", false);
   EXPECT_EQ(loaded.library().protocols, profile.protocols);
   EXPECT_DOUBLE_EQ(loaded.link(0).params.bandwidth_Bps, 333.72e9);
+}
+
+TEST(CalibratedSpec, AFittedBothWaysEfficiencyGoesToEveryHalfDuplexLink) {
+  spec::TopologySpec spec = parse_spec_message(
+      "name: \"p\" graph { vertices { name: \"a\" } vertices { name: \"b\" } vertices { name: \"h\" kind: SWITCH }"
+      " links { a: \"a\" b: \"h\" link { bandwidth: \"11GB/s\" latency: \"1us\" kind: PCIE duplex: HALF } }"
+      " links { a: \"b\" b: \"h\" link { bandwidth: \"11GB/s\" latency: \"1us\" kind: PCIE } } }",
+      "test", false);
+  set_both_ways_efficiency(spec, 0.7194934541);
+  EXPECT_EQ(spec.graph().links(0).link().both_ways_efficiency(), 0.719493454);  // 9 digits
+  EXPECT_EQ(spec.graph().links(1).link().both_ways_efficiency(), 0);             // full duplex: unset
+  const Topology loaded = parse_topology_spec(spec_text(spec), "written", false);
+  EXPECT_EQ(loaded.both_ways_efficiency(), 0.719493454);
 }
 
 }  // namespace

@@ -198,6 +198,15 @@ TEST(NvidiaSmiImport, PcieBoxAcrossTwoSockets) {
   EXPECT_FALSE(t.peer_access(0, 2));
   EXPECT_FALSE(t.peer_access(5, 0));
   EXPECT_TRUE(t.peer_access(2, 2));
+  // A pair without peer access is staged in a socket's memory: its route enters a vertex
+  // with host memory; a PIX pair turns at its PCIe switch.
+  const auto crosses_host = [&](Rank a, Rank b) {
+    const Route& route = t.route(a, b);
+    return std::any_of(route.begin(), route.end(), [&](ChannelId c) { return t.vertex(t.channel_target(c)).host_memory; });
+  };
+  EXPECT_TRUE(crosses_host(0, 2));
+  EXPECT_TRUE(crosses_host(5, 0));
+  EXPECT_FALSE(crosses_host(0, 1));
   EXPECT_EQ(relation_of_route(t, 0, 1), "PIX");
   EXPECT_EQ(relation_of_route(t, 0, 2), "NODE");
   EXPECT_EQ(relation_of_route(t, 0, 5), "SYS");
@@ -258,8 +267,13 @@ TEST(NvidiaSmiImport, DirectNvlinkMeshGetsDirectLinks) {
   EXPECT_EQ(nvlink.size(), 5u);
   EXPECT_DOUBLE_EQ((nvlink[{"gpu0", "gpu3"}]), 2 * 20e9);  // NV2 x SM70_NVLINK_BW
   EXPECT_DOUBLE_EQ((nvlink[{"gpu0", "gpu1"}]), 20e9);
-  EXPECT_EQ(t.no_peer_access(), (std::vector<std::pair<Rank, Rank>>{{1, 3}}));
-  // Two sockets by CPU affinity (0-19, 20-39): GPU1-GPU3's SYS crosses their link.
+  // GPU1-GPU3 is SYS, but NVLink reaches through GPU0 or GPU2 (NCCL's PATH_NVB): peer
+  // access, routed over two NVLink hops rather than across the sockets.
+  EXPECT_TRUE(t.no_peer_access().empty());
+  const Route& route = t.route(1, 3);
+  ASSERT_EQ(route.size(), 2u);
+  for (const ChannelId c : route) EXPECT_EQ(t.link(link_of(c)).params.kind, LinkKind::kNvlink);
+  // Two sockets by CPU affinity (0-19, 20-39): 4 GPU and 4 socket PCIe links, one between.
   EXPECT_EQ(t.link_count(), 5u + 4u + 4u + 1u);
 }
 

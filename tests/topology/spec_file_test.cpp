@@ -99,7 +99,10 @@ TEST(SpecFile, ShippedLibrariesParse) {
   const Topology pcie = load_topology_file(kTopologies + "pcie-2080ti-pair-no-p2p.textproto");
   EXPECT_EQ(pcie.library().costs(Protocol::kSimple).step_latency(LinkClass::kPcie), ps_from_ns(5700));
   EXPECT_THROW(pcie.library().costs(Protocol::kLL128), InputError);
-  for (const Link& l : pcie.links()) EXPECT_EQ(l.params.duplex, Duplex::kHalf);
+  for (const Link& l : pcie.links()) {
+    EXPECT_EQ(l.params.duplex, Duplex::kHalf);
+    EXPECT_EQ(l.params.both_ways_efficiency, 0.72);
+  }
   for (const char* file : {"h100-2node-ib.textproto", "pcie-4gpu-box.textproto", "torus-4x4x4.textproto"}) {
     SCOPED_TRACE(file);
     EXPECT_TRUE(load_topology_file(kTopologies + file).library().ideal());
@@ -177,6 +180,14 @@ TEST(SpecFile, BadValuesNameTheField) {
     link { bandwidth: "1GB/s" latency: "1us" } })";
   EXPECT_NE(error_of(bad_dims).find("builder.dims"), std::string::npos);
   EXPECT_NE(error_of("name: \"x\"").find("builder { ... } or a graph"), std::string::npos);
+  const std::string full_both_ways = R"(name: "x" builder { kind: RING npus: 4
+    link { bandwidth: "1GB/s" latency: "1us" both_ways_efficiency: 0.5 } })";
+  EXPECT_NE(error_of(full_both_ways).find("builder.link.both_ways_efficiency applies to half-duplex links only"),
+            std::string::npos);
+  const std::string above_one = R"(name: "x" builder { kind: RING npus: 4
+    link { bandwidth: "1GB/s" latency: "1us" duplex: HALF both_ways_efficiency: 1.5 } })";
+  EXPECT_NE(error_of(above_one).find("builder.link.both_ways_efficiency must be in (0, 1], got 1.5"),
+            std::string::npos);
   const std::string disconnected = R"(name: "x" graph {
     vertices { name: "a" } vertices { name: "b" } })";
   EXPECT_NE(error_of(disconnected).find("not connected"), std::string::npos);
@@ -242,7 +253,7 @@ TEST(SpecFile, JsonKeysGivenTwiceAreErrors) {
 std::string peer_spec(const std::string& pairs) {
   return R"(name: "x" graph {
     vertices { name: "gpu0" } vertices { name: "gpu1" } vertices { name: "gpu2" }
-    vertices { name: "host" kind: SWITCH }
+    vertices { name: "host" kind: SWITCH host_memory: true }
     links { a: "gpu0" b: "host" link { bandwidth: "24GB/s" latency: "150ns" kind: PCIE } }
     links { a: "gpu1" b: "host" link { bandwidth: "24GB/s" latency: "150ns" kind: PCIE } }
     links { a: "gpu2" b: "host" link { bandwidth: "24GB/s" latency: "150ns" kind: PCIE } } )" +
@@ -272,6 +283,33 @@ TEST(SpecFile, PeerPairsNameTwoDistinctNpusOnce) {
             "spec.textproto: graph.no_peer_access[0]: pairs NPU 'gpu1' with itself");
   EXPECT_EQ(error_of(peer_spec(R"(no_peer_access { a: "gpu0" b: "gpu1" } no_peer_access { a: "gpu1" b: "gpu0" })")),
             "spec.textproto: graph.no_peer_access[1]: 'gpu1' and 'gpu0' are already given in graph.no_peer_access[0]");
+}
+
+// Two GPUs under one PCIe switch, whose uplink goes to the CPU and its memory.
+std::string switch_spec(const std::string& cpu_traits, const std::string& pairs) {
+  return R"(name: "x" graph {
+    vertices { name: "gpu0" } vertices { name: "gpu1" }
+    vertices { name: "plx" kind: SWITCH } vertices { name: "cpu" kind: SWITCH )" + cpu_traits + R"( }
+    links { a: "gpu0" b: "plx" link { bandwidth: "16GB/s" latency: "100ns" kind: PCIE } }
+    links { a: "gpu1" b: "plx" link { bandwidth: "16GB/s" latency: "100ns" kind: PCIE } }
+    links { a: "plx" b: "cpu" link { bandwidth: "16GB/s" latency: "100ns" kind: PCIE } } )" +
+         pairs + " }";
+}
+
+TEST(SpecFile, PairsWithoutPeerAccessMeetInHostMemory) {
+  // With peer access gpu0 -> plx -> gpu1; without it the data goes up to the CPU's memory and
+  // back down: gpu0 -> plx -> cpu -> plx -> gpu1, crossing the uplink both ways.
+  const Topology direct = parse_topology_spec(switch_spec("host_memory: true", ""), "spec.textproto", false);
+  EXPECT_EQ(direct.route(0, 1), (Route{0, 3}));  // link 0 up, link 1 down
+  const Topology staged = parse_topology_spec(
+      switch_spec("host_memory: true", R"(no_peer_access { a: "gpu0" b: "gpu1" })"), "spec.textproto", false);
+  EXPECT_EQ(staged.route(0, 1), (Route{0, 4, 5, 3}));
+  EXPECT_EQ(staged.route(1, 0), (Route{2, 4, 5, 1}));
+  EXPECT_EQ(error_of(switch_spec("", R"(no_peer_access { a: "gpu0" b: "gpu1" })")),
+            "spec.textproto: pairs without peer access need a host_memory vertex to exchange data through");
+  EXPECT_EQ(error_of(R"(name: "x" graph { vertices { name: "gpu0" host_memory: true } })"),
+            "spec.textproto: graph.vertices[0].host_memory: only a switch (a CPU's root complex) has it, and "
+            "'gpu0' is an NPU");
 }
 
 TEST(SpecFile, MissingFileIsAnInputError) {
