@@ -269,8 +269,18 @@ std::vector<AlgorithmKind> nccl_algorithms(CollectiveKind kind) {
   }
 }
 
+// NCCL's AllToAll is a group of sends, one of size / p to every peer, whose protocol its P2P
+// threshold decides where the profile has one (LibraryProfile::p2p_threshold_protocol).
+std::optional<Protocol> alltoall_threshold_protocol(const Topology& topology, Bytes size, const LibraryProfile& profile) {
+  const std::size_t p = topology.npu_count();
+  std::vector<std::pair<Bytes, LinkClass>> sends;
+  for (Rank peer = 1; peer < p; ++peer) sends.emplace_back(size / p, topology.route_class(topology.route(0, peer)));
+  return profile.p2p_threshold_protocol(sends);
+}
+
 NcclChoice nccl_choice(const Topology& topology, CollectiveKind kind, Bytes size, const ModelOptions& options,
                        const LibraryProfile& profile, std::optional<Protocol> protocol) {
+  if (kind == Kind::kAllToAll && !protocol) protocol = alltoall_threshold_protocol(topology, size, profile);
   NcclChoice best;
   double best_s = -1;
   for (const AlgorithmKind algorithm : nccl_algorithms(kind)) {

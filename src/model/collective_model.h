@@ -79,6 +79,8 @@ std::optional<Protocol> fastest_protocol(const Topology& topology, CollectiveKin
 /// chain, i.e. ring; AllToAll: a grouped send and receive to every peer, i.e. direct; Barrier:
 /// dissemination) and the profile's protocols, the pair of least closed-form time, as NCCL
 /// ranks them by its own estimate (ncclTopoGetAlgoTime). Ties go to the earlier candidate.
+/// AllToAll's protocol is its P2P's: by the profile's LL threshold on the size / p each peer
+/// gets, where the profile has one (LibraryProfile::p2p_threshold_protocol).
 struct NcclChoice {
   AlgorithmKind algorithm = AlgorithmKind::kRing;
   std::optional<Protocol> protocol;  // empty for an ideal profile

@@ -15,13 +15,9 @@ double p2p_message_model_s(const Topology& topology, const Message& m, TimePs ov
 std::optional<Protocol> p2p_protocol(const Topology& topology, const std::vector<Message>& messages,
                                      TimePs overhead_ps, const LibraryProfile& profile) {
   if (profile.ideal()) return std::nullopt;
-  if (profile.p2p && profile.p2p->ll_max_bytes_per_channel > 0) {
-    const bool has_ll = profile.protocols.front().first == Protocol::kLL;
-    const bool all_ll = std::all_of(messages.begin(), messages.end(), [&](const Message& m) {
-      return profile.p2p->runs_ll(m.bytes, topology.route_class(topology.route(m.src, m.dst)));
-    });
-    return has_ll && all_ll ? Protocol::kLL : profile.protocols.back().first;
-  }
+  std::vector<std::pair<Bytes, LinkClass>> sends;
+  for (const Message& m : messages) sends.emplace_back(m.bytes, topology.route_class(topology.route(m.src, m.dst)));
+  if (const auto by_threshold = profile.p2p_threshold_protocol(sends)) return by_threshold;
   return profile.fastest([&](const ProtocolCosts& costs) {
     double slowest = 0;
     for (const Message& m : messages) {

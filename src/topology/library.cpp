@@ -106,6 +106,13 @@ std::uint32_t P2pChannels::channels(Bytes bytes, LinkClass route) const {
   return n;
 }
 
+std::optional<Protocol> LibraryProfile::p2p_threshold_protocol(
+    const std::vector<std::pair<Bytes, LinkClass>>& sends) const {
+  if (ideal() || !p2p || p2p->ll_max_bytes_per_channel == 0) return std::nullopt;
+  const bool all_ll = std::all_of(sends.begin(), sends.end(), [&](const auto& s) { return p2p->runs_ll(s.first, s.second); });
+  return all_ll && protocols.front().first == Protocol::kLL ? Protocol::kLL : protocols.back().first;
+}
+
 BandwidthBps LibraryProfile::p2p_rate_cap(Bytes bytes, LinkClass route) const {
   return p2p ? p2p->rate_cap(bytes, route) : std::numeric_limits<double>::infinity();
 }

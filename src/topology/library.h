@@ -103,6 +103,11 @@ struct LibraryProfile {
   BandwidthBps p2p_rate_cap(Bytes bytes, LinkClass route) const;
 
   bool ideal() const { return protocols.empty(); }
+  /// How NCCL's P2P picks the protocol of a group of sends, by its LL threshold (addP2pToPlan):
+  /// LL if every send (its bytes and its route's class) runs LL (P2pChannels::runs_ll) and the
+  /// profile has LL, else its bulk protocol. None without P2P channels or a threshold: the
+  /// caller picks by least estimated time.
+  std::optional<Protocol> p2p_threshold_protocol(const std::vector<std::pair<Bytes, LinkClass>>& sends) const;
   /// The costs of `protocol`, or with none the profile's last (its bulk protocol, NCCL's
   /// Simple); ideal gives none. Throws InputError if the profile lacks the protocol.
   ProtocolCosts costs(std::optional<Protocol> protocol) const;

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "base/error.h"
 #include "topology/builders.h"
 
@@ -261,6 +263,29 @@ TEST(CollectiveModel, BadInputThrows) {
   o.root = 8;
   EXPECT_THROW(collective_cost(t, CollectiveKind::kBroadcast, AlgorithmKind::kTree, 1024, o),
                InputError);
+}
+
+TEST(CollectiveModel, NcclsAllToAllTakesItsProtocolFromTheP2pThreshold) {
+  // 4 GPUs on a switch; LL costs nothing extra and Simple 20 us more, so by least time LL
+  // would run at every size. NCCL's AllToAll is a send of size / 4 to each peer, LL only
+  // while each of the send's channels carries at most 16 KiB: with 1 channel up to 32 MiB,
+  // LL up to size 64 KiB, Simple from 64 KiB + 4 B.
+  TopologyConfig c;
+  c.kind = TopologyKind::kSwitch;
+  c.npus = 4;
+  c.link = {100e9, 0, LinkKind::kNvlink, Duplex::kFull};
+  const Topology t = build_topology(c);
+  LibraryProfile profile;
+  profile.name = "threshold";
+  profile.protocols = {{Protocol::kLL, {0, {0, 0, 0}, 1.0}}, {Protocol::kSimple, {ps_from_us(20), {0, 0, 0}, 1.0}}};
+  EXPECT_EQ(nccl_choice(t, CollectiveKind::kAllToAll, 1 << 20, {}, profile).protocol, Protocol::kLL);
+  const double unlimited = std::numeric_limits<double>::infinity();
+  profile.p2p = P2pChannels{1, 2, Bytes{32} << 20, 1, {unlimited, unlimited, unlimited}, Bytes{16} << 10};
+  EXPECT_EQ(nccl_choice(t, CollectiveKind::kAllToAll, 64 << 10, {}, profile).protocol, Protocol::kLL);
+  EXPECT_EQ(nccl_choice(t, CollectiveKind::kAllToAll, (64 << 10) + 4, {}, profile).protocol, Protocol::kSimple);
+  // A forced protocol stands; other collectives still pick by least time.
+  EXPECT_EQ(nccl_choice(t, CollectiveKind::kAllToAll, 1 << 20, {}, profile, Protocol::kLL).protocol, Protocol::kLL);
+  EXPECT_EQ(nccl_choice(t, CollectiveKind::kAllGather, 1 << 20, {}, profile).protocol, Protocol::kLL);
 }
 
 }  // namespace
