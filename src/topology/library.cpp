@@ -65,6 +65,25 @@ LibraryProfile nccl_library() {
   return p;
 }
 
+// Gloo, PyTorch's CPU backend, over its TCP transport: one protocol (its own, shown as
+// Simple), every byte copied and reduced by one CPU thread per process, through sockets on
+// any link (it has no GPU peer path), no channels.
+//   Rate: pytorch/gloo issue #248 (2020), allreduce_ring_chunked of 5e6 floats (20 MB) by 2
+//   processes on 40 GbE (5 GB/s), one core each: 17.25 ms p50. Each rank sends the whole
+//   20 MB (2 (p-1)/p n), so a flow moves 20 MB / 17.25 ms = 1.159 GB/s, 23% of the line: a
+//   cap of 1.159 GB/s per flow, whatever the link.
+//   Latency: pytorch/gloo issue #158 (2018), allreduce_ring of 1 KiB over TCP between 2
+//   servers: 354 us for the ring's 2 (p-1) = 2 steps, 177 us a step. With no figure for
+//   loopback, steps inside a node cost the same; no per-call cost beyond the steps.
+// Gloo runs ring and halving-doubling / bcube AllReduce; `--algorithm nccl` picks among
+// NCCL's algorithms by these costs, so give `--algorithm` to choose Gloo's own.
+LibraryProfile gloo_library() {
+  LibraryProfile p;
+  p.name = "gloo";
+  p.protocols = {{Protocol::kSimple, {0, {us(177), us(177), us(177)}, 1.0, 1.159e9}}};
+  return p;
+}
+
 }  // namespace
 
 std::string_view protocol_name(Protocol protocol) { return name_in(kProtocolNames, protocol); }
@@ -132,7 +151,7 @@ ProtocolCosts LibraryProfile::costs(AlgorithmKind algorithm, std::optional<Proto
 
 // The built-in profiles, by name.
 static const std::vector<LibraryProfile>& built_in_libraries() {
-  static const std::vector<LibraryProfile> libraries{LibraryProfile{}, nccl_library()};
+  static const std::vector<LibraryProfile> libraries{LibraryProfile{}, nccl_library(), gloo_library()};
   return libraries;
 }
 

@@ -134,7 +134,7 @@ TEST(CliCollective, NcclLibraryShowsTheProtocolOfEachSize) {
     if (line.empty() || line[0] == '#') continue;
     EXPECT_TRUE(std::isdigit(static_cast<unsigned char>(line[line.find_first_not_of(' ')]))) << line;  // a row
   }
-  expect_error({"collective", "--library", "mpich"}, "--library: unknown library 'mpich' (known: ideal, nccl)");
+  expect_error({"collective", "--library", "mpich"}, "--library: unknown library 'mpich' (known: ideal, nccl, gloo)");
   expect_error({"collective", "--topology", "switch", "--protocol", "ll"},
                "--protocol ll: the ideal library has no protocols (give --library nccl)");
   expect_error({"collective", "--library", "nccl", "--protocol", "fast"}, "--protocol: unknown protocol 'fast'");
