@@ -1,0 +1,86 @@
+#include "report/progress.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+namespace commsim {
+namespace {
+
+constexpr std::size_t kBarWidth = 20;
+constexpr double kBarRedraw_s = 0.1;
+
+}  // namespace
+
+ProgressStyle progress_style(bool quiet, bool terminal) {
+  if (quiet) return ProgressStyle::kQuiet;
+  return terminal ? ProgressStyle::kBar : ProgressStyle::kLines;
+}
+
+std::string format_duration(double seconds) {
+  const auto total = static_cast<long long>(std::llround(std::max(0.0, seconds)));
+  const long long h = total / 3600, m = total / 60 % 60, s = total % 60;
+  char text[32];
+  if (h > 0) {
+    std::snprintf(text, sizeof text, "%lld:%02lld:%02lld", h, m, s);
+  } else {
+    std::snprintf(text, sizeof text, "%lld:%02lld", m, s);
+  }
+  return text;
+}
+
+double Progress::steady_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+Progress::Progress(std::ostream& out, std::size_t total, std::string unit, ProgressStyle style, Clock clock,
+                   double line_interval_s)
+    : out_(out),
+      total_(total),
+      unit_(std::move(unit)),
+      style_(style),
+      clock_(std::move(clock)),
+      interval_s_(line_interval_s),
+      start_s_(clock_()),
+      last_shown_s_(start_s_) {}
+
+std::string Progress::status() const {
+  const double elapsed = clock_() - start_s_;
+  std::string text = std::to_string(done_) + "/" + std::to_string(total_) + " " + unit_ + ", " +
+                     format_duration(elapsed) + " elapsed";
+  if (done_ > 0 && done_ < total_) {
+    const double left = elapsed * static_cast<double>(total_ - done_) / static_cast<double>(done_);
+    text += ", ~" + format_duration(left) + " left";
+  }
+  return text;
+}
+
+void Progress::advance(std::size_t n) {
+  done_ = std::min(total_, done_ + n);
+  const double now = clock_();
+  const double wait = style_ == ProgressStyle::kBar ? kBarRedraw_s : interval_s_;
+  if (now - last_shown_s_ >= wait) show(false);
+}
+
+void Progress::finish() {
+  if (style_ == ProgressStyle::kQuiet) return;
+  show(true);
+}
+
+void Progress::show(bool final) {
+  last_shown_s_ = clock_();
+  switch (style_) {
+    case ProgressStyle::kQuiet: return;
+    case ProgressStyle::kLines: out_ << status() << "\n"; break;
+    case ProgressStyle::kBar: {
+      const std::size_t filled = total_ == 0 ? kBarWidth : kBarWidth * done_ / total_;
+      out_ << "\r[" << std::string(filled, '#') << std::string(kBarWidth - filled, ' ') << "] " << status() << "\x1b[K";
+      if (final) out_ << "\n";
+      break;
+    }
+  }
+  out_.flush();
+}
+
+}  // namespace commsim

@@ -1,0 +1,54 @@
+#pragma once
+// Progress of long work, for stderr: on a terminal a bar redrawn in place,
+//   [########            ] 120/300 points, 0:12 elapsed, ~0:18 left
+// elsewhere (a log file, a batch job) the same words as a line every few seconds and at the
+// end; nothing when quiet. Time comes from a clock the caller may replace, so a test drives it.
+
+#include <cstddef>
+#include <functional>
+#include <ostream>
+#include <string>
+
+namespace commsim {
+
+enum class ProgressStyle { kBar, kLines, kQuiet };
+
+/// kQuiet if asked, else a bar on a terminal and lines elsewhere.
+ProgressStyle progress_style(bool quiet, bool terminal);
+
+/// "1:05" for 65 s, "2:03:04" past an hour.
+std::string format_duration(double seconds);
+
+class Progress {
+ public:
+  using Clock = std::function<double()>;  // seconds since any fixed instant
+  /// The steady clock.
+  static double steady_seconds();
+
+  Progress(std::ostream& out, std::size_t total, std::string unit, ProgressStyle style, Clock clock = steady_seconds,
+           double line_interval_s = 5);
+  /// `n` more items done; redraws the bar (at most 10 times a second) or writes a line if
+  /// the interval has passed.
+  void advance(std::size_t n = 1);
+  /// The final state (all done or not), then a newline after a bar.
+  void finish();
+
+  std::size_t done() const { return done_; }
+  /// "120/300 points, 0:12 elapsed, ~0:18 left" (no estimate before the first item).
+  std::string status() const;
+
+ private:
+  void show(bool final);
+
+  std::ostream& out_;
+  std::size_t total_;
+  std::string unit_;
+  ProgressStyle style_;
+  Clock clock_;
+  double interval_s_;
+  double start_s_;
+  double last_shown_s_;
+  std::size_t done_ = 0;
+};
+
+}  // namespace commsim

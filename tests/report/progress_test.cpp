@@ -1,0 +1,58 @@
+// Progress: what the bar and the lines say at given instants of a clock the test drives.
+
+#include "report/progress.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace commsim {
+namespace {
+
+TEST(Progress, DurationsAsPeopleReadThem) {
+  EXPECT_EQ(format_duration(0), "0:00");
+  EXPECT_EQ(format_duration(65.4), "1:05");
+  EXPECT_EQ(format_duration(7384), "2:03:04");
+}
+
+TEST(Progress, LinesEveryIntervalWithAnEstimateOfWhatIsLeft) {
+  double now = 100;
+  std::ostringstream out;
+  Progress progress(out, 300, "points", ProgressStyle::kLines, [&] { return now; }, 5);
+  now = 102;
+  progress.advance(20);  // 2 s < 5 s: nothing yet
+  EXPECT_EQ(out.str(), "");
+  now = 112;
+  progress.advance(100);  // 120 done in 12 s: 180 more take 18 s
+  EXPECT_EQ(out.str(), "120/300 points, 0:12 elapsed, ~0:18 left\n");
+  now = 130;
+  progress.advance(180);
+  progress.finish();
+  EXPECT_EQ(out.str(), "120/300 points, 0:12 elapsed, ~0:18 left\n"
+                       "300/300 points, 0:30 elapsed\n"
+                       "300/300 points, 0:30 elapsed\n");
+}
+
+TEST(Progress, ABarRedrawnInPlaceOnATerminal) {
+  double now = 0;
+  std::ostringstream out;
+  Progress progress(out, 4, "points", ProgressStyle::kBar, [&] { return now; });
+  now = 1;
+  progress.advance();
+  progress.finish();
+  EXPECT_EQ(out.str(), "\r[#####               ] 1/4 points, 0:01 elapsed, ~0:03 left\x1b[K"
+                       "\r[#####               ] 1/4 points, 0:01 elapsed, ~0:03 left\x1b[K\n");
+}
+
+TEST(Progress, QuietSaysNothing) {
+  std::ostringstream out;
+  Progress progress(out, 4, "points", progress_style(true, true), [] { return 0.0; });
+  progress.advance(4);
+  progress.finish();
+  EXPECT_EQ(out.str(), "");
+  EXPECT_EQ(progress_style(false, true), ProgressStyle::kBar);
+  EXPECT_EQ(progress_style(false, false), ProgressStyle::kLines);
+}
+
+}  // namespace
+}  // namespace commsim
