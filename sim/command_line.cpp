@@ -34,14 +34,23 @@ po::variables_map parse_options(const std::vector<std::string>& args,
   return vm;
 }
 
+std::optional<po::variables_map> parse_command(const std::vector<std::string>& args,
+                                               const po::options_description& options, const std::string& usage,
+                                               const std::string& after, std::ostream& out) {
+  po::variables_map vm = parse_options(args, options);
+  if (!vm.count("help")) return vm;
+  out << "Usage: commsim " << usage << "\n\n" << options << "\n" << after;
+  return std::nullopt;
+}
+
 std::optional<std::string> option_text(const po::variables_map& vm, const std::string& name) {
   if (!vm.count(name)) return std::nullopt;
   return vm[name].as<std::string>();
 }
 
 void add_option(po::options_description& options, const char* name, const char* value_name,
-                const char* help) {
-  options.add_options()(name, po::value<std::string>()->value_name(value_name), help);
+                const std::string& help) {
+  options.add_options()(name, po::value<std::string>()->value_name(value_name), help.c_str());
 }
 
 }  // namespace commsim::cli

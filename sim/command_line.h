@@ -5,6 +5,7 @@
 
 #include <boost/program_options.hpp>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -18,12 +19,19 @@ namespace po = boost::program_options;
 po::variables_map parse_options(const std::vector<std::string>& args,
                                 const po::options_description& options);
 
+/// parse_options, except that with --help it prints "Usage: commsim " `usage`, the options and
+/// `after` (what follows them: explanations, examples) and returns nothing: the command has
+/// done its work and exits with status 0.
+std::optional<po::variables_map> parse_command(const std::vector<std::string>& args,
+                                               const po::options_description& options, const std::string& usage,
+                                               const std::string& after, std::ostream& out);
+
 /// The option's text, if given.
 std::optional<std::string> option_text(const po::variables_map& vm, const std::string& name);
 
 /// Adds a text-valued option.
 void add_option(po::options_description& options, const char* name, const char* value_name,
-                const char* help);
+                const std::string& help);
 
 }  // namespace commsim::cli
 

@@ -214,7 +214,7 @@ po::options_description generate_options() {
              "commsim (default): proto/workload.proto, binary, or text format if PATH ends in .textproto or "
              ".pbtxt; chakra: Chakra ET, PATH.0.et, PATH.1.et, ... (+ PATH.comm_groups.json with groups)");
   po::options_description collective("collective");
-  add_option(collective, "collective", "C", "allreduce, allgather, reducescatter, broadcast, reduce, alltoall, barrier (default allreduce)");
+  add_option(collective, "collective", "C", collective_names() + " (default allreduce)");
   add_option(collective, "ranks", "N", "ranks (collective, ddp; default 8)");
   add_option(collective, "size", "S", "nccl-tests size, as commsim collective --size (default 64M)");
   add_option(collective, "algorithm", "A",
@@ -305,6 +305,36 @@ Workload generate(Kind kind, const po::variables_map& vm, std::string& note) {
   throw InternalError("unhandled kind");
 }
 
+struct Written {
+  std::string files;           // what was written, for the report
+  std::string replay_options;  // how commsim replay reads it
+};
+
+Written write_workload(const Workload& workload, const std::string& output, const std::string& format) {
+  if (format == "commsim") {
+    try {
+      write_trace_file(workload, output);
+    } catch (const InputError& e) {
+      throw InputError(std::string("--output: ") + e.what());
+    }
+    return {output + (trace_encoding_for(output) == TraceEncoding::kText ? " (text format)" : " (binary)"),
+            "--trace " + output};
+  }
+  ChakraWriteResult written;
+  try {
+    written = write_chakra_trace(workload, output);
+  } catch (const InputError& e) {
+    throw InputError(std::string("--format chakra: ") + e.what());
+  }
+  Written w{written.rank_files.front() + " .. " + written.rank_files.back(), "--chakra " + output};
+  if (written.groups_file) {
+    w.files += " and " + *written.groups_file;
+    w.replay_options += " --comm-groups " + *written.groups_file;
+  }
+  w.files += " (Chakra ET)";
+  return w;
+}
+
 }  // namespace
 
 int run_generate(const std::vector<std::string>& args, std::ostream& out) {
@@ -336,29 +366,7 @@ int run_generate(const std::vector<std::string>& args, std::ostream& out) {
   std::string note;
   const Workload workload = generate(kind, vm, note);
   // Written first, so that nothing is reported for a trace that could not be written.
-  std::string wrote;
-  std::string replay;
-  if (format == "commsim") {
-    try {
-      write_trace_file(workload, *output);
-    } catch (const InputError& e) {
-      throw InputError(std::string("--output: ") + e.what());
-    }
-    wrote = *output + (trace_encoding_for(*output) == TraceEncoding::kText ? " (text format)" : " (binary)");
-    replay = "--trace " + *output;
-  } else {
-    ChakraWriteResult written;
-    try {
-      written = write_chakra_trace(workload, *output);
-    } catch (const InputError& e) {
-      throw InputError(std::string("--format chakra: ") + e.what());
-    }
-    wrote = written.rank_files.front() + " .. " + written.rank_files.back();
-    if (written.groups_file) wrote += " and " + *written.groups_file;
-    wrote += " (Chakra ET)";
-    replay = "--chakra " + *output;
-    if (written.groups_file) replay += " --comm-groups " + *written.groups_file;
-  }
+  const Written written = write_workload(workload, *output, format);
   std::size_t nodes = 0;
   for (const RankTrace& r : workload.ranks) nodes += r.nodes.size();
   out << "# commsim generate " << kind_name(kind) << ": " << workload.name << ", " << workload.rank_count()
@@ -366,7 +374,7 @@ int run_generate(const std::vector<std::string>& args, std::ostream& out) {
       << count_nodes(workload, NodeKind::kCollective) << ", send " << count_nodes(workload, NodeKind::kSend)
       << ", receive " << count_nodes(workload, NodeKind::kRecv) << ")\n";
   if (!note.empty()) out << "# " << note << "\n";
-  out << "# wrote " << wrote << "\n# replay: commsim replay " << replay << "\n";
+  out << "# wrote " << written.files << "\n# replay: commsim replay " << written.replay_options << "\n";
   return 0;
 }
 

@@ -1,4 +1,5 @@
-// commsim pipeline: pipeline-parallel schedules and P2P modes, beside the closed form.
+// commsim pipeline: pipeline-parallel schedules and P2P modes, beside the closed form (the
+// study: src/study/pipeline_study.h).
 
 #include <optional>
 
@@ -6,11 +7,9 @@
 #include "base/output_file.h"
 #include "commands.h"
 #include "command_line.h"
-#include "model/pipeline_model.h"
-#include "pipeline/pipeline_sim.h"
-#include "pipeline/schedules.h"
 #include "report/chrome_trace.h"
 #include "report/table.h"
+#include "study/pipeline_study.h"
 #include "topology/builders.h"
 #include "topology/placement.h"
 #include "topology_options.h"
@@ -18,74 +17,7 @@
 namespace commsim::cli {
 namespace {
 
-struct Run {
-  PipelineSchedule schedule;
-  P2PMode mode;
-  std::uint32_t virtual_stages;
-  PipelineResult result;
-  PipelineModel model;
-  std::string deadlock;  // in --compare, a deadlocked run is a row, not the end
-};
-
-std::uint64_t count(const po::variables_map& vm, const char* name, std::uint64_t fallback, std::uint64_t min,
-                    std::uint64_t max) {
-  const auto text = option_text(vm, name);
-  return text ? parse_count(*text, std::string("--") + name, min, max) : fallback;
-}
-
-/// --activation-size, or micro-batch x sequence x hidden x dtype bytes.
-Bytes activation_bytes(const po::variables_map& vm) {
-  const bool dims = vm.count("micro-batch-size") || vm.count("seq-length") || vm.count("hidden-size") ||
-                    vm.count("dtype-bytes");
-  if (const auto size = option_text(vm, "activation-size")) {
-    if (dims) throw InputError("give either --activation-size or the micro-batch dimensions, not both");
-    return parse_size(*size, "--activation-size");
-  }
-  constexpr std::uint64_t kMax = 1ull << 32;
-  constexpr const char* kWhat = "activation size (--micro-batch-size x --seq-length x --hidden-size x --dtype-bytes)";
-  Bytes bytes = count(vm, "micro-batch-size", 1, 1, kMax);
-  bytes = multiply_sizes(bytes, count(vm, "seq-length", 4096, 1, kMax), kWhat);
-  bytes = multiply_sizes(bytes, count(vm, "hidden-size", 4096, 1, kMax), kWhat);
-  return multiply_sizes(bytes, count(vm, "dtype-bytes", 2, 1, 16), kWhat);
-}
-
-double bubble_of(const PipelineResult& r) {
-  double idle = 0;
-  for (const DeviceStats& d : r.devices) idle += 1 - static_cast<double>(d.busy_ps) / static_cast<double>(r.step_ps);
-  return idle / static_cast<double>(r.devices.size());
-}
-
-TimePs mean_wait(const PipelineResult& r) {
-  TimePs total = 0;
-  for (const DeviceStats& d : r.devices) total += d.p2p_wait_ps;
-  return total / static_cast<TimePs>(r.devices.size());
-}
-
-std::uint32_t peak_of(const PipelineResult& r) {
-  std::uint32_t peak = 0;
-  for (const DeviceStats& d : r.devices) peak = std::max(peak, d.peak_in_flight);
-  return peak;
-}
-
-void write_timeline(std::ostream& file, const Run& run) {
-  std::vector<TraceTrack> tracks;
-  for (std::uint32_t d = 0; d < run.result.devices.size(); ++d) {
-    const std::string stage = "stage " + std::to_string(d) + " (NPU " + std::to_string(run.result.devices[d].npu) + ")";
-    tracks.push_back({d, 0, stage, "compute"});
-    tracks.push_back({d, 1, stage, "send"});
-    tracks.push_back({d, 2, stage, "receive"});
-  }
-  std::vector<TraceSpan> spans;
-  for (const TimelineEvent& e : run.result.timeline) {
-    const std::uint32_t thread = e.category == "send" ? 1 : e.category == "recv" ? 2 : 0;
-    spans.push_back({e.device, thread, e.name, e.category, e.start_ps, e.end_ps});
-  }
-  write_chrome_trace(file, tracks, spans);
-}
-
-}  // namespace
-
-int run_pipeline(const std::vector<std::string>& args, std::ostream& out) {
+po::options_description pipeline_options() {
   po::options_description options(
       "commsim pipeline: a pipeline-parallel training step on the simulated network, beside "
       "the closed form");
@@ -116,183 +48,213 @@ int run_pipeline(const std::vector<std::string>& args, std::ostream& out) {
   topology.add(topology_options());
   options.add(topology);
   options.add(library_options());
-  const po::variables_map vm = parse_options(args, options);
-  if (vm.count("help")) {
-    out << "Usage: commsim pipeline [options]\n\n" << options << "\n"
-        << "Examples:\n"
-        << "  commsim pipeline --schedule 1f1b --stages 4 --microbatches 8 --compare\n"
-        << "  commsim pipeline --schedule all --compare --overhead 20us --activation-size 24MB\n"
-        << "  commsim pipeline --schedule interleaved --virtual-stages 4 --stages 8 --microbatches 16 "
-           "--timeline step.json\n";
-    return 0;
-  }
+  return options;
+}
 
-  const std::uint32_t p = static_cast<std::uint32_t>(count(vm, "stages", 4, 1, 1u << 16));
-  const std::uint32_t m = static_cast<std::uint32_t>(count(vm, "microbatches", 8, 1, 1u << 24));
-  const std::string schedule_text = option_text(vm, "schedule").value_or("1f1b");
-  std::vector<PipelineSchedule> schedules;
-  if (schedule_text == "all") {
-    schedules = {PipelineSchedule::kGPipe, PipelineSchedule::k1F1B, PipelineSchedule::kInterleaved};
-  } else {
-    schedules = {parse_schedule(schedule_text, "--schedule")};
+constexpr const char* kExamples =
+    "Examples:\n"
+    "  commsim pipeline --schedule 1f1b --stages 4 --microbatches 8 --compare\n"
+    "  commsim pipeline --schedule all --compare --overhead 20us --activation-size 24MB\n"
+    "  commsim pipeline --schedule interleaved --virtual-stages 4 --stages 8 --microbatches 16 --timeline step.json\n";
+
+std::uint64_t count(const po::variables_map& vm, const char* name, std::uint64_t fallback, std::uint64_t min,
+                    std::uint64_t max) {
+  const auto text = option_text(vm, name);
+  return text ? parse_count(*text, std::string("--") + name, min, max) : fallback;
+}
+
+/// --activation-size, or micro-batch x sequence x hidden x dtype bytes.
+Bytes activation_bytes(const po::variables_map& vm) {
+  const bool dims = vm.count("micro-batch-size") || vm.count("seq-length") || vm.count("hidden-size") ||
+                    vm.count("dtype-bytes");
+  if (const auto size = option_text(vm, "activation-size")) {
+    if (dims) throw InputError("give either --activation-size or the micro-batch dimensions, not both");
+    return parse_size(*size, "--activation-size");
   }
-  const bool any_interleaved = schedule_text == "all" || schedules[0] == PipelineSchedule::kInterleaved;
-  if (vm.count("virtual-stages") && !any_interleaved) {
+  constexpr std::uint64_t kMax = 1ull << 32;
+  constexpr const char* kWhat = "activation size (--micro-batch-size x --seq-length x --hidden-size x --dtype-bytes)";
+  Bytes bytes = count(vm, "micro-batch-size", 1, 1, kMax);
+  bytes = multiply_sizes(bytes, count(vm, "seq-length", 4096, 1, kMax), kWhat);
+  bytes = multiply_sizes(bytes, count(vm, "hidden-size", 4096, 1, kMax), kWhat);
+  return multiply_sizes(bytes, count(vm, "dtype-bytes", 2, 1, 16), kWhat);
+}
+
+/// --schedule, --virtual-stages, --p2p-mode and --compare: which runs, one row each.
+void runs_option(const po::variables_map& vm, PipelineStudyOptions& o) {
+  const std::string schedule = option_text(vm, "schedule").value_or("1f1b");
+  o.schedules = schedule == "all"
+                    ? std::vector<PipelineSchedule>{PipelineSchedule::kGPipe, PipelineSchedule::k1F1B,
+                                                    PipelineSchedule::kInterleaved}
+                    : std::vector<PipelineSchedule>{parse_schedule(schedule, "--schedule")};
+  if (vm.count("virtual-stages") && schedule != "all" && o.schedules[0] != PipelineSchedule::kInterleaved) {
     throw InputError("--virtual-stages applies to the interleaved schedule only");
   }
-  const std::uint32_t v = static_cast<std::uint32_t>(count(vm, "virtual-stages", 2, 1, 1024));
-  if (vm.count("compare") && vm.count("p2p-mode")) throw InputError("--compare runs every P2P mode; drop --p2p-mode");
-  std::vector<P2PMode> modes{parse_p2p_mode(option_text(vm, "p2p-mode").value_or("overlapped"), "--p2p-mode")};
-  if (vm.count("compare")) modes = {P2PMode::kSequential, P2PMode::kOverlapped, P2PMode::kBatched};
-  if (!vm.count("compare") && schedules.size() > 1) throw InputError("--schedule all needs --compare");
+  o.virtual_stages = static_cast<std::uint32_t>(count(vm, "virtual-stages", 2, 1, 1024));
+  const bool compare = vm.count("compare") > 0;
+  if (compare && vm.count("p2p-mode")) throw InputError("--compare runs every P2P mode; drop --p2p-mode");
+  o.modes = {parse_p2p_mode(option_text(vm, "p2p-mode").value_or("overlapped"), "--p2p-mode")};
+  if (compare) o.modes = {P2PMode::kSequential, P2PMode::kOverlapped, P2PMode::kBatched};
+  if (!compare && o.schedules.size() > 1) throw InputError("--schedule all needs --compare");
+  o.deadlock_is_a_row = compare;
+}
 
-  TopologyConfig ring;  // the default: a ring of the stages
-  ring.kind = TopologyKind::kRing;
-  ring.npus = p;
-  const Topology topo = topology_from_options(vm, ring);
-
+PipelineShape shape_option(const po::variables_map& vm, std::uint32_t p, std::uint32_t m) {
   PipelineShape shape;
   shape.stages = p;
   shape.microbatches = m;
   shape.forward_ps = parse_per_stage_times(option_text(vm, "forward-time").value_or("1ms"), "--forward-time", p);
   shape.backward_ps = parse_per_stage_times(option_text(vm, "backward-time").value_or("2ms"), "--backward-time", p);
   shape.activation_bytes = activation_bytes(vm);
+  return shape;
+}
+
+void placement_options(const po::variables_map& vm, const Topology& topo, PipelineStudyOptions& o) {
+  const std::uint32_t p = o.shape.stages;
   if (p > topo.npu_count()) {
     throw InputError("--stages " + std::to_string(p) + " is more than the " + std::to_string(topo.npu_count()) +
                      " NPUs of topology '" + topo.name() + "'");
   }
-  PipelineRunOptions run_options;
-  run_options.overhead_ps = parse_time(option_text(vm, "overhead").value_or("0"), "--overhead");
+  o.run.overhead_ps = parse_time(option_text(vm, "overhead").value_or("0"), "--overhead");
   if (const auto placement = option_text(vm, "placement")) {
-    run_options.npu_of_device = read_placement_file(*placement, p, topo.npu_count());
+    o.run.npu_of_device = read_placement_file(*placement, p, topo.npu_count());
   }
   const std::string order = option_text(vm, "p2p-order").value_or("megatron");
   if (order != "megatron" && order != "send-first") {
     throw InputError("--p2p-order: expected megatron or send-first, got '" + order + "'");
   }
-  run_options.send_first = order == "send-first";
-  run_options.record_timeline = vm.count("timeline") > 0;
+  o.run.send_first = order == "send-first";
+  o.run.record_timeline = vm.count("timeline") > 0;
+}
+
+void print_header(std::ostream& out, const po::variables_map& vm, const Topology& topo, const PipelineStudyOptions& o,
+                  const PipelineStudy& study) {
+  const PipelineShape& shape = o.shape;
+  const auto forward = option_text(vm, "forward-time");
+  out << "# commsim pipeline: " << shape.stages << " stages, " << shape.microbatches << " micro-batches on "
+      << topo.name() << " (" << topo.description() << ")\n"
+      << "# forward " << format_time(shape.forward_ps[0]) << ", backward " << format_time(shape.backward_ps[0])
+      << " per micro-batch per stage" << (forward && forward->find(',') != std::string::npos ? " (first stage)" : "")
+      << "; activation " << shape.activation_bytes << " B per micro-batch; overhead o "
+      << format_time(o.run.overhead_ps)
+      << (study.protocol ? "; library " + o.library.name + ", protocol " + std::string(protocol_name(*study.protocol))
+                         : "")
+      << "\n"
+      << "# model: (m + p - 1)(tf + tb) for gpipe and 1f1b, (m + (p-1)/v)(tf + tb) for interleaved; "
+         "+P2P adds 2(pv - 1) boundary transfers\n#\n";
+}
+
+void print_run(std::ostream& out, const PipelineRun& r) {
+  out << "# schedule " << schedule_name(r.schedule)
+      << (r.virtual_stages > 1 ? " (v = " + std::to_string(r.virtual_stages) + ")" : "") << ", "
+      << p2p_mode_name(r.mode) << " P2P\n"
+      << "# step time " << fixed(us_from_ps(r.result.step_ps), 2) << " us; model " << fixed(r.model.step_s * 1e6, 2)
+      << " us without communication, " << fixed(r.model.step_with_p2p_s * 1e6, 2) << " us with P2P\n"
+      << "# bubble fraction " << fixed(r.bubble, 4) << "; model " << fixed(r.model.bubble, 4) << "\n#\n";
+  Table table({{"stage", "", 7}, {"npu", "", 6}, {"busy", "us", 12}, {"idle", "us", 12}, {"p2p wait", "us", 12},
+               {"peak act", "micro-b", 10}, {"peak act", "B", 14}});
+  for (std::uint32_t d = 0; d < r.result.devices.size(); ++d) {
+    const DeviceStats& s = r.result.devices[d];
+    table.add_row({std::to_string(d), std::to_string(s.npu), fixed(us_from_ps(s.busy_ps), 2),
+                   fixed(us_from_ps(r.result.step_ps - s.busy_ps), 2), fixed(us_from_ps(s.p2p_wait_ps), 2),
+                   std::to_string(s.peak_in_flight), std::to_string(r.peak_activation_bytes[d])});
+  }
+  table.print(out);
+}
+
+std::vector<std::string> compare_row(const PipelineRun& r) {
+  const std::string schedule(schedule_name(r.schedule)), mode(p2p_mode_name(r.mode));
+  const std::string model = fixed(r.model.step_s * 1e6, 2), with_p2p = fixed(r.model.step_with_p2p_s * 1e6, 2);
+  if (!r.deadlock.empty()) return {schedule, mode, "deadlock", model, with_p2p, "-", "-", fixed(r.model.bubble, 4), "-", "-"};
+  return {schedule, mode, fixed(us_from_ps(r.result.step_ps), 2), model, with_p2p, fixed(r.sim_over_model, 4),
+          fixed(r.bubble, 4), fixed(r.model.bubble, 4), fixed(us_from_ps(r.mean_p2p_wait_ps), 2),
+          std::to_string(r.peak_in_flight)};
+}
+
+void print_comparison(std::ostream& out, const std::vector<PipelineRun>& runs) {
+  Table table({{"schedule", "", 12}, {"p2p mode", "", 11}, {"step", "us", 12}, {"model", "us", 12},
+               {"model+p2p", "us", 12}, {"sim/model", "", 10}, {"bubble", "", 8}, {"model", "bubble", 8},
+               {"p2p wait", "us", 11}, {"peak act", "micro-b", 10}});
+  std::string deadlocks;
+  for (const PipelineRun& r : runs) {
+    table.add_row(compare_row(r));
+    if (!r.deadlock.empty()) {
+      deadlocks += "# " + std::string(schedule_name(r.schedule)) + " with " + std::string(p2p_mode_name(r.mode)) +
+                   " P2P: " + r.deadlock + "\n";
+    }
+  }
+  table.print(out);
+  out << "# p2p wait: mean over stages of the time spent in communication calls\n" << deadlocks;
+}
+
+void write_timeline(std::ostream& file, const PipelineRun& run) {
+  std::vector<TraceTrack> tracks;
+  for (std::uint32_t d = 0; d < run.result.devices.size(); ++d) {
+    const std::string stage = "stage " + std::to_string(d) + " (NPU " + std::to_string(run.result.devices[d].npu) + ")";
+    tracks.push_back({d, 0, stage, "compute"});
+    tracks.push_back({d, 1, stage, "send"});
+    tracks.push_back({d, 2, stage, "receive"});
+  }
+  std::vector<TraceSpan> spans;
+  for (const TimelineEvent& e : run.result.timeline) {
+    const std::uint32_t thread = e.category == "send" ? 1 : e.category == "recv" ? 2 : 0;
+    spans.push_back({e.device, thread, e.name, e.category, e.start_ps, e.end_ps});
+  }
+  write_chrome_trace(file, tracks, spans);
+}
+
+void write_csv(std::ostream& csv, const PipelineStudy& study, const PipelineShape& shape) {
+  write_csv_row(csv, {"schedule", "p2p_mode", "stages", "microbatches", "virtual_stages", "step_time_us",
+                      "model_step_time_us", "bubble_fraction", "model_bubble_fraction", "p2p_wait_us",
+                      "peak_activations"});
+  for (const PipelineRun& r : study.runs) {
+    if (!r.deadlock.empty()) continue;
+    write_csv_row(csv, {std::string(schedule_name(r.schedule)), std::string(p2p_mode_name(r.mode)),
+                        std::to_string(shape.stages), std::to_string(shape.microbatches),
+                        std::to_string(r.virtual_stages), fixed(us_from_ps(r.result.step_ps), 6),
+                        fixed(r.model.step_with_p2p_s * 1e6, 6), fixed(r.bubble, 6), fixed(r.model.bubble, 6),
+                        fixed(us_from_ps(r.mean_p2p_wait_ps), 6), std::to_string(r.peak_in_flight)});
+  }
+}
+
+}  // namespace
+
+int run_pipeline(const std::vector<std::string>& args, std::ostream& out) {
+  const auto parsed = parse_command(args, pipeline_options(), "pipeline [options]", kExamples, out);
+  if (!parsed) return 0;
+  const po::variables_map& vm = *parsed;
+  const auto p = static_cast<std::uint32_t>(count(vm, "stages", 4, 1, 1u << 16));
+  const auto m = static_cast<std::uint32_t>(count(vm, "microbatches", 8, 1, 1u << 24));
+  PipelineStudyOptions study_options;
+  runs_option(vm, study_options);
+  TopologyConfig ring;  // the default: a ring of the stages
+  ring.kind = TopologyKind::kRing;
+  ring.npus = p;
+  const Topology topo = topology_from_options(vm, ring);
+  study_options.shape = shape_option(vm, p, m);
+  placement_options(vm, topo, study_options);
   // Opened before the simulation, so that a bad path fails at once.
   std::optional<OutputFile> timeline;
   if (const auto path = option_text(vm, "timeline")) timeline.emplace(*path);
   std::optional<OutputFile> csv;
   if (const auto path = option_text(vm, "csv")) csv.emplace(*path);
-
-  std::vector<Rank> npu_of_stage = run_options.npu_of_device;
-  if (npu_of_stage.empty()) {
-    for (Rank d = 0; d < p; ++d) npu_of_stage.push_back(d);
-  }
-  // The library's protocol: the one asked for, or the fastest boundary transfer by the
-  // closed form (every transfer is one activation or gradient).
   const LibraryChoice library = library_from_options(vm, topo);
-  const std::optional<Protocol> protocol =
-      library.protocol ? library.protocol : library.profile.fastest([&](const ProtocolCosts& costs) {
-        return boundary_transfer_s(topo, npu_of_stage, v > 1, shape.activation_bytes,
-                                   seconds_from_ps(run_options.overhead_ps), costs);
-      });
-  run_options.library = library.profile.costs(protocol);
-  std::vector<Run> runs;
-  for (const PipelineSchedule schedule : schedules) {
-    shape.schedule = schedule;
-    shape.virtual_stages = schedule == PipelineSchedule::kInterleaved ? v : 1;
-    const std::vector<DeviceProgram> programs = make_pipeline_programs(shape);
-    for (const P2PMode mode : modes) {
-      run_options.mode = mode;
-      PipelineModelInput input;
-      input.stages = p;
-      input.microbatches = m;
-      input.virtual_stages = shape.virtual_stages;
-      for (std::uint32_t s = 0; s < p; ++s) {
-        input.forward_s.push_back(seconds_from_ps(shape.forward_ps[s]));
-        input.backward_s.push_back(seconds_from_ps(shape.backward_ps[s]));
-      }
-      input.p2p_s = boundary_transfer_s(topo, npu_of_stage, shape.virtual_stages > 1, shape.activation_bytes,
-                                        seconds_from_ps(run_options.overhead_ps), run_options.library);
-      Run run{schedule, mode, shape.virtual_stages, {}, pipeline_model(input), {}};
-      try {
-        run.result = simulate_pipeline(topo, programs, run_options);
-      } catch (const DeadlockError& e) {
-        if (!vm.count("compare")) throw;
-        run.deadlock = e.what();
-      }
-      runs.push_back(std::move(run));
-    }
-  }
+  study_options.library = library.profile;
+  study_options.protocol = library.protocol;
 
-  out << "# commsim pipeline: " << p << " stages, " << m << " micro-batches on " << topo.name() << " ("
-      << topo.description() << ")\n"
-      << "# forward " << format_time(shape.forward_ps[0]) << ", backward " << format_time(shape.backward_ps[0])
-      << " per micro-batch per stage" << (vm.count("forward-time") && option_text(vm, "forward-time")->find(',') != std::string::npos ? " (first stage)" : "")
-      << "; activation " << shape.activation_bytes << " B per micro-batch; overhead o "
-      << format_time(run_options.overhead_ps)
-      << (protocol ? "; library " + library.profile.name + ", protocol " + std::string(protocol_name(*protocol)) : "")
-      << "\n"
-      << "# model: (m + p - 1)(tf + tb) for gpipe and 1f1b, (m + (p-1)/v)(tf + tb) for interleaved; "
-         "+P2P adds 2(pv - 1) boundary transfers\n#\n";
-
-  if (runs.size() == 1) {
-    const Run& r = runs.front();
-    out << "# schedule " << schedule_name(r.schedule) << (r.virtual_stages > 1 ? " (v = " + std::to_string(r.virtual_stages) + ")" : "")
-        << ", " << p2p_mode_name(r.mode) << " P2P\n"
-        << "# step time " << fixed(us_from_ps(r.result.step_ps), 2) << " us; model "
-        << fixed(r.model.step_s * 1e6, 2) << " us without communication, " << fixed(r.model.step_with_p2p_s * 1e6, 2)
-        << " us with P2P\n"
-        << "# bubble fraction " << fixed(bubble_of(r.result), 4) << "; model " << fixed(r.model.bubble, 4) << "\n#\n";
-    Table table({{"stage", "", 7}, {"npu", "", 6}, {"busy", "us", 12}, {"idle", "us", 12}, {"p2p wait", "us", 12},
-                 {"peak act", "micro-b", 10}, {"peak act", "B", 14}});
-    for (std::uint32_t d = 0; d < r.result.devices.size(); ++d) {
-      const DeviceStats& s = r.result.devices[d];
-      // Activations are held per model chunk: one micro-batch on one chunk is 1/v of a stage's.
-      // In 128 bits: micro-batches x up to 2^62 B does not fit in 64.
-      const auto held = static_cast<Bytes>(static_cast<unsigned __int128>(s.peak_in_flight) *
-                                           shape.activation_bytes / r.virtual_stages);
-      table.add_row({std::to_string(d), std::to_string(s.npu), fixed(us_from_ps(s.busy_ps), 2),
-                     fixed(us_from_ps(r.result.step_ps - s.busy_ps), 2), fixed(us_from_ps(s.p2p_wait_ps), 2),
-                     std::to_string(s.peak_in_flight), std::to_string(held)});
-    }
-    table.print(out);
+  const PipelineStudy study = study_pipeline(topo, study_options);
+  print_header(out, vm, topo, study_options, study);
+  if (study.runs.size() == 1) {
+    print_run(out, study.runs.front());
   } else {
-    Table table({{"schedule", "", 12}, {"p2p mode", "", 11}, {"step", "us", 12}, {"model", "us", 12},
-                 {"model+p2p", "us", 12}, {"sim/model", "", 10}, {"bubble", "", 8}, {"model", "bubble", 8},
-                 {"p2p wait", "us", 11}, {"peak act", "micro-b", 10}});
-    std::string deadlocks;
-    for (const Run& r : runs) {
-      if (!r.deadlock.empty()) {
-        table.add_row({std::string(schedule_name(r.schedule)), std::string(p2p_mode_name(r.mode)), "deadlock",
-                       fixed(r.model.step_s * 1e6, 2), fixed(r.model.step_with_p2p_s * 1e6, 2), "-", "-",
-                       fixed(r.model.bubble, 4), "-", "-"});
-        deadlocks += "# " + std::string(schedule_name(r.schedule)) + " with " + std::string(p2p_mode_name(r.mode)) +
-                     " P2P: " + r.deadlock + "\n";
-        continue;
-      }
-      table.add_row({std::string(schedule_name(r.schedule)), std::string(p2p_mode_name(r.mode)),
-                     fixed(us_from_ps(r.result.step_ps), 2), fixed(r.model.step_s * 1e6, 2),
-                     fixed(r.model.step_with_p2p_s * 1e6, 2),
-                     fixed(seconds_from_ps(r.result.step_ps) / r.model.step_with_p2p_s, 4),
-                     fixed(bubble_of(r.result), 4), fixed(r.model.bubble, 4), fixed(us_from_ps(mean_wait(r.result)), 2),
-                     std::to_string(peak_of(r.result))});
-    }
-    table.print(out);
-    out << "# p2p wait: mean over stages of the time spent in communication calls\n" << deadlocks;
+    print_comparison(out, study.runs);
   }
-
   if (timeline) {
-    if (!runs.back().deadlock.empty()) throw InputError("--timeline: the last run deadlocked");
-    write_timeline(timeline->stream(), runs.back());
+    if (!study.runs.back().deadlock.empty()) throw InputError("--timeline: the last run deadlocked");
+    write_timeline(timeline->stream(), study.runs.back());
     timeline->commit();
   }
   if (csv) {
-    write_csv_row(csv->stream(), {"schedule", "p2p_mode", "stages", "microbatches", "virtual_stages", "step_time_us",
-                        "model_step_time_us", "bubble_fraction", "model_bubble_fraction", "p2p_wait_us",
-                        "peak_activations"});
-    for (const Run& r : runs) {
-      if (!r.deadlock.empty()) continue;
-      write_csv_row(csv->stream(), {std::string(schedule_name(r.schedule)), std::string(p2p_mode_name(r.mode)),
-                          std::to_string(p), std::to_string(m), std::to_string(r.virtual_stages),
-                          fixed(us_from_ps(r.result.step_ps), 6), fixed(r.model.step_with_p2p_s * 1e6, 6),
-                          fixed(bubble_of(r.result), 6), fixed(r.model.bubble, 6),
-                          fixed(us_from_ps(mean_wait(r.result)), 6), std::to_string(peak_of(r.result))});
-    }
+    write_csv(csv->stream(), study, study_options.shape);
     csv->commit();
   }
   return 0;

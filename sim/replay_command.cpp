@@ -83,9 +83,7 @@ void write_timeline(std::ostream& file, const Workload& w, const Topology& t, co
   write_chrome_trace(file, tracks, spans);
 }
 
-}  // namespace
-
-int run_replay(const std::vector<std::string>& args, std::ostream& out) {
+po::options_description replay_options() {
   po::options_description options("commsim replay: replay a workload trace on the simulated network");
   options.add_options()("help,h", "show this help");
   add_option(options, "trace", "FILE", "a commsim trace (proto/workload.proto): binary, or text format if it ends in .textproto");
@@ -103,22 +101,24 @@ int run_replay(const std::vector<std::string>& args, std::ostream& out) {
   topology.add(topology_options());
   options.add(topology);
   options.add(library_options());
-  const po::variables_map vm = parse_options(args, options);
-  if (vm.count("help")) {
-    out << "Usage: commsim replay (--trace FILE | --chakra PREFIX) [options]\n\n" << options << "\n"
-        << "Examples:\n"
-        << "  commsim replay --trace workloads/ddp-8ranks.textproto\n"
-        << "  commsim replay --chakra ../shared/chakra-samples/allreduce-ring8-1MiB/all_reduce --topology ring --npus 8\n";
-    return 0;
-  }
+  return options;
+}
+
+constexpr const char* kExamples =
+    "Examples:\n"
+    "  commsim replay --trace workloads/ddp-8ranks.textproto\n"
+    "  commsim replay --chakra ../shared/chakra-samples/allreduce-ring8-1MiB/all_reduce --topology ring --npus 8\n";
+
+Workload workload_option(const po::variables_map& vm) {
   const auto trace = option_text(vm, "trace");
   const auto chakra = option_text(vm, "chakra");
   if (trace.has_value() == chakra.has_value()) throw InputError("give one of --trace FILE or --chakra PREFIX");
   if (trace && vm.count("comm-groups")) throw InputError("--comm-groups goes with --chakra");
   if (vm.count("link-tracks") && !vm.count("timeline")) throw InputError("--link-tracks goes with --timeline");
-  const Workload workload = trace ? load_trace_file(*trace) : load_chakra_trace(*chakra, option_text(vm, "comm-groups"));
-  const Topology topo = topology_from_options(vm, default_topology(workload.rank_count()));
+  return trace ? load_trace_file(*trace) : load_chakra_trace(*chakra, option_text(vm, "comm-groups"));
+}
 
+ReplayOptions replay_option(const po::variables_map& vm, const Topology& topo) {
   ReplayOptions replay;
   replay.overhead_ps = parse_time(option_text(vm, "overhead").value_or("0"), "--overhead");
   const LibraryChoice library = library_from_options(vm, topo);
@@ -126,13 +126,10 @@ int run_replay(const std::vector<std::string>& args, std::ostream& out) {
   replay.protocol = library.protocol;
   if (const auto text = option_text(vm, "algorithm")) replay.algorithms = algorithm_choices(*text);
   replay.record_timeline = vm.count("timeline") > 0;
-  // Opened before the replay, so that a bad path fails at once.
-  std::optional<OutputFile> timeline;
-  if (const auto path = option_text(vm, "timeline")) timeline.emplace(*path);
-  std::optional<OutputFile> csv;
-  if (const auto path = option_text(vm, "csv")) csv.emplace(*path);
-  const ReplayResult result = replay_workload(workload, topo, replay);
+  return replay;
+}
 
+void print_report(std::ostream& out, const Workload& workload, const Topology& topo, const ReplayResult& result) {
   std::size_t nodes = 0;
   for (const RankTrace& r : workload.ranks) nodes += r.nodes.size();
   out << "# commsim replay: " << workload.name << ", " << workload.rank_count() << " ranks on " << topo.name()
@@ -161,18 +158,41 @@ int run_replay(const std::vector<std::string>& args, std::ostream& out) {
     out << "#   " << describe(workload, c.rank, c.index) << ": " << fixed(us_from_ps(c.start_ps), 3) << " -> "
         << fixed(us_from_ps(c.end_ps), 3) << " us\n";
   }
+}
 
+void write_csv(std::ostream& csv, const ReplayResult& result) {
+  write_csv_row(csv, {"rank", "finish_time_us", "compute_us", "exposed_comm_us"});
+  for (Rank r = 0; r < result.ranks.size(); ++r) {
+    const RankReplay& rr = result.ranks[r];
+    write_csv_row(csv, {std::to_string(r), fixed(us_from_ps(rr.finish_ps), 6), fixed(us_from_ps(rr.compute_ps), 6),
+                        fixed(us_from_ps(rr.exposed_comm_ps), 6)});
+  }
+}
+
+}  // namespace
+
+int run_replay(const std::vector<std::string>& args, std::ostream& out) {
+  const auto parsed =
+      parse_command(args, replay_options(), "replay (--trace FILE | --chakra PREFIX) [options]", kExamples, out);
+  if (!parsed) return 0;
+  const po::variables_map& vm = *parsed;
+  const Workload workload = workload_option(vm);
+  const Topology topo = topology_from_options(vm, default_topology(workload.rank_count()));
+  const ReplayOptions replay = replay_option(vm, topo);
+  // Opened before the replay, so that a bad path fails at once.
+  std::optional<OutputFile> timeline;
+  if (const auto path = option_text(vm, "timeline")) timeline.emplace(*path);
+  std::optional<OutputFile> csv;
+  if (const auto path = option_text(vm, "csv")) csv.emplace(*path);
+  const ReplayResult result = replay_workload(workload, topo, replay);
+
+  print_report(out, workload, topo, result);
   if (timeline) {
     write_timeline(timeline->stream(), workload, topo, result, vm.count("link-tracks"));
     timeline->commit();
   }
   if (csv) {
-    write_csv_row(csv->stream(), {"rank", "finish_time_us", "compute_us", "exposed_comm_us"});
-    for (Rank r = 0; r < result.ranks.size(); ++r) {
-      const RankReplay& rr = result.ranks[r];
-      write_csv_row(csv->stream(), {std::to_string(r), fixed(us_from_ps(rr.finish_ps), 6), fixed(us_from_ps(rr.compute_ps), 6),
-                          fixed(us_from_ps(rr.exposed_comm_ps), 6)});
-    }
+    write_csv(csv->stream(), result);
     csv->commit();
   }
   return 0;

@@ -70,54 +70,36 @@ po::options_description topology_options() {
   return o;
 }
 
-Topology topology_from_options(const po::variables_map& vm, const TopologyConfig& fallback,
-                               const SpecScale& measured) {
-  const auto file = option_text(vm, "topology-file");
-  const auto kind_text = option_text(vm, "topology");
-  if (file && kind_text) throw InputError("give either --topology-file or --topology, not both");
-  if (!kind_text) {
-    // A cluster spec may be scaled: its count of nodes and of GPUs per node.
-    const auto scales = [&](std::string_view option) {
-      return file && (option == "nodes" || option == "gpus-per-node");
-    };
-    for (const BuilderParameter& parameter : builder_parameters()) {
-      if (vm.count(std::string(parameter.option)) && !scales(parameter.option)) {
-        throw InputError("--" + std::string(parameter.option) + " needs --topology KIND" +
-                         (file ? " (a spec file gives its own parameters)" : ""));
-      }
-    }
-    if (!file) return build_topology(fallback);
-    SpecScale scale;
-    if (vm.count("nodes")) scale.nodes = count_option(vm, "nodes", 0, 1);
-    if (vm.count("gpus-per-node")) scale.gpus_per_node = count_option(vm, "gpus-per-node", 0, 1);
-    // Only a hierarchical builder spec scales: what the measurements say fills in the rest.
-    const spec::TopologySpec message = read_spec_message(*file);
-    if (message.has_builder() && message.builder().kind() == spec::HIERARCHICAL) {
-      if (!scale.nodes) scale.nodes = measured.nodes;
-      if (!scale.gpus_per_node) scale.gpus_per_node = measured.gpus_per_node;
-    }
-    return load_topology_file(*file, scale);
-  }
+namespace {
 
-  TopologyConfig c;
-  c.kind = parse_topology_kind(*kind_text, "--topology");
+// No --topology: the fallback, or a spec file, which a cluster spec may scale (its count of
+// nodes and of GPUs per node); other builder options are an error.
+Topology file_or_fallback(const po::variables_map& vm, const std::optional<std::string>& file,
+                          const TopologyConfig& fallback, const SpecScale& measured) {
+  const auto scales = [&](std::string_view option) {
+    return file && (option == "nodes" || option == "gpus-per-node");
+  };
   for (const BuilderParameter& parameter : builder_parameters()) {
-    if (vm.count(std::string(parameter.option)) && !parameter.applies_to(c.kind)) {
-      throw InputError("--" + std::string(parameter.option) + " does not apply to --topology " +
-                       *kind_text + " (only to " + parameter.kind_names() + ")");
+    if (vm.count(std::string(parameter.option)) && !scales(parameter.option)) {
+      throw InputError("--" + std::string(parameter.option) + " needs --topology KIND" +
+                       (file ? " (a spec file gives its own parameters)" : ""));
     }
   }
-  c.npus = count_option(vm, "npus", 8, 1);
-  c.arity = count_option(vm, "arity", 2, 2);
-  c.nodes = count_option(vm, "nodes", measured.nodes.value_or(2), 1);
-  c.gpus_per_node = count_option(vm, "gpus-per-node", measured.gpus_per_node.value_or(8), 1);
-  c.leaf_size = count_option(vm, "leaf-size", 0, 1);
-  if (const auto dims = option_text(vm, "dims")) {
-    c.dims = parse_dims(*dims, "--dims");
-  } else if (c.kind == TopologyKind::kMesh || c.kind == TopologyKind::kTorus) {
-    throw InputError("--topology " + *kind_text + " needs --dims, e.g. --dims 4x4");
+  if (!file) return build_topology(fallback);
+  SpecScale scale;
+  if (vm.count("nodes")) scale.nodes = count_option(vm, "nodes", 0, 1);
+  if (vm.count("gpus-per-node")) scale.gpus_per_node = count_option(vm, "gpus-per-node", 0, 1);
+  // Only a hierarchical builder spec scales: what the measurements say fills in the rest.
+  const spec::TopologySpec message = read_spec_message(*file);
+  if (message.has_builder() && message.builder().kind() == spec::HIERARCHICAL) {
+    if (!scale.nodes) scale.nodes = measured.nodes;
+    if (!scale.gpus_per_node) scale.gpus_per_node = measured.gpus_per_node;
   }
-  if (const auto ratios = option_text(vm, "oversubscription")) c.oversubscription = parse_ratios(*ratios);
+  return load_topology_file(*file, scale);
+}
+
+// --bandwidth, --latency, --link-kind, --nic-bandwidth, --nic-latency, --duplex.
+void link_options(const po::variables_map& vm, TopologyConfig& c) {
   if (const auto bw = option_text(vm, "bandwidth")) c.link.bandwidth_Bps = parse_bandwidth(*bw, "--bandwidth");
   if (const auto lat = option_text(vm, "latency")) c.link.latency_ps = parse_time(*lat, "--latency");
   if (const auto kind = option_text(vm, "link-kind")) {
@@ -135,8 +117,42 @@ Topology topology_from_options(const po::variables_map& vm, const TopologyConfig
     if (!parsed) throw InputError("--duplex: expected full or half, got '" + *duplex + "'");
     c.link.duplex = c.nic.duplex = *parsed;
   }
+}
+
+TopologyConfig builder_config(const po::variables_map& vm, const std::string& kind_text, const SpecScale& measured) {
+  TopologyConfig c;
+  c.kind = parse_topology_kind(kind_text, "--topology");
+  for (const BuilderParameter& parameter : builder_parameters()) {
+    if (vm.count(std::string(parameter.option)) && !parameter.applies_to(c.kind)) {
+      throw InputError("--" + std::string(parameter.option) + " does not apply to --topology " +
+                       kind_text + " (only to " + parameter.kind_names() + ")");
+    }
+  }
+  c.npus = count_option(vm, "npus", 8, 1);
+  c.arity = count_option(vm, "arity", 2, 2);
+  c.nodes = count_option(vm, "nodes", measured.nodes.value_or(2), 1);
+  c.gpus_per_node = count_option(vm, "gpus-per-node", measured.gpus_per_node.value_or(8), 1);
+  c.leaf_size = count_option(vm, "leaf-size", 0, 1);
+  if (const auto dims = option_text(vm, "dims")) {
+    c.dims = parse_dims(*dims, "--dims");
+  } else if (c.kind == TopologyKind::kMesh || c.kind == TopologyKind::kTorus) {
+    throw InputError("--topology " + kind_text + " needs --dims, e.g. --dims 4x4");
+  }
+  if (const auto ratios = option_text(vm, "oversubscription")) c.oversubscription = parse_ratios(*ratios);
+  link_options(vm, c);
   c.nvls = vm.count("nvls") > 0;
-  return build_topology(c);
+  return c;
+}
+
+}  // namespace
+
+Topology topology_from_options(const po::variables_map& vm, const TopologyConfig& fallback,
+                               const SpecScale& measured) {
+  const auto file = option_text(vm, "topology-file");
+  const auto kind_text = option_text(vm, "topology");
+  if (file && kind_text) throw InputError("give either --topology-file or --topology, not both");
+  if (!kind_text) return file_or_fallback(vm, file, fallback, measured);
+  return build_topology(builder_config(vm, *kind_text, measured));
 }
 
 }  // namespace commsim::cli
@@ -146,9 +162,8 @@ namespace commsim::cli {
 po::options_description library_options(bool with_channels) {
   po::options_description o("Communication library (default: the spec file's, else ideal: the wire alone)");
   add_option(o, "library", "NAME",
-             ("the library's costs beyond the wire: " + library_names() +
-              " (per-call and per-step latency, protocol bandwidth; see README)")
-                 .c_str());
+             "the library's costs beyond the wire: " + library_names() +
+                 " (per-call and per-step latency, protocol bandwidth; see README)");
   add_option(o, "library-file", "FILE", "a library profile in full (proto/topology.proto LibrarySpec, text format)");
   add_option(o, "protocol", "P", "ll, ll128, simple, or auto: the fastest at each size (default auto)");
   if (with_channels) {

@@ -1,5 +1,7 @@
 #include "base/collectives.h"
 
+#include <algorithm>
+
 #include "base/error.h"
 #include "base/name_table.h"
 
@@ -32,6 +34,39 @@ constexpr NameTable<AlgorithmKind, 14> kAlgorithmNames{{
     {AlgorithmKind::kNvls, "nvls"},
     {AlgorithmKind::kNvlsTree, "nvls-tree"},
 }};
+
+// Which algorithm implements which collective. Ring, ring-bidir and the multi-level ones
+// (hierarchical, dimensional) run a ring or chain per level, so they implement the five
+// collectives a ring does; the tree is binomial for Broadcast and Reduce and a double
+// binary tree for AllReduce; the rest after Thakur, Rabenseifner & Gropp 2005.
+struct Implemented {
+  AlgorithmKind algorithm;
+  std::vector<CollectiveKind> collectives;
+};
+
+const std::vector<Implemented>& implemented_table() {
+  using A = AlgorithmKind;
+  constexpr auto AR = CollectiveKind::kAllReduce, AG = CollectiveKind::kAllGather,
+                 RS = CollectiveKind::kReduceScatter, BC = CollectiveKind::kBroadcast,
+                 RD = CollectiveKind::kReduce, A2A = CollectiveKind::kAllToAll, BAR = CollectiveKind::kBarrier;
+  static const std::vector<Implemented> table{
+      {A::kRing, {AR, AG, RS, BC, RD}},
+      {A::kRingBidir, {AR, AG, RS, BC, RD}},
+      {A::kTree, {AR, BC, RD}},
+      {A::kRecursiveDoubling, {AR, AG}},
+      {A::kRecursiveHalving, {RS}},
+      {A::kRabenseifner, {AR}},
+      {A::kDirect, {AR, AG, RS, A2A}},
+      {A::kPairwise, {A2A}},
+      {A::kBruck, {AG, A2A}},
+      {A::kHierarchical, {AR, AG, RS, BC, RD}},
+      {A::kDimensional, {AR, AG, RS, BC, RD}},
+      {A::kDissemination, {BAR}},
+      {A::kNvls, {AR}},
+      {A::kNvlsTree, {AR}},
+  };
+  return table;
+}
 
 bool splits_per_rank(CollectiveKind kind) {
   return kind == CollectiveKind::kAllGather || kind == CollectiveKind::kReduceScatter ||
@@ -77,6 +112,25 @@ const std::vector<AlgorithmKind>& all_algorithms() {
     return v;
   }();
   return kinds;
+}
+
+std::string collective_names() { return names_in(kCollectiveNames); }
+std::string collective_names(const std::vector<CollectiveKind>& kinds) {
+  std::string text;
+  for (const CollectiveKind k : kinds) text += (text.empty() ? "" : ", ") + std::string(collective_name(k));
+  return text;
+}
+
+const std::vector<CollectiveKind>& implemented_collectives(AlgorithmKind algorithm) {
+  for (const Implemented& row : implemented_table()) {
+    if (row.algorithm == algorithm) return row.collectives;
+  }
+  throw InternalError("algorithm '" + std::string(algorithm_name(algorithm)) + "' missing from the table");
+}
+
+bool implements(AlgorithmKind algorithm, CollectiveKind kind) {
+  const std::vector<CollectiveKind>& kinds = implemented_collectives(algorithm);
+  return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
 }
 
 Bytes nccl_size(CollectiveKind kind, Bytes requested, std::size_t ranks) {

@@ -55,6 +55,17 @@ CollectiveKind parse_collective(std::string_view name, std::string_view what);
 AlgorithmKind parse_algorithm(std::string_view name, std::string_view what);
 const std::vector<CollectiveKind>& all_collectives();
 const std::vector<AlgorithmKind>& all_algorithms();
+/// "allreduce, allgather, ...": every name, in the order above, for help and errors.
+std::string collective_names();
+/// "allreduce, broadcast": the names of `kinds`, in their order.
+std::string collective_names(const std::vector<CollectiveKind>& kinds);
+
+/// The collectives `algorithm` implements, in the order of all_collectives(): the one table
+/// of collectives x algorithms that the simulator (collective/algorithms.h), the closed form
+/// (model/collective_model.h, a formula for every pair) and --help read. Whether the
+/// algorithm runs on a given topology is the collective layer's further check.
+const std::vector<CollectiveKind>& implemented_collectives(AlgorithmKind algorithm);
+bool implements(AlgorithmKind algorithm, CollectiveKind kind);
 
 /// nccl-tests' element type: float.
 inline constexpr Bytes kElementBytes = 4;

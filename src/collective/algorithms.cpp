@@ -1,5 +1,4 @@
 #include "collective/algorithms.h"
-#include <algorithm>
 
 #include "base/error.h"
 #include "collective/barrier.h"
@@ -16,27 +15,6 @@ namespace {
 using C = CollectiveKind;
 using A = AlgorithmKind;
 
-std::vector<CollectiveKind> implemented(AlgorithmKind algorithm) {
-  switch (algorithm) {
-    case A::kRing:
-    case A::kRingBidir:
-    case A::kHierarchical:
-    case A::kDimensional:
-      return {C::kAllReduce, C::kAllGather, C::kReduceScatter, C::kBroadcast, C::kReduce};
-    case A::kTree: return {C::kAllReduce, C::kBroadcast, C::kReduce};
-    case A::kRecursiveDoubling: return {C::kAllReduce, C::kAllGather};
-    case A::kRecursiveHalving: return {C::kReduceScatter};
-    case A::kRabenseifner: return {C::kAllReduce};
-    case A::kDirect: return {C::kAllReduce, C::kAllGather, C::kReduceScatter, C::kAllToAll};
-    case A::kPairwise: return {C::kAllToAll};
-    case A::kBruck: return {C::kAllGather, C::kAllToAll};
-    case A::kDissemination: return {C::kBarrier};
-    case A::kNvls:
-    case A::kNvlsTree: return {C::kAllReduce};
-  }
-  return {};
-}
-
 std::string topology_text(const Topology& t) {
   return "topology '" + t.name() + "' (" + t.description() + ")";
 }
@@ -45,15 +23,10 @@ std::string topology_text(const Topology& t) {
 
 std::optional<std::string> inapplicable_reason(CollectiveKind kind, AlgorithmKind algorithm,
                                                const Topology& topology) {
-  const std::vector<CollectiveKind> kinds = implemented(algorithm);
-  if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) {
-    std::string list;
-    for (const CollectiveKind k : kinds) {
-      if (!list.empty()) list += ", ";
-      list += collective_name(k);
-    }
+  if (!implements(algorithm, kind)) {
     return "algorithm '" + std::string(algorithm_name(algorithm)) + "' does not implement " +
-           std::string(collective_name(kind)) + " (it implements " + list + ")";
+           std::string(collective_name(kind)) + " (it implements " +
+           collective_names(implemented_collectives(algorithm)) + ")";
   }
   const std::optional<TopologyKind> shape = topology.shape().kind;
   const std::string name(algorithm_name(algorithm));

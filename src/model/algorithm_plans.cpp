@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
-#include <initializer_list>
 #include <utility>
 
 #include "base/error.h"
@@ -228,31 +227,6 @@ Plan dissemination(std::size_t p) {
 
 // ---------------------------------------------------------------------------------------
 // Dispatch and formatting.
-
-bool has_closed_form(Kind kind, Algo algorithm) {
-  constexpr auto AR = Kind::kAllReduce, AG = Kind::kAllGather, RS = Kind::kReduceScatter,
-                 BC = Kind::kBroadcast, RD = Kind::kReduce, A2A = Kind::kAllToAll;
-  const auto one_of = [kind](std::initializer_list<Kind> kinds) {
-    return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
-  };
-  switch (algorithm) {
-    case Algo::kRing:
-    case Algo::kRingBidir:
-    case Algo::kHierarchical:
-    case Algo::kDimensional: return one_of({AR, AG, RS, BC, RD});
-    case Algo::kTree: return one_of({AR, BC, RD});
-    case Algo::kRecursiveDoubling: return one_of({AR, AG});
-    case Algo::kRecursiveHalving: return kind == RS;
-    case Algo::kRabenseifner: return kind == AR;
-    case Algo::kDirect: return one_of({A2A, AG, RS, AR});
-    case Algo::kPairwise: return kind == A2A;
-    case Algo::kBruck: return one_of({AG, A2A});
-    case Algo::kDissemination: return kind == Kind::kBarrier;
-    case Algo::kNvls:
-    case Algo::kNvlsTree: return kind == AR;
-  }
-  return false;
-}
 
 Plan plan(const Topology& t, Kind kind, Algo algorithm, const ModelOptions& o) {
   const std::size_t p = t.npu_count();

@@ -129,7 +129,7 @@ class Evaluator {
 void validate(const Topology& t, Kind kind, Algo algorithm, const ModelOptions& o) {
   const std::string what =
       std::string(collective_name(kind)) + " with " + std::string(algorithm_name(algorithm));
-  if (!has_closed_form(kind, algorithm)) throw InputError("no closed form for " + what);
+  if (!implements(algorithm, kind)) throw InputError("no closed form for " + what);
   if (o.chunks == 0) throw InputError(what + ": chunks must be at least 1");
   for (const auto& [name, value] :
        {std::pair{"overhead", o.overhead_s}, std::pair{"gamma", o.gamma_s_per_byte}}) {
@@ -212,10 +212,6 @@ double CollectiveCost::time_s(double gamma_s_per_byte) const {
   double total = 0;
   for (const CostTerm& term : terms) total += term.time_s(gamma_s_per_byte);
   return total;
-}
-
-bool collective_cost_defined(CollectiveKind kind, AlgorithmKind algorithm) {
-  return has_closed_form(kind, algorithm);
 }
 
 CollectiveCost collective_cost(const Topology& topology, CollectiveKind kind,

@@ -58,12 +58,9 @@ struct CollectiveCost {
   double time_s(double gamma_s_per_byte) const;
 };
 
-/// Whether collective_cost has a formula for the pair.
-bool collective_cost_defined(CollectiveKind kind, AlgorithmKind algorithm);
-
-/// `size` is the nccl-tests size (base/collectives.h). Precondition: the algorithm applies
-/// to the collective and topology (the collective layer checks); throws InputError for a
-/// combination it has no formula for.
+/// `size` is the nccl-tests size (base/collectives.h); a formula for every pair that
+/// implements() (base/collectives.h) lists. Precondition: the algorithm applies to the
+/// topology (the collective layer checks); throws InputError for a pair not in the table.
 CollectiveCost collective_cost(const Topology& topology, CollectiveKind kind,
                                AlgorithmKind algorithm, Bytes size, const ModelOptions& options);
 

@@ -52,9 +52,7 @@ inline unsigned ceil_log2(std::size_t p) { return p <= 1 ? 0 : std::bit_width(p 
 inline unsigned floor_log2(std::size_t p) { return std::bit_width(p) - 1; }
 inline Rank rank(std::size_t r) { return static_cast<Rank>(r); }
 
-/// Whether the model has a formula for the pair.
-bool has_closed_form(Kind kind, Algo algorithm);
-/// The algorithm's phases on `t`. Precondition: has_closed_form(kind, algorithm).
+/// The algorithm's phases on `t`. Precondition: implements(algorithm, kind) (base/collectives.h).
 Plan plan(const Topology& t, Kind kind, Algo algorithm, const ModelOptions& o);
 
 // One per family (algorithm_plans.cpp, level_plans.cpp).

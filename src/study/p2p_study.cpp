@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "model/p2p_model.h"
+#include "base/error.h"
 
 namespace commsim {
 
@@ -28,10 +28,125 @@ std::optional<Protocol> p2p_protocol(const Topology& topology, const std::vector
 }
 
 std::vector<Message> sendrecv_ring(const Topology& topology, Bytes bytes) {
-  const auto p = static_cast<Rank>(topology.npu_count());
-  std::vector<Message> messages;
-  for (Rank r = 0; r < p; ++r) messages.push_back({r, (r + 1) % p, bytes});
-  return messages;
+  P2pPattern ring;
+  ring.kind = P2pPattern::Kind::kShift;
+  ring.shift = 1;
+  return p2p_pattern_messages(ring, topology.npu_count(), bytes);
+}
+
+P2pPattern parse_p2p_pattern(const std::string& text, std::string_view what) {
+  P2pPattern p;
+  p.name = text;
+  if (text == "one-way") {
+    p.kind = P2pPattern::Kind::kOneWay;
+  } else if (text == "bidirectional") {
+    p.kind = P2pPattern::Kind::kBidirectional;
+  } else if (text == "all-pairs") {
+    p.kind = P2pPattern::Kind::kAllPairs;
+  } else if (text.rfind("shift:", 0) == 0) {
+    p.kind = P2pPattern::Kind::kShift;
+    p.shift = static_cast<std::uint32_t>(parse_count(text.substr(6), std::string(what) + " shift:K", 1, UINT32_MAX));
+  } else {
+    throw InputError(std::string(what) + ": unknown pattern '" + text +
+                     "' (known: one-way, bidirectional, all-pairs, shift:K)");
+  }
+  return p;
+}
+
+std::optional<std::string> p2p_pattern_misfit(const P2pPattern& pattern, std::size_t npus) {
+  using Kind = P2pPattern::Kind;
+  if (pattern.pairwise() && (pattern.src >= npus || pattern.dst >= npus || pattern.src == pattern.dst)) {
+    return "needs two ranks of the " + std::to_string(npus) + " NPUs, got " + std::to_string(pattern.src) + " and " +
+           std::to_string(pattern.dst);
+  }
+  if (pattern.kind == Kind::kShift && pattern.shift % npus == 0) {
+    return "every rank would send to itself on " + std::to_string(npus) + " NPUs";
+  }
+  if (pattern.kind == Kind::kAllPairs && npus < 2) return "needs at least 2 NPUs";
+  return std::nullopt;
+}
+
+std::vector<Message> p2p_pattern_messages(const P2pPattern& pattern, std::size_t npus, Bytes bytes) {
+  const auto n = static_cast<Rank>(npus);
+  switch (pattern.kind) {
+    case P2pPattern::Kind::kOneWay: return {{pattern.src, pattern.dst, bytes}};
+    case P2pPattern::Kind::kBidirectional:
+      return {{pattern.src, pattern.dst, bytes}, {pattern.dst, pattern.src, bytes}};
+    case P2pPattern::Kind::kShift: {
+      std::vector<Message> messages;
+      for (Rank r = 0; r < n; ++r) messages.push_back({r, static_cast<Rank>((r + pattern.shift) % n), bytes});
+      return messages;
+    }
+    case P2pPattern::Kind::kAllPairs: {
+      std::vector<Message> messages;
+      for (Rank a = 0; a < n; ++a) {
+        for (Rank b = 0; b < n; ++b) {
+          if (a != b) messages.push_back({a, b, bytes});
+        }
+      }
+      return messages;
+    }
+  }
+  throw InternalError("unhandled P2P pattern");
+}
+
+namespace {
+
+std::vector<TimePs> arrivals(const Topology& topology, const std::vector<Message>& messages, TimePs overhead_ps,
+                             const ProtocolCosts& costs, const LibraryProfile& profile, bool each_alone) {
+  if (!each_alone) return simulate_concurrent_messages(topology, overhead_ps, messages, costs, profile.p2p);
+  std::vector<TimePs> arrival;
+  for (const Message& m : messages) {
+    arrival.push_back(simulate_concurrent_messages(topology, overhead_ps, {m}, costs, profile.p2p)[0]);
+  }
+  return arrival;
+}
+
+std::optional<double> ratio(TimePs sim_ps, double model_s) {
+  return model_s > 0 ? std::optional<double>(seconds_from_ps(sim_ps) / model_s) : std::nullopt;
+}
+
+}  // namespace
+
+P2pPoint run_p2p_point(const Topology& topology, const std::vector<Message>& messages, const P2pStudyOptions& options,
+                       bool each_alone) {
+  const LibraryProfile& profile = options.library;
+  P2pPoint point;
+  point.size = messages.empty() ? 0 : messages.front().bytes;
+  point.protocol = options.protocol ? options.protocol : p2p_protocol(topology, messages, options.overhead_ps, profile);
+  const ProtocolCosts costs = profile.costs(point.protocol);
+  const std::vector<TimePs> arrival = arrivals(topology, messages, options.overhead_ps, costs, profile, each_alone);
+  const Message* last = messages.empty() ? nullptr : &messages.front();
+  for (std::size_t i = 0; i < messages.size(); ++i) {
+    const Message& m = messages[i];
+    const double model_s = p2p_message_model_s(topology, m, options.overhead_ps, costs, profile);
+    point.messages.push_back({m, arrival[i], model_s, rate_GBps(m.bytes, arrival[i]), ratio(arrival[i], model_s)});
+    if (arrival[i] > point.sim_ps) last = &m;
+    point.sim_ps = std::max(point.sim_ps, arrival[i]);
+    point.model_s = std::max(point.model_s, model_s);
+  }
+  point.algbw_GBps = rate_GBps(point.size, point.sim_ps);
+  point.sim_over_model = ratio(point.sim_ps, point.model_s);
+  if (profile.p2p && last) {
+    point.channels = profile.p2p->channels(last->bytes, topology.route_class(topology.route(last->src, last->dst)));
+  }
+  return point;
+}
+
+P2pStudy study_p2p(const Topology& topology, const P2pPattern& pattern, const std::vector<Bytes>& sizes,
+                   const P2pStudyOptions& options) {
+  if (const auto misfit = p2p_pattern_misfit(pattern, topology.npu_count())) {
+    throw InputError("pattern " + pattern.name + ": " + *misfit);
+  }
+  P2pStudy study;
+  if (pattern.pairwise()) study.route = path_params(topology, pattern.src, pattern.dst);
+  study.sizes = sizes;
+  const bool each_alone = pattern.kind == P2pPattern::Kind::kAllPairs;
+  for (const Bytes size : sizes) {
+    const std::vector<Message> messages = p2p_pattern_messages(pattern, topology.npu_count(), size);
+    study.points.push_back(run_p2p_point(topology, messages, options, each_alone));
+  }
+  return study;
 }
 
 }  // namespace commsim

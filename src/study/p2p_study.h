@@ -1,10 +1,19 @@
 #pragma once
-// A set of P2P messages sent at once (a pattern such as nccl-tests' sendrecv ring) under a
-// library profile: the protocol it chooses, the simulated arrivals and the closed form.
+// P2P messages on a topology and library profile, simulated beside the closed form
+// (model/p2p_model.h): a set of messages sent at once (a pattern such as nccl-tests'
+// sendrecv ring), the protocol the library runs them with, each arrival and each message's
+// closed form alone on an idle network:
+//   T(S) = L_call + o + step latency + path latency + S / rate
+// On an idle network a lone message arrives exactly at T; messages that share channels
+// arrive later (max-min fair rates), and sim/model says by how much.
 
+#include <cstdint>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
+#include "model/p2p_model.h"
 #include "network/concurrent_messages.h"
 #include "topology/library.h"
 #include "topology/topology.h"
@@ -24,5 +33,75 @@ std::optional<Protocol> p2p_protocol(const Topology& topology, const std::vector
 
 /// nccl-tests' sendrecv_perf: every rank r of `topology` sends `bytes` to r + 1 (mod p) at once.
 std::vector<Message> sendrecv_ring(const Topology& topology, Bytes bytes);
+
+/// Which messages go at once:
+///   one-way        src to dst
+///   bidirectional  src to dst and dst to src at once
+///   all-pairs      every directed pair, each alone in turn
+///   shift:K        every rank r to (r + K) mod p at once
+struct P2pPattern {
+  enum class Kind { kOneWay, kBidirectional, kAllPairs, kShift };
+  Kind kind = Kind::kOneWay;
+  Rank src = 0;             // one-way, bidirectional
+  Rank dst = 1;
+  std::uint32_t shift = 0;  // shift:K
+  std::string name;         // as given: "one-way", "shift:3"
+
+  /// One-way and bidirectional: between two given ranks.
+  bool pairwise() const { return kind == Kind::kOneWay || kind == Kind::kBidirectional; }
+};
+
+/// The pattern named `text` (ranks src 0, dst 1); another name is an InputError naming `what`.
+P2pPattern parse_p2p_pattern(const std::string& text, std::string_view what);
+/// Why the pattern cannot run on `npus` NPUs (a shift that sends every rank to itself,
+/// all-pairs of one NPU, a pair of one rank or outside the NPUs), or nothing if it can.
+std::optional<std::string> p2p_pattern_misfit(const P2pPattern& pattern, std::size_t npus);
+/// The pattern's messages of `bytes` each, in the order the reports list them.
+std::vector<Message> p2p_pattern_messages(const P2pPattern& pattern, std::size_t npus, Bytes bytes);
+
+struct P2pStudyOptions {
+  TimePs overhead_ps = 0;            // o, per message
+  LibraryProfile library;            // ideal: the wire alone
+  std::optional<Protocol> protocol;  // forced; empty: p2p_protocol
+};
+
+struct P2pMessageResult {
+  Message message;
+  TimePs sim_ps = 0;                    // arrival
+  double model_s = 0;                   // the closed form alone on an idle network
+  double algbw_GBps = 0;                // bytes / arrival
+  std::optional<double> sim_over_model; // empty when the model is 0
+};
+
+/// A set of messages at one size.
+struct P2pPoint {
+  Bytes size = 0;                    // of each message
+  std::optional<Protocol> protocol;  // empty under the ideal library
+  std::vector<P2pMessageResult> messages;
+  // The set as a whole: until the last message arrived, beside the slowest one's closed form.
+  TimePs sim_ps = 0;
+  double model_s = 0;
+  double algbw_GBps = 0;             // size / time
+  std::optional<double> sim_over_model;
+  /// Under a profile with P2P channels: those of the last message to arrive (the first of
+  /// equal arrivals).
+  std::optional<std::uint32_t> channels;
+};
+
+/// The messages, all of one size, sent at once (or with `each_alone`, each on an idle
+/// network in turn), under the protocol asked for or p2p_protocol's.
+P2pPoint run_p2p_point(const Topology& topology, const std::vector<Message>& messages, const P2pStudyOptions& options,
+                       bool each_alone = false);
+
+struct P2pStudy {
+  std::optional<PathParams> route;  // one-way, bidirectional: the route src -> dst
+  std::vector<Bytes> sizes;
+  std::vector<P2pPoint> points;     // one per size
+};
+
+/// The pattern at every size. Throws InputError if it does not fit the topology
+/// (p2p_pattern_misfit).
+P2pStudy study_p2p(const Topology& topology, const P2pPattern& pattern, const std::vector<Bytes>& sizes,
+                   const P2pStudyOptions& options);
 
 }  // namespace commsim

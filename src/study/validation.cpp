@@ -4,8 +4,7 @@
 #include <cmath>
 
 #include "base/error.h"
-#include "collective/simulate.h"
-#include "model/collective_model.h"
+#include "study/collective_study.h"
 #include "study/p2p_study.h"
 
 namespace commsim {
@@ -18,17 +17,12 @@ struct Prediction {
 };
 
 Prediction predict_collective(const Topology& topology, CollectiveKind kind, Bytes size, const ValidationOptions& o) {
-  ModelOptions model;
-  model.channels = o.channels;
-  const NcclChoice choice =
-      o.algorithm ? NcclChoice{*o.algorithm, o.protocol ? o.protocol
-                                                        : fastest_protocol(topology, kind, *o.algorithm, size, model, o.library)}
-                  : nccl_choice(topology, kind, size, model, o.library, o.protocol);
-  CollectiveConfig config;
-  config.library = o.library.costs(choice.algorithm, choice.protocol);
-  config.channels = o.channels;
-  const CollectiveResult result = simulate_collective(topology, kind, choice.algorithm, size, config);
-  return {std::string(algorithm_name(choice.algorithm)), choice.protocol, result.time_ps};
+  CollectiveStudyOptions options;
+  options.library = o.library;
+  options.protocol = o.protocol;
+  options.run.channels = o.channels;
+  const CollectivePoint point = run_collective_point(topology, kind, o.algorithm, size, options);
+  return {std::string(algorithm_name(point.algorithm)), point.protocol, point.sim_ps};
 }
 
 // A profiled pair sends alone; an nccl-tests sendrecv row is every rank sending to the next.
@@ -37,10 +31,8 @@ Prediction predict_p2p(const Topology& topology, const Measurement& row, const V
       row.src_rank && row.dst_rank
           ? std::vector<Message>{{static_cast<Rank>(*row.src_rank), static_cast<Rank>(*row.dst_rank), row.size_bytes}}
           : sendrecv_ring(topology, row.size_bytes);
-  const std::optional<Protocol> protocol = o.protocol ? o.protocol : p2p_protocol(topology, messages, 0, o.library);
-  const std::vector<TimePs> arrival =
-      simulate_concurrent_messages(topology, 0, messages, o.library.costs(protocol), o.library.p2p);
-  return {"p2p", protocol, *std::max_element(arrival.begin(), arrival.end())};
+  const P2pPoint point = run_p2p_point(topology, messages, {0, o.library, o.protocol});
+  return {"p2p", point.protocol, point.sim_ps};
 }
 
 void check_fits(const Topology& topology, const Measurement& row) {

@@ -257,7 +257,7 @@ class Replayer {
   // The library's costs for one collective: the protocol asked for, or NCCL's choice.
   ProtocolCosts collective_costs(CollectiveKind kind, AlgorithmKind algorithm, Bytes bytes) const {
     const LibraryProfile& library = options_.library;
-    if (library.ideal() || options_.protocol || !collective_cost_defined(kind, algorithm)) {
+    if (library.ideal() || options_.protocol) {
       return library.costs(options_.protocol);
     }
     ModelOptions model;

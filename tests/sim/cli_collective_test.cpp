@@ -5,6 +5,7 @@
 #include <cctype>
 #include <sstream>
 
+#include "base/collectives.h"
 #include "run_cli.h"
 
 namespace commsim::testing {
@@ -90,14 +91,7 @@ TEST(CliCollective, BusBandwidthFollowsNcclTests) {
 // was then (H100 datasheet figures, no library); it runs on that spec, pinned in tests/data/.
 
 TEST(CliCollective, DefaultScenarioGolden) {
-  const CliResult r = run_commsim({"collective", "--topology-file", datasheet_h100(), "--sizes", "1K:16M"});
-  ASSERT_EQ(r.status, 0) << r.err;
-  const std::string path = source_path("tests/golden/collective_allreduce_h100.txt");
-  if (std::getenv("COMMSIM_UPDATE_GOLDEN")) {
-    write_file(path, r.out);
-    GTEST_SKIP() << "rewrote " << path;
-  }
-  EXPECT_EQ(r.out, read_file(path));
+  expect_golden({"collective", "--topology-file", datasheet_h100(), "--sizes", "1K:16M"}, "collective_allreduce_h100.txt");
 }
 
 TEST(CliCollective, IdealLibraryIsTheWireAlone) {
@@ -190,6 +184,19 @@ TEST(CliCollective, AllAlgorithmsNamesTheFastest) {
   EXPECT_NE(r.out.find("# algorithm pairwise"), std::string::npos);
   EXPECT_NE(r.out.find("# fastest algorithm at each size"), std::string::npos);
   EXPECT_NE(r.out.find("direct"), std::string::npos);
+}
+
+TEST(CliCollective, HelpPrintsTheTableTheSimulatorAndModelRead) {
+  // One line per algorithm: its name, then the collectives base/collectives.h says it
+  // implements.
+  const CliResult r = run_commsim({"collective", "--help"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const AlgorithmKind a : all_algorithms()) {
+    const std::string name(algorithm_name(a));
+    const std::string line = "\n  " + name + std::string(20 - name.size(), ' ') +
+                             collective_names(implemented_collectives(a)) + "\n";
+    EXPECT_NE(r.out.find(line), std::string::npos) << line << r.out;
+  }
 }
 
 }  // namespace

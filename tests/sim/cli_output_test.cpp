@@ -8,17 +8,6 @@
 namespace commsim::testing {
 namespace {
 
-void expect_golden(const std::vector<std::string>& args, const std::string& golden) {
-  const CliResult r = run_commsim(args);
-  ASSERT_EQ(r.status, 0) << r.err;
-  const std::string path = source_path("tests/golden/" + golden);
-  if (std::getenv("COMMSIM_UPDATE_GOLDEN")) {
-    write_file(path, r.out);
-    GTEST_SKIP() << "rewrote " << path;
-  }
-  EXPECT_EQ(r.out, read_file(path)) << "golden: " << path;
-}
-
 // The goldens of the default scenario were generated on the built-in default topology as it
 // was then (H100 datasheet figures, no library); they run on that spec, pinned in tests/data/.
 

@@ -63,4 +63,22 @@ inline void write_file(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
 }
 
+/// Compares `text` with tests/golden/`golden`; with COMMSIM_UPDATE_GOLDEN set, rewrites the
+/// golden file instead (after an intended change) and skips.
+inline void expect_golden_text(const std::string& text, const std::string& golden) {
+  const std::string path = source_path("tests/golden/" + golden);
+  if (std::getenv("COMMSIM_UPDATE_GOLDEN")) {
+    write_file(path, text);
+    GTEST_SKIP() << "rewrote " << path;
+  }
+  EXPECT_EQ(text, read_file(path)) << "golden: " << path;
+}
+
+/// Runs commsim, expects exit status 0, and compares what it printed with the golden file.
+inline void expect_golden(const std::vector<std::string>& args, const std::string& golden) {
+  const CliResult r = run_commsim(args);
+  ASSERT_EQ(r.status, 0) << r.err;
+  expect_golden_text(r.out, golden);
+}
+
 }  // namespace commsim::testing

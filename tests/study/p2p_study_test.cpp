@@ -1,9 +1,11 @@
-// The protocol a library's P2P runs a pattern with.
+// P2P patterns beside the closed form: the protocol a library's P2P runs a pattern with,
+// hand-derived arrivals, contention, and the patterns' messages.
 
 #include "study/p2p_study.h"
 
 #include <gtest/gtest.h>
 
+#include "base/error.h"
 #include "topology/builders.h"
 
 namespace commsim {
@@ -23,6 +25,91 @@ TEST(P2pProtocol, NcclRunsLLUnderItsThresholdPerChannelElseSimple) {
   by_time.p2p->ll_max_bytes_per_channel = 0;
   EXPECT_EQ(p2p_protocol(node, sendrecv_ring(node, 64 << 20), 0, by_time), Protocol::kLL);
   EXPECT_EQ(p2p_protocol(node, sendrecv_ring(node, 64 << 20), 0, LibraryProfile{}), std::nullopt);
+}
+
+// A ring of 4 NPUs, 100 GB/s (10 ps per byte) and 1 us per link.
+Topology ring4() {
+  TopologyConfig c;
+  c.kind = TopologyKind::kRing;
+  c.npus = 4;
+  c.link = {100e9, ps_from_us(1), LinkKind::kNvlink, Duplex::kFull};
+  return build_topology(c);
+}
+
+P2pPattern pattern(const std::string& name, Rank src = 0, Rank dst = 1) {
+  P2pPattern p = parse_p2p_pattern(name, "test");
+  p.src = src;
+  p.dst = dst;
+  return p;
+}
+
+TEST(P2pStudy, OneWayIsTheClosedFormExactly) {
+  // 0 -> 1, one hop: 1 us + 2^20 B x 10 ps = 11.48576 us, simulated and closed form alike.
+  const P2pStudy study = study_p2p(ring4(), pattern("one-way"), {1 << 20}, {});
+  ASSERT_TRUE(study.route);
+  EXPECT_EQ(study.route->hops, 1u);
+  ASSERT_EQ(study.points.size(), 1u);
+  const P2pPoint& p = study.points[0];
+  EXPECT_EQ(p.sim_ps, 11'485'760);
+  EXPECT_NEAR(p.model_s, 11.48576e-6, 1e-15);
+  EXPECT_NEAR(*p.sim_over_model, 1.0, 1e-9);
+  EXPECT_NEAR(p.algbw_GBps, 1048576 / 11.48576e-6 / 1e9, 1e-9);
+  EXPECT_EQ(p.channels, std::nullopt);  // the ideal library has no P2P channels
+}
+
+TEST(P2pStudy, ShiftOfTwoSharesEveryChannel) {
+  // shift:2 on a 4-ring: every message goes two hops the positive way, so each directed
+  // channel carries two flows at 50 GB/s: 2 us + 2^20 x 20 ps = 22.97152 us, against the
+  // closed form alone 2 us + 2^20 x 10 ps = 12.48576 us.
+  const P2pStudy study = study_p2p(ring4(), pattern("shift:2"), {1 << 20}, {});
+  EXPECT_FALSE(study.route);
+  const P2pPoint& p = study.points[0];
+  ASSERT_EQ(p.messages.size(), 4u);
+  for (const P2pMessageResult& m : p.messages) {
+    EXPECT_EQ(m.sim_ps, 22'971'520);
+    EXPECT_NEAR(m.model_s, 12.48576e-6, 1e-15);
+  }
+  EXPECT_EQ(p.sim_ps, 22'971'520);
+  EXPECT_NEAR(*p.sim_over_model, 22.97152 / 12.48576, 1e-9);
+}
+
+TEST(P2pStudy, AllPairsRunEachAlone) {
+  // Each directed pair alone: nothing shares, every arrival is its closed form (1 or 2 hops).
+  const P2pStudy study = study_p2p(ring4(), pattern("all-pairs"), {1 << 20}, {});
+  const P2pPoint& p = study.points[0];
+  ASSERT_EQ(p.messages.size(), 12u);
+  for (const P2pMessageResult& m : p.messages) EXPECT_NEAR(*m.sim_over_model, 1.0, 1e-9);
+  EXPECT_EQ(p.sim_ps, 12'485'760);  // the two-hop pairs
+}
+
+TEST(P2pStudy, NcclSendsSpreadOverChannels) {
+  // Inside a node NCCL starts a send on 2 channels and doubles them while one would carry
+  // more than 32 MiB: 64 MiB on 2, 128 MiB on 4.
+  P2pStudyOptions options;
+  options.library = library_by_name("nccl", "test");
+  const P2pStudy study =
+      study_p2p(build_topology(default_topology_config()), pattern("one-way"), {64 << 20, 128 << 20}, options);
+  EXPECT_EQ(study.points[0].channels, 2u);
+  EXPECT_EQ(study.points[1].channels, 4u);
+  EXPECT_EQ(study.points[1].protocol, Protocol::kSimple);
+}
+
+TEST(P2pStudy, PatternsAndTheirMisfits) {
+  EXPECT_EQ(pattern("shift:3").shift, 3u);
+  EXPECT_EQ(pattern("bidirectional").kind, P2pPattern::Kind::kBidirectional);
+  EXPECT_THROW(parse_p2p_pattern("zigzag", "test"), InputError);
+  EXPECT_THROW(parse_p2p_pattern("shift:0", "test"), InputError);
+  EXPECT_EQ(p2p_pattern_misfit(pattern("shift:4"), 4), "every rank would send to itself on 4 NPUs");
+  EXPECT_TRUE(p2p_pattern_misfit(pattern("all-pairs"), 1));
+  EXPECT_TRUE(p2p_pattern_misfit(pattern("one-way", 2, 2), 4));
+  EXPECT_FALSE(p2p_pattern_misfit(pattern("bidirectional", 3, 0), 4));
+  EXPECT_THROW(study_p2p(ring4(), pattern("one-way", 0, 4), {1}, {}), InputError);
+  // Bidirectional: both directions, in that order.
+  const std::vector<Message> both = p2p_pattern_messages(pattern("bidirectional", 3, 0), 4, 8);
+  ASSERT_EQ(both.size(), 2u);
+  EXPECT_EQ(both[1].src, 0u);
+  EXPECT_EQ(both[1].dst, 3u);
+  EXPECT_EQ(both[1].bytes, 8u);
 }
 
 }  // namespace

@@ -1,0 +1,123 @@
+#include "study/collective_study.h"
+
+#include <algorithm>
+
+#include "base/error.h"
+#include "collective/algorithms.h"
+
+namespace commsim {
+namespace {
+
+// NCCL's pick (algorithm and protocol) or the algorithm asked for with the protocol asked
+// for, else the fastest by the closed form.
+NcclChoice choose(const Topology& topology, CollectiveKind kind, AlgorithmChoice algorithm, Bytes size,
+                  const CollectiveStudyOptions& o) {
+  const ModelOptions model = model_options(o.run);
+  if (!algorithm) return nccl_choice(topology, kind, size, model, o.library, o.protocol);
+  return {*algorithm, o.protocol ? o.protocol : fastest_protocol(topology, kind, *algorithm, size, model, o.library)};
+}
+
+// Refused before any simulation: a chunk needs a byte, and a run beyond the footprint
+// limits says so with its estimate (collective/footprint.h).
+void check_runs(const Topology& topology, CollectiveKind kind, const std::vector<AlgorithmChoice>& algorithms,
+                const std::vector<Bytes>& sizes, const CollectiveConfig& run) {
+  if (run.chunks > 1 && !sizes.empty() && run.chunks > sizes.front()) {
+    throw InputError("--chunks " + std::to_string(run.chunks) + " is more than the " +
+                     std::to_string(sizes.front()) + " bytes of the smallest size: every chunk needs a byte");
+  }
+  for (const AlgorithmChoice& choice : algorithms) {
+    for (const AlgorithmKind algorithm : choice ? std::vector<AlgorithmKind>{*choice} : nccl_algorithms(kind)) {
+      if (!choice && inapplicable_reason(kind, algorithm, topology)) continue;  // not a candidate here
+      check_collective_footprint(topology, kind, algorithm, run);
+    }
+  }
+}
+
+std::vector<CollectivePoint> fastest_at_each_size(const std::vector<CollectiveBlock>& blocks) {
+  std::vector<CollectivePoint> fastest;
+  for (std::size_t i = 0; i < blocks.front().points.size(); ++i) {
+    const CollectivePoint* best = nullptr;
+    for (const CollectiveBlock& block : blocks) {
+      const CollectivePoint& point = block.points[i];
+      if (!best || point.sim_ps < best->sim_ps) best = &point;
+    }
+    fastest.push_back(*best);
+  }
+  return fastest;
+}
+
+}  // namespace
+
+ModelOptions model_options(const CollectiveConfig& run, const ProtocolCosts& costs) {
+  ModelOptions model;
+  model.library = costs;
+  model.overhead_s = seconds_from_ps(run.overhead_ps);
+  model.channels = run.channels;
+  model.gamma_s_per_byte = run.gamma_s_per_byte;
+  model.chunks = run.chunks;
+  model.root = run.root;
+  return model;
+}
+
+CollectivePoint run_collective_point(const Topology& topology, CollectiveKind kind, AlgorithmChoice algorithm,
+                                     Bytes size, const CollectiveStudyOptions& options) {
+  const NcclChoice choice = choose(topology, kind, algorithm, size, options);
+  CollectivePoint point;
+  point.algorithm = choice.algorithm;
+  point.protocol = choice.protocol;
+  point.costs = options.library.costs(choice.algorithm, choice.protocol);
+  point.size = size;
+  CollectiveConfig run = options.run;
+  run.library = point.costs;
+  const CollectiveResult result = simulate_collective(topology, kind, choice.algorithm, size, run);
+  point.sim_ps = result.time_ps;
+  point.verify_error = result.verify_error;
+  const ModelOptions model = model_options(run, point.costs);
+  point.cost = collective_cost(topology, kind, choice.algorithm, size, model);
+  point.model_s = point.cost.time_s(model.gamma_s_per_byte);
+  point.bound_s = collective_lower_bound_s(topology, kind, size, model);
+  point.algbw_GBps = rate_GBps(size, point.sim_ps);
+  point.busbw_GBps = point.algbw_GBps * busbw_factor(kind, topology.npu_count());
+  if (point.model_s > 0) point.sim_over_model = seconds_from_ps(point.sim_ps) / point.model_s;
+  return point;
+}
+
+const CollectivePoint* CollectiveBlock::first_verify_failure() const {
+  const auto failed =
+      std::find_if(points.begin(), points.end(), [](const CollectivePoint& p) { return !p.verify_error.empty(); });
+  return failed == points.end() ? nullptr : &*failed;
+}
+
+bool CollectiveStudy::all_verified() const {
+  return std::all_of(blocks.begin(), blocks.end(),
+                     [](const CollectiveBlock& b) { return b.first_verify_failure() == nullptr; });
+}
+
+std::vector<Bytes> collective_sizes(CollectiveKind kind, const std::vector<Bytes>& requested, std::size_t ranks) {
+  if (kind == CollectiveKind::kBarrier) return {0};
+  std::vector<Bytes> sizes;
+  for (const Bytes r : requested) {
+    const Bytes size = nccl_size(kind, r, ranks);
+    if (sizes.empty() || sizes.back() != size) sizes.push_back(size);
+  }
+  return sizes;
+}
+
+CollectiveStudy study_collective(const Topology& topology, CollectiveKind kind,
+                                 const std::vector<AlgorithmChoice>& algorithms, const std::vector<Bytes>& sizes,
+                                 const CollectiveStudyOptions& options) {
+  check_runs(topology, kind, algorithms, sizes, options.run);
+  CollectiveStudy study;
+  for (const AlgorithmChoice& algorithm : algorithms) {
+    CollectiveBlock block{algorithm, {}, {}};
+    for (const Bytes size : sizes) {
+      block.points.push_back(run_collective_point(topology, kind, algorithm, size, options));
+    }
+    if (algorithm && !block.points.empty()) block.formula = block.points.front().cost.formula;
+    study.blocks.push_back(std::move(block));
+  }
+  if (study.blocks.size() > 1) study.fastest = fastest_at_each_size(study.blocks);
+  return study;
+}
+
+}  // namespace commsim

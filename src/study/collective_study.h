@@ -1,0 +1,93 @@
+#pragma once
+// A collective on a topology and library profile, simulated beside its closed form and lower
+// bound (DESIGN.md section 3, "Collectives", "Closed-form model"). Each point is one
+// (collective, algorithm, size):
+//   sim    simulate_collective on the flow-level network (collective/simulate.h), ps
+//   model  the closed form under the same library costs (model/collective_model.h), s
+//   bound  the lower bound of any algorithm (Chan et al. 2007), s
+//   algbw  = S / sim, busbw = algbw x busbw_factor (nccl-tests doc/PERFORMANCE.md), GB/s
+// On an idle network in rank order, sim = model (relative error < 1e-9) wherever the
+// formula's assumptions hold: sim/model > 1 is contention the formula cannot see.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/collectives.h"
+#include "base/units.h"
+#include "collective/simulate.h"
+#include "model/collective_model.h"
+#include "topology/library.h"
+#include "topology/topology.h"
+
+namespace commsim {
+
+struct CollectiveStudyOptions {
+  /// Overhead, chunks, channels, gamma, root, rank order and verify, as the simulator takes
+  /// them; the closed form takes the same (model_options). `run.library` is set per point.
+  CollectiveConfig run;
+  LibraryProfile library;            // ideal: the wire alone
+  std::optional<Protocol> protocol;  // forced; empty: the fastest by the closed form, as NCCL picks
+};
+
+/// An algorithm, or NCCL's choice at each size (empty; model/collective_model.h nccl_choice).
+using AlgorithmChoice = std::optional<AlgorithmKind>;
+
+struct CollectivePoint {
+  AlgorithmKind algorithm = AlgorithmKind::kRing;  // what ran
+  std::optional<Protocol> protocol;                // empty under the ideal library
+  ProtocolCosts costs;                             // the library's costs it ran under
+  Bytes size = 0;                                  // the nccl-tests size
+  TimePs sim_ps = 0;
+  CollectiveCost cost;                             // the closed form, term by term
+  double model_s = 0;
+  double bound_s = 0;
+  double algbw_GBps = 0;
+  double busbw_GBps = 0;
+  std::optional<double> sim_over_model;            // empty when the model is 0
+  std::string verify_error;                        // with run.verify: empty if the data is right
+};
+
+/// The closed form's options for a run of the simulator under `costs`: the one mapping from
+/// the simulator's knobs to the model's (o in seconds, gamma, chunks, channels, root).
+ModelOptions model_options(const CollectiveConfig& run, const ProtocolCosts& costs = {});
+
+/// One point: the algorithm (or NCCL's choice) and protocol (or the fastest) for `size`, the
+/// simulation, the closed form and the bound. `size` is an nccl-tests size. Throws
+/// InputError if the algorithm does not apply or the run is beyond the footprint limits.
+CollectivePoint run_collective_point(const Topology& topology, CollectiveKind kind, AlgorithmChoice algorithm,
+                                     Bytes size, const CollectiveStudyOptions& options);
+
+/// One algorithm choice at every size.
+struct CollectiveBlock {
+  AlgorithmChoice algorithm;
+  /// The closed form in the papers' notation ("2(p-1) a + 2(p-1)/p n b", model/), as the
+  /// block's first point runs it; empty for NCCL's choice, whose algorithm varies.
+  std::string formula;
+  std::vector<CollectivePoint> points;  // one per size, in order
+
+  /// The first point whose data check failed, or null.
+  const CollectivePoint* first_verify_failure() const;
+};
+
+struct CollectiveStudy {
+  std::vector<CollectiveBlock> blocks;  // in the order of the choices
+  /// With more than one block: at each size the point of least simulated time (the earlier
+  /// block on a tie).
+  std::vector<CollectivePoint> fastest;
+
+  bool all_verified() const;
+};
+
+/// The sizes nccl-tests runs for the requested ones on `ranks` ranks (base/collectives.h
+/// nccl_size), repeats in a row dropped; Barrier moves no data: {0}.
+std::vector<Bytes> collective_sizes(CollectiveKind kind, const std::vector<Bytes>& requested, std::size_t ranks);
+
+/// Every choice at every size. Checks before any simulation, with InputError: that every
+/// algorithm applies, every run (NCCL's candidates too) is within the footprint limits, and
+/// that with chunks > 1 the smallest size has a byte per chunk.
+CollectiveStudy study_collective(const Topology& topology, CollectiveKind kind,
+                                 const std::vector<AlgorithmChoice>& algorithms, const std::vector<Bytes>& sizes,
+                                 const CollectiveStudyOptions& options);
+
+}  // namespace commsim

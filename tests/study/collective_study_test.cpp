@@ -1,0 +1,141 @@
+// A collective beside its closed form and bound, as one library call: hand-derived points,
+// agreement on an idle network, NCCL's choice, the fastest block, and the checks made before
+// any simulation.
+
+#include "study/collective_study.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "base/error.h"
+#include "collective/algorithms.h"
+#include "topology/builders.h"
+
+namespace commsim {
+namespace {
+
+constexpr Bytes kMiB = 1 << 20;
+
+// 50 GB/s is 20 ps per byte exactly, so the integer clock rounds nothing.
+Topology built(TopologyKind kind, std::uint32_t npus) {
+  TopologyConfig c;
+  c.kind = kind;
+  c.npus = npus;
+  c.link = {50e9, ps_from_ns(300), LinkKind::kNvlink, Duplex::kFull};
+  return build_topology(c);
+}
+
+TEST(CollectiveStudy, RingAllReduceOnASwitchAsDerived) {
+  // 4 NPUs on a switch: a message crosses 2 hops (600 ns) at 50 GB/s. Ring AllReduce of
+  // n = 4 MiB is 2(p-1) = 6 steps of n/p = 1 MiB, each 600 ns + 2^20 x 20 ps = 21.57152 us,
+  // with o = 1 us on each: 6 x 22.57152 = 135.42912 us. No two flows share a channel, so the
+  // simulator gives the closed form exactly.
+  // Bound (Chan et al.): a + 2(p-1)/p n b = (1 + 0.6) us + 1.5 x 4 MiB x 20 ps = 127.42912 us.
+  CollectiveStudyOptions options;
+  options.run.overhead_ps = ps_from_us(1);
+  const CollectivePoint point = run_collective_point(built(TopologyKind::kSwitch, 4), CollectiveKind::kAllReduce,
+                                                     AlgorithmKind::kRing, 4 * kMiB, options);
+  EXPECT_EQ(point.algorithm, AlgorithmKind::kRing);
+  EXPECT_EQ(point.protocol, std::nullopt);
+  EXPECT_EQ(point.sim_ps, 135'429'120);
+  EXPECT_NEAR(point.model_s, 135.42912e-6, 1e-15);
+  EXPECT_NEAR(point.bound_s, 127.42912e-6, 1e-15);
+  ASSERT_TRUE(point.sim_over_model);
+  EXPECT_NEAR(*point.sim_over_model, 1.0, 1e-9);
+  // algbw = 4 MiB / 135.42912 us; busbw = algbw x 2(p-1)/p.
+  EXPECT_NEAR(point.algbw_GBps, 4194304 / 135.42912e-6 / 1e9, 1e-9);
+  EXPECT_NEAR(point.busbw_GBps, point.algbw_GBps * 1.5, 1e-12);
+}
+
+TEST(CollectiveStudy, SimulatorEqualsClosedFormOnAnIdleNetworkUnderAProfile) {
+  // A profile of whole picoseconds per byte (0.8 x 50 GB/s = 25 ps/B): the library's costs
+  // apply to both sides alike, so they still agree to 1e-9.
+  LibraryProfile whole;
+  whole.name = "whole";
+  whole.protocols = {{Protocol::kSimple, {ps_from_us(7), {ps_from_ns(600), ps_from_ns(1500), ps_from_ns(2700)}, 0.8}}};
+  const Topology t = built(TopologyKind::kSwitch, 8);
+  for (const LibraryProfile& library : {LibraryProfile{}, whole}) {
+    CollectiveStudyOptions options;
+    options.library = library;
+    for (const AlgorithmKind a : {AlgorithmKind::kDirect, AlgorithmKind::kRecursiveDoubling,
+                                  AlgorithmKind::kRabenseifner, AlgorithmKind::kBruck, AlgorithmKind::kPairwise}) {
+      for (const CollectiveKind kind : all_collectives()) {
+        if (inapplicable_reason(kind, a, t)) continue;
+        SCOPED_TRACE(library.name + " " + std::string(algorithm_name(a)) + " " + std::string(collective_name(kind)));
+        const CollectivePoint p = run_collective_point(t, kind, a, nccl_size(kind, 16 * kMiB, 8), options);
+        ASSERT_TRUE(p.sim_over_model);
+        EXPECT_NEAR(*p.sim_over_model, 1.0, 1e-9);
+        EXPECT_GE(seconds_from_ps(p.sim_ps), p.bound_s * (1 - 1e-9));
+      }
+    }
+  }
+}
+
+TEST(CollectiveStudy, NcclPicksLowLatencyWhenSmallAndFullBandwidthWhenLarge) {
+  // NCCL's choice per size: at 1 KiB LL (6.6 us per call, the least latency), at 1 GiB
+  // Simple (all of the link's 50 GB/s, where LL moves half).
+  CollectiveStudyOptions options;
+  options.library = library_by_name("nccl", "test");
+  const Topology t = built(TopologyKind::kSwitch, 8);
+  const CollectiveStudy study =
+      study_collective(t, CollectiveKind::kAllReduce, {std::nullopt}, {1024, 1u << 30}, options);
+  ASSERT_EQ(study.blocks.size(), 1u);
+  EXPECT_EQ(study.blocks[0].formula, "");
+  const auto& points = study.blocks[0].points;
+  ASSERT_EQ(points.size(), 2u);
+  EXPECT_EQ(points[0].protocol, Protocol::kLL);
+  EXPECT_EQ(points[1].protocol, Protocol::kSimple);
+  for (const CollectivePoint& p : points) {
+    const std::vector<AlgorithmKind> candidates = nccl_algorithms(CollectiveKind::kAllReduce);
+    EXPECT_NE(std::find(candidates.begin(), candidates.end(), p.algorithm), candidates.end());
+    EXPECT_EQ(p.costs, options.library.costs(p.algorithm, p.protocol));
+  }
+  EXPECT_TRUE(study.fastest.empty());  // one block: nothing to compare
+}
+
+TEST(CollectiveStudy, FastestIsTheLeastSimulatedTimeAtEachSize) {
+  const Topology t = built(TopologyKind::kSwitch, 8);
+  std::vector<AlgorithmChoice> all;
+  for (const AlgorithmKind a : applicable_algorithms(CollectiveKind::kAllReduce, t)) all.push_back(a);
+  const CollectiveStudy study = study_collective(t, CollectiveKind::kAllReduce, all, {1024, 64 * kMiB}, {});
+  ASSERT_EQ(study.blocks.size(), all.size());
+  ASSERT_EQ(study.fastest.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    for (const CollectiveBlock& block : study.blocks) EXPECT_LE(study.fastest[i].sim_ps, block.points[i].sim_ps);
+  }
+  // Each block's formula is its algorithm's closed form.
+  EXPECT_EQ(study.blocks[0].formula,
+            collective_cost(t, CollectiveKind::kAllReduce, *study.blocks[0].algorithm, 1024, {}).formula);
+  EXPECT_TRUE(study.all_verified());  // nothing was checked
+}
+
+TEST(CollectiveStudy, VerifiedDataOfEveryRank) {
+  CollectiveStudyOptions options;
+  options.run.verify = true;
+  options.run.chunks = 3;
+  const CollectiveStudy study =
+      study_collective(built(TopologyKind::kRing, 5), CollectiveKind::kReduceScatter,
+                       {AlgorithmKind::kRing, AlgorithmKind::kRingBidir}, {1000, 4000}, options);
+  EXPECT_TRUE(study.all_verified());
+  for (const CollectiveBlock& block : study.blocks) EXPECT_EQ(block.first_verify_failure(), nullptr);
+}
+
+TEST(CollectiveStudy, SizesFollowNcclTests) {
+  // AllGather on 8 ranks: a multiple of 8 floats (32 B), rounded down; repeats dropped.
+  EXPECT_EQ(collective_sizes(CollectiveKind::kAllGather, {1000, 1010, 2048}, 8), (std::vector<Bytes>{992, 2048}));
+  EXPECT_EQ(collective_sizes(CollectiveKind::kAllReduce, {1001, 1024}, 8), (std::vector<Bytes>{1000, 1024}));
+  EXPECT_EQ(collective_sizes(CollectiveKind::kBarrier, {}, 8), (std::vector<Bytes>{0}));
+}
+
+TEST(CollectiveStudy, RefusesBeforeAnySimulation) {
+  CollectiveStudyOptions options;
+  options.run.chunks = 2048;
+  const Topology t = built(TopologyKind::kRing, 4);
+  EXPECT_THROW(study_collective(t, CollectiveKind::kAllReduce, {AlgorithmKind::kRing}, {1024}, options), InputError);
+  // An algorithm that does not apply to the topology.
+  EXPECT_THROW(study_collective(t, CollectiveKind::kAllReduce, {AlgorithmKind::kHierarchical}, {1024}, {}), InputError);
+}
+
+}  // namespace
+}  // namespace commsim
