@@ -25,6 +25,7 @@ const std::map<std::string, CommandInfo>& commands() {
       {"collective", {run_collective, "a collective by one or every algorithm, beside its closed form"}},
       {"generate", {run_generate, "write a synthetic workload trace: collective, pipeline, ddp, ddp-pipeline"}},
       {"replay", {run_replay, "replay a workload trace (commsim's format or Chakra ET)"}},
+      {"sweep", {run_sweep, "collectives over topology kinds x sizes, libraries, algorithms; threads, shards"}},
       {"pipeline", {run_pipeline, "pipeline-parallel schedules (gpipe, 1f1b, interleaved) and P2P modes"}},
       {"validate", {run_validate, "published measurements (nccl-tests) against the prediction, with the error"}},
       {"calibrate", {run_calibrate, "fit a library profile to measurements; write the calibrated spec"}},

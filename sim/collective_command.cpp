@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "command_line.h"
 #include "report/table.h"
+#include "study/sweep.h"
 #include "study/collective_study.h"
 #include "topology/placement.h"
 #include "topology_options.h"
@@ -36,8 +37,7 @@ po::options_description collective_options() {
              "where ranks run: linear, random:SEED, or a file listing an NPU per rank (default linear)");
   add_option(options, "root", "R", "root rank of broadcast and reduce (default 0)");
   add_option(options, "csv", "FILE",
-             "also write rows: collective,algorithm,topology,nranks,size_bytes,sim_time_us,"
-             "model_time_us,sim_over_model,lower_bound_us,algbw_GBps,busbw_GBps");
+             "also write one row per point, as commsim sweep does: " + sweep_csv_header());
   options.add_options()("verbose", "print the closed form with the values substituted");
   options.add_options()("verify", "check symbolically that every rank ends with the right data");
   options.add(topology_options());
@@ -188,17 +188,14 @@ void print_fastest(std::ostream& out, const std::vector<CollectivePoint>& fastes
   table.print(out);
 }
 
-void write_csv(std::ostream& csv, const CollectiveStudy& study, CollectiveKind kind, const Topology& topology) {
-  write_csv_row(csv, {"collective", "algorithm", "topology", "nranks", "size_bytes", "sim_time_us", "model_time_us",
-                      "sim_over_model", "lower_bound_us", "algbw_GBps", "busbw_GBps"});
+// The rows of `commsim sweep` (study/sweep.h), numbered in the order they are printed.
+void write_csv(std::ostream& csv, const CollectiveStudy& study, CollectiveKind kind, const Topology& topology,
+               const LibraryProfile& library) {
+  const TopologyFacts facts = topology_facts(topology);
+  csv << sweep_csv_header() << "\n";
+  std::size_t index = 0;
   for (const CollectiveBlock& block : study.blocks) {
-    for (const CollectivePoint& r : block.points) {
-      write_csv_row(csv, {std::string(collective_name(kind)), std::string(algorithm_name(r.algorithm)),
-                          topology.name(), std::to_string(topology.npu_count()), std::to_string(r.size),
-                          fixed(us_from_ps(r.sim_ps), 6), fixed(r.model_s * 1e6, 6),
-                          r.sim_over_model ? fixed(*r.sim_over_model, 9) : "-", fixed(r.bound_s * 1e6, 6),
-                          fixed(r.algbw_GBps, 6), fixed(r.busbw_GBps, 6)});
-    }
+    for (const CollectivePoint& r : block.points) csv << sweep_csv_row(index++, facts, library.name, kind, r) << "\n";
   }
 }
 
@@ -227,7 +224,7 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
   }
   if (!study.fastest.empty()) print_fastest(out, study.fastest);
   if (csv) {
-    write_csv(csv->stream(), study, kind, topology);
+    write_csv(csv->stream(), study, kind, topology, study_options.library);
     csv->commit();
   }
   return study.all_verified() ? 0 : 1;

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "base/error.h"
+#include "study/collective_study.h"
 #include "topology/builders.h"
 #include "topology/spec_file.h"
 #include "topology/spec_message.h"
@@ -37,6 +38,19 @@ std::vector<double> parse_ratios(const std::string& text) {
 
 }  // namespace
 
+void add_link_options(po::options_description& o) {
+  add_option(o, "bandwidth", "BW",
+             "NPU link bandwidth per direction (intra-node in hierarchical), e.g. 450GB/s, "
+             "50GiB/s, 400Gbps (default 450GB/s)");
+  add_option(o, "latency", "T", "NPU link latency per hop, e.g. 250ns, 1us (default 250ns)");
+  add_option(o, "link-kind", "KIND",
+             "kind of the NPU links: nvlink, pcie, infiniband, ethernet, other (default nvlink)");
+  add_option(o, "nic-bandwidth", "BW", "hierarchical: per-GPU NIC bandwidth (default 400Gbps)");
+  add_option(o, "nic-latency", "T", "hierarchical: NIC link latency per hop (default 1us)");
+  add_option(o, "duplex", "full|half",
+             "duplex of every link of a built topology (default full)");
+}
+
 po::options_description topology_options() {
   po::options_description o("Topology (default: an 8-GPU H100 NVSwitch node)");
   add_option(o, "topology-file", "FILE",
@@ -54,16 +68,7 @@ po::options_description topology_options() {
   add_option(o, "gpus-per-node", "G", "hierarchical: GPUs per node (default 8)");
   add_option(o, "leaf-size", "L",
              "hierarchical: nodes per leaf switch under a spine (default: one network switch)");
-  add_option(o, "bandwidth", "BW",
-             "NPU link bandwidth per direction (intra-node in hierarchical), e.g. 450GB/s, "
-             "50GiB/s, 400Gbps (default 450GB/s)");
-  add_option(o, "latency", "T", "NPU link latency per hop, e.g. 250ns, 1us (default 250ns)");
-  add_option(o, "link-kind", "KIND",
-             "kind of the NPU links: nvlink, pcie, infiniband, ethernet, other (default nvlink)");
-  add_option(o, "nic-bandwidth", "BW", "hierarchical: per-GPU NIC bandwidth (default 400Gbps)");
-  add_option(o, "nic-latency", "T", "hierarchical: NIC link latency per hop (default 1us)");
-  add_option(o, "duplex", "full|half",
-             "duplex of every link of a built topology (default full)");
+  add_link_options(o);
   o.add_options()("nvls",
                   "switch, hierarchical: the NPUs' switch (each node's NVSwitch) reduces in the fabric "
                   "(NVLink SHARP), for --algorithm nvls and nvls-tree");
@@ -98,8 +103,9 @@ Topology file_or_fallback(const po::variables_map& vm, const std::optional<std::
   return load_topology_file(*file, scale);
 }
 
-// --bandwidth, --latency, --link-kind, --nic-bandwidth, --nic-latency, --duplex.
-void link_options(const po::variables_map& vm, TopologyConfig& c) {
+}  // namespace
+
+void apply_link_options(const po::variables_map& vm, TopologyConfig& c) {
   if (const auto bw = option_text(vm, "bandwidth")) c.link.bandwidth_Bps = parse_bandwidth(*bw, "--bandwidth");
   if (const auto lat = option_text(vm, "latency")) c.link.latency_ps = parse_time(*lat, "--latency");
   if (const auto kind = option_text(vm, "link-kind")) {
@@ -118,6 +124,8 @@ void link_options(const po::variables_map& vm, TopologyConfig& c) {
     c.link.duplex = c.nic.duplex = *parsed;
   }
 }
+
+namespace {
 
 TopologyConfig builder_config(const po::variables_map& vm, const std::string& kind_text, const SpecScale& measured) {
   TopologyConfig c;
@@ -139,7 +147,7 @@ TopologyConfig builder_config(const po::variables_map& vm, const std::string& ki
     throw InputError("--topology " + kind_text + " needs --dims, e.g. --dims 4x4");
   }
   if (const auto ratios = option_text(vm, "oversubscription")) c.oversubscription = parse_ratios(*ratios);
-  link_options(vm, c);
+  apply_link_options(vm, c);
   c.nvls = vm.count("nvls") > 0;
   return c;
 }
@@ -181,12 +189,8 @@ LibraryChoice library_from_options(const po::variables_map& vm, const Topology& 
   if (name && file) throw InputError("give either --library or --library-file, not both");
   if (name) choice.profile = library_by_name(*name, "--library");
   if (file) choice.profile = load_library_file(*file);
-  const Shape& shape = topology.shape();
-  if (const auto text = option_text(vm, "channels")) {
-    choice.channels = parse_count(*text, "--channels", 1, 1024);
-  } else if (!choice.profile.ideal() && shape.kind == TopologyKind::kHierarchical) {
-    choice.channels = shape.levels[0];
-  }
+  choice.channels = vm.count("channels") ? parse_count(*option_text(vm, "channels"), "--channels", 1, 1024)
+                                         : default_channels(topology, choice.profile);
   const std::string protocol = option_text(vm, "protocol").value_or("auto");
   if (protocol == "auto") return choice;
   if (choice.profile.ideal()) {

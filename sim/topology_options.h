@@ -15,6 +15,12 @@ namespace commsim::cli {
 
 po::options_description topology_options();
 
+/// --bandwidth, --latency, --link-kind, --nic-bandwidth, --nic-latency, --duplex: the links of
+/// a built topology (part of topology_options()).
+void add_link_options(po::options_description& options);
+/// Sets those the options give on `config`; InputError on a bad value.
+void apply_link_options(const po::variables_map& vm, TopologyConfig& config);
+
 /// Throws InputError on a bad value, or an option that does not apply to the kind.
 /// `measured` is what measurements say they ran on (their header's nodes and GPUs per node):
 /// a hierarchical topology, built or a cluster spec, takes those counts where no option

@@ -48,6 +48,11 @@ std::vector<CollectivePoint> fastest_at_each_size(const std::vector<CollectiveBl
 
 }  // namespace
 
+std::size_t default_channels(const Topology& topology, const LibraryProfile& library) {
+  const Shape& shape = topology.shape();
+  return !library.ideal() && shape.kind == TopologyKind::kHierarchical ? shape.levels.at(0) : 1;
+}
+
 ModelOptions model_options(const CollectiveConfig& run, const ProtocolCosts& costs) {
   ModelOptions model;
   model.library = costs;

@@ -48,6 +48,10 @@ struct CollectivePoint {
   std::string verify_error;                        // with run.verify: empty if the data is right
 };
 
+/// The rings a library runs at once by default: on a hierarchical topology one per GPU of a
+/// node (a ring per NIC, rail-aligned, as NCCL builds them); else, and under ideal, 1.
+std::size_t default_channels(const Topology& topology, const LibraryProfile& library);
+
 /// The closed form's options for a run of the simulator under `costs`: the one mapping from
 /// the simulator's knobs to the model's (o in seconds, gamma, chunks, channels, root).
 ModelOptions model_options(const CollectiveConfig& run, const ProtocolCosts& costs = {});

@@ -1,0 +1,203 @@
+// commsim sweep: collectives over a cross product of topologies, libraries, algorithms and
+// sizes, on several threads, streamed to CSV in point order; shardable across machines.
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "base/error.h"
+#include "base/ordered_parallel.h"
+#include "base/output_file.h"
+#include "commands.h"
+#include "command_line.h"
+#include "report/progress.h"
+#include "study/sweep.h"
+#include "study/sweep_shard.h"
+#include "topology_options.h"
+
+namespace commsim::cli {
+namespace {
+
+po::options_description sweep_options() {
+  po::options_description o("Options");
+  o.add_options()("help,h", "show this help");
+  add_option(o, "topology", "KIND[,KIND..]", "topology kinds: ring, switch, fully-connected, tree, hierarchical, mesh, torus (default switch)");
+  add_option(o, "npus", "N[,N..]|MIN:MAX", "NPUs of a ring, switch, fully-connected or tree; MIN:MAX doubles (default 8)");
+  add_option(o, "dims", "AxB[,AxB..]", "mesh and torus dimensions, e.g. 4x4,8x8 (needed with mesh or torus)");
+  add_option(o, "nodes", "N[,N..]|MIN:MAX", "hierarchical: nodes (default 2)");
+  add_option(o, "gpus-per-node", "G", "hierarchical: GPUs per node (default 8)");
+  add_link_options(o);
+  add_option(o, "library", "NAME[,NAME..]", "library profiles: " + library_names() + " (default ideal)");
+  add_option(o, "collective", "KIND[,KIND..]", collective_names() + " (default allreduce)");
+  add_option(o, "algorithm", "NAME[,NAME..]", "algorithms; all: every one that applies; nccl: NCCL's choice per size (default all)");
+  add_size_options(o, "1K:1G");
+  add_option(o, "jobs", "N", "threads (default: every core)");
+  add_option(o, "shard", "I/N", "run every N-th point from the I-th (default: from SLURM_ARRAY_TASK_ID/COUNT, "
+                                "OMPI_COMM_WORLD_RANK/SIZE or PMI_RANK/SIZE, else all)");
+  add_option(o, "csv", "FILE", "write one row per point as it finishes, in point order; an existing FILE's points "
+                               "are kept and skipped (resume)");
+  o.add_options()("merge", po::value<std::vector<std::string>>()->multitoken(),
+                  "join sweep CSV files (shards) into --csv, in point order, and run nothing");
+  o.add_options()("quiet", "no progress on stderr");
+  return o;
+}
+
+std::vector<std::string> list(const std::string& text, const char* option) {
+  std::vector<std::string> items;
+  std::stringstream in(text);
+  for (std::string item; std::getline(in, item, ',');) {
+    if (item.empty()) throw InputError(std::string("--") + option + ": empty item in '" + text + "'");
+    items.push_back(item);
+  }
+  if (items.empty()) throw InputError(std::string("--") + option + ": empty list");
+  return items;
+}
+
+// "8,16" or "8:1024" (8, 16, ..., 1024).
+std::vector<std::uint32_t> counts(const std::string& text, const char* option) {
+  const std::string what = std::string("--") + option;
+  const std::size_t colon = text.find(':');
+  if (colon == std::string::npos) {
+    std::vector<std::uint32_t> values;
+    for (const std::string& item : list(text, option)) values.push_back(static_cast<std::uint32_t>(parse_count(item, what, 1, 1u << 24)));
+    return values;
+  }
+  const auto lo = parse_count(text.substr(0, colon), what, 1, 1u << 24);
+  const auto hi = parse_count(text.substr(colon + 1), what, 1, 1u << 24);
+  if (lo > hi) throw InputError(what + " " + text + ": an empty range (MIN above MAX)");
+  std::vector<std::uint32_t> values;
+  for (std::uint64_t v = lo; v <= hi; v *= 2) values.push_back(static_cast<std::uint32_t>(v));
+  return values;
+}
+
+std::vector<TopologyConfig> topologies(const po::variables_map& vm) {
+  TopologyConfig base;
+  apply_link_options(vm, base);
+  base.gpus_per_node = static_cast<std::uint32_t>(parse_count(option_text(vm, "gpus-per-node").value_or("8"), "--gpus-per-node", 1, 1u << 16));
+  std::vector<TopologyConfig> configs;
+  for (const std::string& kind_text : list(option_text(vm, "topology").value_or("switch"), "topology")) {
+    TopologyConfig c = base;
+    c.kind = parse_topology_kind(kind_text, "--topology");
+    if (c.kind == TopologyKind::kMesh || c.kind == TopologyKind::kTorus) {
+      const auto dims = option_text(vm, "dims");
+      if (!dims) throw InputError("--topology " + kind_text + " needs --dims, e.g. --dims 4x4,8x8");
+      for (const std::string& d : list(*dims, "dims")) {
+        c.dims = parse_dims(d, "--dims");
+        configs.push_back(c);
+      }
+    } else if (c.kind == TopologyKind::kHierarchical) {
+      for (const std::uint32_t n : counts(option_text(vm, "nodes").value_or("2"), "nodes")) {
+        c.nodes = n;
+        configs.push_back(c);
+      }
+    } else {
+      for (const std::uint32_t n : counts(option_text(vm, "npus").value_or("8"), "npus")) {
+        c.npus = n;
+        configs.push_back(c);
+      }
+    }
+  }
+  return configs;
+}
+
+SweepPlan plan_from_options(const po::variables_map& vm) {
+  SweepPlan plan;
+  plan.topologies = topologies(vm);
+  for (const std::string& name : list(option_text(vm, "library").value_or("ideal"), "library")) {
+    plan.libraries.push_back(library_by_name(name, "--library"));
+  }
+  for (const std::string& name : list(option_text(vm, "collective").value_or("allreduce"), "collective")) {
+    plan.collectives.push_back(parse_collective(name, "--collective"));
+  }
+  for (const std::string& name : list(option_text(vm, "algorithm").value_or("all"), "algorithm")) {
+    if (name != "all" && name != "nccl") parse_algorithm(name, "--algorithm");
+    plan.algorithms.push_back(name);
+  }
+  plan.sizes = sizes_from_options(vm, "1K:1G");
+  return plan;
+}
+
+Shard shard_option(const po::variables_map& vm) {
+  if (const auto text = option_text(vm, "shard")) return parse_shard(*text, "--shard");
+  return shard_from_environment([](const char* name) { return std::getenv(name); }).value_or(Shard{});
+}
+
+unsigned jobs_option(const po::variables_map& vm) {
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  return static_cast<unsigned>(parse_count(option_text(vm, "jobs").value_or(std::to_string(cores)), "--jobs", 1, 4096));
+}
+
+int merge(const po::variables_map& vm, std::ostream& out) {
+  const auto csv = option_text(vm, "csv");
+  if (!csv) throw InputError("--merge needs --csv OUT, the file to write");
+  const auto& inputs = vm["merge"].as<std::vector<std::string>>();
+  OutputFile file(*csv);
+  const std::vector<std::string> lines = merge_sweep_csv(inputs);
+  for (const std::string& line : lines) file.stream() << line << "\n";
+  file.commit();
+  out << "# commsim sweep: merged " << inputs.size() << " files, " << lines.size() - 1 << " points, into " << *csv << "\n";
+  return 0;
+}
+
+bool has_content(const std::string& path) {
+  std::ifstream file(path);
+  return file && file.peek() != std::ifstream::traits_type::eof();
+}
+
+// Opens `path` to append rows (writing the header if it is new); InputError if it cannot.
+std::ofstream open_rows(const std::string& path, bool fresh) {
+  std::ofstream file(path, std::ios::app);
+  if (!file) throw InputError("--csv " + path + ": cannot open for writing");
+  if (fresh) file << sweep_csv_header() << "\n" << std::flush;
+  return file;
+}
+
+}  // namespace
+
+int run_sweep(const std::vector<std::string>& args, std::ostream& out) {
+  const auto parsed = parse_command(args, sweep_options(), "sweep [options]",
+                                    "\nExamples:\n  commsim sweep --topology ring,torus --npus 8:64 --dims 4x4,8x8 --csv sweep.csv\n"
+                                    "  commsim sweep --shard 0/3 --csv part0.csv; commsim sweep --merge part*.csv --csv all.csv\n",
+                                    out);
+  if (!parsed) return 0;
+  const po::variables_map& vm = *parsed;
+  if (vm.count("merge")) return merge(vm, out);
+  const SweepPlan plan = plan_from_options(vm);
+  const Shard shard = shard_option(vm);
+  const unsigned jobs = jobs_option(vm);
+  const auto csv_path = option_text(vm, "csv");
+  const std::vector<std::size_t> done =
+      csv_path && has_content(*csv_path) ? points_in_sweep_csv(*csv_path) : std::vector<std::size_t>{};
+  std::optional<std::ofstream> csv;  // opened before the work, so a bad path fails at once
+  if (csv_path) csv.emplace(open_rows(*csv_path, !has_content(*csv_path)));
+
+  const std::set<std::size_t> skip(done.begin(), done.end());
+  const std::vector<SweepPoint> points = sweep_points(plan);
+  std::vector<SweepPoint> todo;
+  for (const SweepPoint& p : points) {
+    if (shard.holds(p.index) && !skip.count(p.index)) todo.push_back(p);
+  }
+  out << "# commsim sweep: " << todo.size() << " of " << points.size() << " points to run (shard "
+      << shard_text(shard) << ", " << skip.size() << " already in the output), " << jobs << " threads\n";
+  Progress progress(std::cerr, todo.size(), "points", progress_style(vm.count("quiet") > 0, isatty(2) != 0));
+  std::vector<TopologyFacts> facts;
+  for (const TopologyConfig& c : plan.topologies) facts.push_back(topology_facts(build_topology(c)));
+  run_in_order<CollectivePoint>(
+      todo.size(), jobs, [&](std::size_t i) { return run_sweep_point(plan, todo[i]); },
+      [&](std::size_t i, CollectivePoint&& point) {
+        const SweepPoint& p = todo[i];
+        const std::string row = sweep_csv_row(p.index, facts[p.topology], plan.libraries[p.library].name, p.kind, point);
+        if (csv) *csv << row << "\n" << std::flush;
+        progress.advance();
+      });
+  progress.finish();
+  if (csv && !*csv) throw InputError("--csv " + *csv_path + ": write failed");
+  return 0;
+}
+
+}  // namespace commsim::cli

@@ -1,0 +1,177 @@
+#include "study/sweep.h"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "base/error.h"
+#include "base/input_file.h"
+#include "collective/algorithms.h"
+#include "report/table.h"
+
+namespace commsim {
+namespace {
+
+template <typename T>
+void require_some(const std::vector<T>& list, const char* what) {
+  if (list.empty()) throw InputError(std::string("a sweep needs at least one ") + what);
+}
+
+// The algorithm choices a name stands for on this topology and collective.
+std::vector<AlgorithmChoice> choices(const std::string& name, CollectiveKind kind, const Topology& topology) {
+  if (name == "nccl") return {std::nullopt};
+  if (name == "all") {
+    const std::vector<AlgorithmKind> all = applicable_algorithms(kind, topology);
+    return std::vector<AlgorithmChoice>(all.begin(), all.end());
+  }
+  const AlgorithmKind algorithm = parse_algorithm(name, "--algorithm");
+  if (inapplicable_reason(kind, algorithm, topology)) return {};
+  return {algorithm};
+}
+
+std::string link_cell(const std::optional<LinkParams>& link, bool bandwidth) {
+  if (!link) return "-";
+  return bandwidth ? fixed(link->bandwidth_Bps / kBytesPerGB, 3) : fixed(us_from_ps(link->latency_ps), 3);
+}
+
+std::string shape_text(const Topology& t) {
+  const auto& levels = t.shape().levels;
+  if (levels.empty()) return std::to_string(t.npu_count());
+  std::string text;
+  for (const std::uint32_t l : levels) text += (text.empty() ? "" : "x") + std::to_string(l);
+  return text;
+}
+
+std::vector<std::string> cells_of(const std::string& line) {
+  std::vector<std::string> cells;
+  std::stringstream in(line);
+  for (std::string cell; std::getline(in, cell, ',');) cells.push_back(cell);
+  return cells;
+}
+
+// The rows of a sweep CSV by point index, each checked against the header.
+std::map<std::size_t, std::string> rows_of(const std::string& path, const std::string& text) {
+  std::stringstream in(text);
+  std::string line;
+  if (!std::getline(in, line) || line != sweep_csv_header()) {
+    throw InputError(path + ":1: not a sweep CSV (its header is not commsim sweep's)");
+  }
+  std::map<std::size_t, std::string> rows;
+  for (std::size_t number = 2; std::getline(in, line); ++number) {
+    const std::string where = path + ":" + std::to_string(number);
+    const std::vector<std::string> cells = cells_of(line);
+    std::size_t index = 0;
+    std::size_t used = 0;
+    try {
+      index = std::stoull(cells.empty() ? "" : cells.front(), &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (cells.size() != cells_of(sweep_csv_header()).size() || used == 0 || used != cells.front().size()) {
+      throw InputError(where + ": not a sweep row (a point index and " +
+                       std::to_string(cells_of(sweep_csv_header()).size() - 1) + " more cells)");
+    }
+    rows[index] = line;
+  }
+  return rows;
+}
+
+}  // namespace
+
+std::vector<SweepPoint> sweep_points(const SweepPlan& plan) {
+  require_some(plan.topologies, "topology");
+  require_some(plan.libraries, "library");
+  require_some(plan.collectives, "collective");
+  require_some(plan.algorithms, "algorithm");
+  require_some(plan.sizes, "message size");
+  std::vector<SweepPoint> points;
+  std::map<std::string, bool> named_applies;  // an explicit algorithm name: applies somewhere
+  for (std::size_t t = 0; t < plan.topologies.size(); ++t) {
+    const Topology topology = build_topology(plan.topologies[t]);
+    if (topology.npu_count() < 2) continue;
+    for (std::size_t l = 0; l < plan.libraries.size(); ++l) {
+      for (const CollectiveKind kind : plan.collectives) {
+        const std::vector<Bytes> sizes = collective_sizes(kind, plan.sizes, topology.npu_count());
+        for (const std::string& name : plan.algorithms) {
+          const std::vector<AlgorithmChoice> runs = choices(name, kind, topology);
+          named_applies[name] = named_applies[name] || !runs.empty() || name == "all";
+          for (const AlgorithmChoice& algorithm : runs) {
+            for (const Bytes size : sizes) points.push_back({points.size(), t, l, kind, algorithm, size});
+          }
+        }
+      }
+    }
+  }
+  for (const auto& [name, applies] : named_applies) {
+    if (!applies) throw InputError("--algorithm " + name + " applies to none of the sweep's topologies and collectives");
+  }
+  if (points.empty()) throw InputError("the sweep has no points (every topology has one NPU)");
+  return points;
+}
+
+CollectivePoint run_sweep_point(const SweepPlan& plan, const SweepPoint& point) {
+  const Topology topology = build_topology(plan.topologies.at(point.topology));
+  CollectiveStudyOptions options;
+  options.run = plan.run;
+  options.library = plan.libraries.at(point.library);
+  options.run.channels = default_channels(topology, options.library);
+  return run_collective_point(topology, point.kind, point.algorithm, point.size, options);
+}
+
+TopologyFacts topology_facts(const Topology& t) {
+  TopologyFacts facts{t.name(), t.shape().kind ? std::string(topology_kind_name(*t.shape().kind)) : "graph",
+                      t.npu_count(), shape_text(t), std::nullopt, std::nullopt};
+  for (const Link& link : t.links()) {
+    if (link.first != 0 && link.second != 0) continue;
+    const bool network = link_class(link.params.kind) == LinkClass::kNet;
+    std::optional<LinkParams>& slot = network ? facts.nic : facts.link;
+    if (!slot) slot = link.params;
+  }
+  return facts;
+}
+
+std::string sweep_csv_header() {
+  return "point,topology,kind,npus,shape,link_GBps,link_latency_us,nic_GBps,nic_latency_us,library,collective,"
+         "algorithm,protocol,size_bytes,sim_time_us,model_time_us,sim_over_model,lower_bound_us,algbw_GBps,busbw_GBps";
+}
+
+std::string sweep_csv_row(std::size_t index, const TopologyFacts& t, const std::string& library, CollectiveKind kind,
+                          const CollectivePoint& p) {
+  std::ostringstream row;
+  write_csv_row(row, {std::to_string(index), t.name, t.kind, std::to_string(t.npus), t.shape, link_cell(t.link, true),
+                      link_cell(t.link, false), link_cell(t.nic, true), link_cell(t.nic, false), library,
+                      std::string(collective_name(kind)), std::string(algorithm_name(p.algorithm)),
+                      p.protocol ? std::string(protocol_name(*p.protocol)) : "-", std::to_string(p.size),
+                      fixed(us_from_ps(p.sim_ps), 6), fixed(p.model_s * 1e6, 6),
+                      p.sim_over_model ? fixed(*p.sim_over_model, 9) : "-", fixed(p.bound_s * 1e6, 6),
+                      fixed(p.algbw_GBps, 6), fixed(p.busbw_GBps, 6)});
+  std::string text = row.str();
+  if (!text.empty() && text.back() == '\n') text.pop_back();
+  return text;
+}
+
+std::vector<std::string> merge_sweep_csv(const std::vector<std::string>& paths) {
+  std::map<std::size_t, std::pair<std::string, std::string>> merged;  // index -> (row, its file)
+  for (const std::string& path : paths) {
+    for (const auto& [index, row] : rows_of(path, read_input_file(path, "sweep CSV"))) {
+      const auto [it, fresh] = merged.emplace(index, std::pair(row, path));
+      if (!fresh && it->second.first != row) {
+        throw InputError(path + ": point " + std::to_string(index) + " differs from the same point in " +
+                         it->second.second);
+      }
+    }
+  }
+  std::vector<std::string> lines{sweep_csv_header()};
+  for (const auto& [index, row] : merged) lines.push_back(row.first);
+  return lines;
+}
+
+std::vector<std::size_t> points_in_sweep_csv(const std::string& path) {
+  if (!std::ifstream(path)) return {};
+  std::vector<std::size_t> points;
+  for (const auto& [index, row] : rows_of(path, read_input_file(path, "sweep CSV"))) points.push_back(index);
+  return points;
+}
+
+}  // namespace commsim

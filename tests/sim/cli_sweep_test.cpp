@@ -1,0 +1,115 @@
+// commsim sweep: rows equal to commsim collective's for the same points, the same output on
+// any thread count, shards that merge into the unsharded output, resuming, and bad input.
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <sstream>
+
+#include "run_cli.h"
+
+namespace commsim::testing {
+namespace {
+
+const std::vector<std::string> kSweep = {"sweep", "--topology", "ring,switch,torus", "--npus", "4,8", "--dims",
+                                         "2x2,2x4", "--algorithm", "all", "--sizes", "1K:64K", "--quiet"};
+
+std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+
+std::string run_to_csv(const std::vector<std::string>& args, const std::string& name) {
+  const std::string csv = tmp_path(name);
+  std::remove(csv.c_str());
+  const CliResult r = run_commsim(with(args, {"--csv", csv}));
+  EXPECT_EQ(r.status, 0) << r.err;
+  return read_file(csv);
+}
+
+// Each line without its first cell (the point number, which is each run's own).
+std::string without_point_numbers(const std::string& csv, bool keep_header) {
+  std::istringstream in(csv);
+  std::string line, out;
+  for (bool header = true; std::getline(in, line); header = false) {
+    if (header && !keep_header) continue;
+    out += line.substr(line.find(',') + 1) + "\n";
+  }
+  return out;
+}
+
+TEST(CliSweep, RowsAreCommsimCollectivesRowsForTheSamePoints) {
+  const std::string sweep = run_to_csv(with(kSweep, {"--jobs", "2"}), "sweep.csv");
+  std::string one_by_one;
+  bool header = true;
+  for (const std::vector<std::string>& topology :
+       {std::vector<std::string>{"ring", "--npus", "4"}, {"ring", "--npus", "8"}, {"switch", "--npus", "4"},
+        {"switch", "--npus", "8"}, {"torus", "--dims", "2x2"}, {"torus", "--dims", "2x4"}}) {
+    const std::string csv = run_to_csv(with({"collective", "--topology"}, with(topology, {"--algorithm", "all", "--sizes", "1K:64K"})),
+                                       "one.csv");
+    one_by_one += without_point_numbers(csv, header);
+    header = false;
+  }
+  EXPECT_EQ(without_point_numbers(sweep, true), one_by_one);
+  EXPECT_GT(std::count(sweep.begin(), sweep.end(), '\n'), 100);
+}
+
+TEST(CliSweep, TheSameOutputOnOneThreadAndOnSeveral) {
+  const std::string one = run_to_csv(with(kSweep, {"--jobs", "1"}), "jobs1.csv");
+  EXPECT_EQ(run_to_csv(with(kSweep, {"--jobs", "2"}), "jobs2.csv"), one);
+  EXPECT_EQ(run_to_csv(with(kSweep, {"--jobs", "5"}), "jobs5.csv"), one);
+}
+
+TEST(CliSweep, ShardsMergeIntoTheUnshardedOutput) {
+  const std::string whole = run_to_csv(kSweep, "whole.csv");
+  std::vector<std::string> parts;
+  for (int i = 0; i < 3; ++i) {
+    const std::string name = "shard" + std::to_string(i) + ".csv";
+    const std::string part = run_to_csv(with(kSweep, {"--shard", std::to_string(i) + "/3"}), name);
+    EXPECT_LT(part.size(), whole.size() / 2);
+    parts.push_back(tmp_path(name));
+  }
+  const std::string merged = tmp_path("merged.csv");
+  const CliResult r = run_commsim({"sweep", "--merge", parts[2], parts[0], parts[1], "--csv", merged});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(read_file(merged), whole);
+}
+
+TEST(CliSweep, AnExistingOutputIsResumed) {
+  const std::string whole = run_to_csv(kSweep, "resume-whole.csv");
+  const std::string csv = tmp_path("resumed.csv");
+  write_file(csv, whole.substr(0, whole.find('\n', whole.size() / 2) + 1));  // the first half
+  const CliResult r = run_commsim(with(kSweep, {"--csv", csv}));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("already in the output"), std::string::npos) << r.out;
+  EXPECT_EQ(read_file(csv), whole);
+}
+
+TEST(CliSweep, BadInputIsAnErrorBeforeAnyWork) {
+  expect_error({"sweep", "--npus", "16:8"}, "--npus 16:8: an empty range (MIN above MAX)");
+  expect_error({"sweep", "--shard", "3/3"}, "--shard 3/3: shard 3 of 3 does not exist");
+  expect_error({"sweep", "--topology", "ring,,switch"}, "--topology: empty item");
+  expect_error({"sweep", "--topology", "torus"}, "--topology torus needs --dims");
+  expect_error({"sweep", "--algorithm", "ring,warp"}, "unknown algorithm 'warp'");
+  expect_error({"sweep", "--topology", "ring", "--algorithm", "direct", "--collective", "allreduce"},
+               "--algorithm direct applies to none of the sweep's topologies and collectives");
+  expect_error({"sweep", "--csv", "/nonexistent/dir/out.csv"}, "cannot open for writing");
+  expect_error({"sweep", "--merge", tmp_path("missing.csv")}, "--merge needs --csv OUT");
+  const std::string not_sweep = tmp_path("not-sweep.csv");
+  write_file(not_sweep, "a,b,c\n1,2,3\n");
+  expect_error({"sweep", "--merge", not_sweep, "--csv", tmp_path("out.csv")}, "not-sweep.csv:1: not a sweep CSV");
+  expect_error(with(kSweep, {"--csv", not_sweep}), "not-sweep.csv:1: not a sweep CSV");
+}
+
+TEST(CliSweep, ShardsThatDisagreeAreNotMerged) {
+  const std::string whole = run_to_csv(kSweep, "disagree.csv");
+  std::string changed = whole;
+  changed.replace(changed.find(",ideal,"), 7, ",nccl,");  // the first row, another library
+  const std::string other = tmp_path("disagree-other.csv");
+  write_file(other, changed);
+  expect_error({"sweep", "--merge", tmp_path("disagree.csv"), other, "--csv", tmp_path("out.csv")},
+               "point 0 differs from the same point in");
+}
+
+}  // namespace
+}  // namespace commsim::testing

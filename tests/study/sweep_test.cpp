@@ -1,0 +1,83 @@
+// The sweep's points: their order, what is left out, and what a row says of its topology.
+
+#include "study/sweep.h"
+
+#include <gtest/gtest.h>
+
+#include "study_test_support.h"
+
+namespace commsim::testing {
+namespace {
+
+TopologyConfig config(TopologyKind kind, std::uint32_t npus) {
+  TopologyConfig c;
+  c.kind = kind;
+  c.npus = npus;
+  return c;
+}
+
+TEST(Sweep, PointsInTopologyLibraryCollectiveAlgorithmSizeOrder) {
+  SweepPlan plan;
+  plan.topologies = {config(TopologyKind::kRing, 4), config(TopologyKind::kSwitch, 4)};
+  plan.libraries = {LibraryProfile{}};
+  plan.collectives = {CollectiveKind::kAllReduce};
+  plan.algorithms = {"direct", "ring"};  // direct: AllReduce on a switch only
+  plan.sizes = {1024, 4096};
+  const std::vector<SweepPoint> points = sweep_points(plan);
+  // ring-4: ring x 2 sizes; switch-4: direct x 2, ring x 2.
+  ASSERT_EQ(points.size(), 6u);
+  for (std::size_t i = 0; i < points.size(); ++i) EXPECT_EQ(points[i].index, i);
+  EXPECT_EQ(points[0].topology, 0u);
+  EXPECT_EQ(points[0].algorithm, AlgorithmKind::kRing);
+  EXPECT_EQ(points[1].size, 4096u);
+  EXPECT_EQ(points[2].topology, 1u);
+  EXPECT_EQ(points[2].algorithm, AlgorithmKind::kDirect);
+  EXPECT_EQ(points[4].algorithm, AlgorithmKind::kRing);
+  // One point run on its own topology is the collective study's point there.
+  const CollectivePoint p = run_sweep_point(plan, points[5]);
+  CollectiveStudyOptions options;
+  const CollectivePoint q =
+      run_collective_point(build_topology(plan.topologies[1]), CollectiveKind::kAllReduce, AlgorithmKind::kRing, 4096, options);
+  EXPECT_EQ(p.sim_ps, q.sim_ps);
+  EXPECT_EQ(p.model_s, q.model_s);
+}
+
+TEST(Sweep, EmptyListsAndAlgorithmsThatApplyNowhereAreErrors) {
+  SweepPlan plan;
+  plan.topologies = {config(TopologyKind::kRing, 4)};
+  plan.libraries = {LibraryProfile{}};
+  plan.collectives = {CollectiveKind::kAllReduce};
+  plan.sizes = {1024};
+  EXPECT_CONTAINS(input_error_of([&] { sweep_points(plan); }), "a sweep needs at least one algorithm");
+  plan.algorithms = {"direct"};
+  EXPECT_CONTAINS(input_error_of([&] { sweep_points(plan); }), "--algorithm direct applies to none");
+  plan.topologies = {config(TopologyKind::kRing, 1)};
+  plan.algorithms = {"all"};
+  EXPECT_CONTAINS(input_error_of([&] { sweep_points(plan); }), "the sweep has no points");
+}
+
+TEST(Sweep, ARowSaysEveryParameterOfItsTopology) {
+  TopologyConfig c;
+  c.kind = TopologyKind::kHierarchical;
+  c.nodes = 2;
+  c.gpus_per_node = 4;
+  const TopologyFacts facts = topology_facts(build_topology(c));
+  EXPECT_EQ(facts.kind, "hierarchical");
+  EXPECT_EQ(facts.npus, 8u);
+  EXPECT_EQ(facts.shape, "4x2");
+  ASSERT_TRUE(facts.link && facts.nic);
+  EXPECT_EQ(facts.link->bandwidth_Bps, c.link.bandwidth_Bps);
+  EXPECT_EQ(facts.nic->bandwidth_Bps, c.nic.bandwidth_Bps);
+  CollectivePoint p;
+  p.algorithm = AlgorithmKind::kHierarchical;
+  p.size = 1024;
+  p.sim_ps = 2'500'000;
+  p.model_s = 2.5e-6;
+  p.sim_over_model = 1;
+  EXPECT_EQ(sweep_csv_row(7, facts, "nccl", CollectiveKind::kAllGather, p),
+            "7," + facts.name + ",hierarchical,8,4x2,450.000,0.250,50.000,1.000,nccl,allgather,hierarchical,-,1024,"
+            "2.500000,2.500000,1.000000000,0.000000,0.000000,0.000000");
+}
+
+}  // namespace
+}  // namespace commsim::testing
