@@ -41,6 +41,7 @@ po::options_description sweep_options() {
                                 "OMPI_COMM_WORLD_RANK/SIZE or PMI_RANK/SIZE, else all)");
   add_option(o, "csv", "FILE", "write one row per point as it finishes, in point order; an existing FILE's points "
                                "are kept and skipped (resume)");
+  add_option(o, "json", "FILE", "also write each row as a JSON object on a line of its own (JSON Lines), appended");
   o.add_options()("merge", po::value<std::vector<std::string>>()->multitoken(),
                   "join sweep CSV files (shards) into --csv, in point order, and run nothing");
   o.add_options()("quiet", "no progress on stderr");
@@ -175,6 +176,11 @@ int run_sweep(const std::vector<std::string>& args, std::ostream& out) {
       csv_path && has_content(*csv_path) ? points_in_sweep_csv(*csv_path) : std::vector<std::size_t>{};
   std::optional<std::ofstream> csv;  // opened before the work, so a bad path fails at once
   if (csv_path) csv.emplace(open_rows(*csv_path, !has_content(*csv_path)));
+  std::optional<std::ofstream> json;
+  if (const auto path = option_text(vm, "json")) {
+    json.emplace(*path, std::ios::app);
+    if (!*json) throw InputError("--json " + *path + ": cannot open for writing");
+  }
 
   const std::set<std::size_t> skip(done.begin(), done.end());
   const std::vector<SweepPoint> points = sweep_points(plan);
@@ -193,10 +199,11 @@ int run_sweep(const std::vector<std::string>& args, std::ostream& out) {
         const SweepPoint& p = todo[i];
         const std::string row = sweep_csv_row(p.index, facts[p.topology], plan.libraries[p.library].name, p.kind, point);
         if (csv) *csv << row << "\n" << std::flush;
+        if (json) *json << sweep_json_row(row) << "\n" << std::flush;
         progress.advance();
       });
   progress.finish();
-  if (csv && !*csv) throw InputError("--csv " + *csv_path + ": write failed");
+  if ((csv && !*csv) || (json && !*json)) throw InputError("--csv or --json: write failed");
   return 0;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "base/error.h"
@@ -39,7 +40,10 @@ std::string shape_text(const Topology& t) {
   const auto& levels = t.shape().levels;
   if (levels.empty()) return std::to_string(t.npu_count());
   std::string text;
-  for (const std::uint32_t l : levels) text += (text.empty() ? "" : "x") + std::to_string(l);
+  for (const std::uint32_t l : levels) {
+    if (!text.empty()) text += 'x';
+    text += std::to_string(l);
+  }
   return text;
 }
 
@@ -149,6 +153,30 @@ std::string sweep_csv_row(std::size_t index, const TopologyFacts& t, const std::
   std::string text = row.str();
   if (!text.empty() && text.back() == '\n') text.pop_back();
   return text;
+}
+
+std::string sweep_json_row(const std::string& csv_row) {
+  static const std::set<std::string> kText{"topology", "kind", "shape", "library", "collective", "algorithm", "protocol"};
+  const std::vector<std::string> names = cells_of(sweep_csv_header());
+  const std::vector<std::string> cells = cells_of(csv_row);
+  COMMSIM_CHECK(names.size() == cells.size(), "a sweep row with " + std::to_string(cells.size()) + " cells");
+  std::string json = "{";
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) json += ',';
+    json += '"';
+    json += names[i];
+    json += "\":";
+    if (cells[i] == "-") {
+      json += "null";
+    } else if (kText.count(names[i])) {
+      json += '"';
+      json += cells[i];
+      json += '"';
+    } else {
+      json += cells[i];
+    }
+  }
+  return json + "}";
 }
 
 std::vector<std::string> merge_sweep_csv(const std::vector<std::string>& paths) {

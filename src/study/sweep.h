@@ -62,6 +62,10 @@ std::string sweep_csv_header();
 std::string sweep_csv_row(std::size_t index, const TopologyFacts& topology, const std::string& library,
                           CollectiveKind kind, const CollectivePoint& point);
 
+/// The same row as one JSON object on one line (JSON Lines): the header's names as keys,
+/// numbers as numbers, "-" as null.
+std::string sweep_json_row(const std::string& csv_row);
+
 /// Joins sweep CSV files (shards, or parts of a resumed sweep) into one, ordered by point
 /// index: rows given twice must be identical. Throws InputError naming FILE:LINE on a file
 /// that is not a sweep CSV or rows that disagree.

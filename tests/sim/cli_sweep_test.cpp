@@ -54,6 +54,15 @@ TEST(CliSweep, RowsAreCommsimCollectivesRowsForTheSamePoints) {
   EXPECT_GT(std::count(sweep.begin(), sweep.end(), '\n'), 100);
 }
 
+TEST(CliSweep, JsonLinesBesideTheCsv) {
+  const std::string json = tmp_path("sweep.jsonl");
+  std::remove(json.c_str());
+  const std::string csv = run_to_csv(with(kSweep, {"--json", json}), "with-json.csv");
+  const std::string lines = read_file(json);
+  EXPECT_EQ(std::count(lines.begin(), lines.end(), '\n') + 1, std::count(csv.begin(), csv.end(), '\n'));
+  EXPECT_EQ(lines.rfind("{\"point\":0,\"topology\":\"ring-4\",", 0), 0u) << lines.substr(0, 100);
+}
+
 TEST(CliSweep, TheSameOutputOnOneThreadAndOnSeveral) {
   const std::string one = run_to_csv(with(kSweep, {"--jobs", "1"}), "jobs1.csv");
   EXPECT_EQ(run_to_csv(with(kSweep, {"--jobs", "2"}), "jobs2.csv"), one);
