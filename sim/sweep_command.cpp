@@ -16,7 +16,9 @@
 #include "commands.h"
 #include "command_line.h"
 #include "report/progress.h"
+#include "report/plot.h"
 #include "study/sweep.h"
+#include "study/sweep_plot.h"
 #include "study/sweep_shard.h"
 #include "topology_options.h"
 
@@ -44,6 +46,10 @@ po::options_description sweep_options() {
   add_option(o, "json", "FILE", "also write each row as a JSON object on a line of its own (JSON Lines), appended");
   o.add_options()("merge", po::value<std::vector<std::string>>()->multitoken(),
                   "join sweep CSV files (shards) into --csv, in point order, and run nothing");
+  add_option(o, "plot", "FILE.svg", "draw the points this run computes (needs gnuplot); the gnuplot script goes "
+                                   "beside it, FILE.gp");
+  add_option(o, "plot-x", "size|npus", "the plot's x axis (default size; npus: at the largest size)");
+  add_option(o, "plot-y", "time|busbw", "the plot's y axis (default time)");
   o.add_options()("quiet", "no progress on stderr");
   return o;
 }
@@ -145,6 +151,30 @@ int merge(const po::variables_map& vm, std::ostream& out) {
   return 0;
 }
 
+// --plot FILE.svg and its script FILE.gp, opened before the work; the axes.
+struct PlotOutput {
+  OutputFile svg;
+  OutputFile script;
+  SweepAxisX x;
+  SweepAxisY y;
+};
+
+std::optional<PlotOutput> plot_option(const po::variables_map& vm) {
+  const auto path = option_text(vm, "plot");
+  if (!path) {
+    if (vm.count("plot-x") || vm.count("plot-y")) throw InputError("--plot-x and --plot-y need --plot FILE.svg");
+    return std::nullopt;
+  }
+  const std::string x = option_text(vm, "plot-x").value_or("size"), y = option_text(vm, "plot-y").value_or("time");
+  if (x != "size" && x != "npus") throw InputError("--plot-x: expected size or npus, got '" + x + "'");
+  if (y != "time" && y != "busbw") throw InputError("--plot-y: expected time or busbw, got '" + y + "'");
+  require_gnuplot();
+  const std::size_t dot = path->rfind(".svg");
+  const std::string script = (dot != std::string::npos && dot + 4 == path->size() ? path->substr(0, dot) : *path) + ".gp";
+  return PlotOutput{OutputFile(*path), OutputFile(script), x == "size" ? SweepAxisX::kSize : SweepAxisX::kNpus,
+                    y == "time" ? SweepAxisY::kTime : SweepAxisY::kBusbw};
+}
+
 bool has_content(const std::string& path) {
   std::ifstream file(path);
   return file && file.peek() != std::ifstream::traits_type::eof();
@@ -191,6 +221,8 @@ int run_sweep(const std::vector<std::string>& args, std::ostream& out) {
   out << "# commsim sweep: " << todo.size() << " of " << points.size() << " points to run (shard "
       << shard_text(shard) << ", " << skip.size() << " already in the output), " << jobs << " threads\n";
   Progress progress(std::cerr, todo.size(), "points", progress_style(vm.count("quiet") > 0, isatty(2) != 0));
+  std::optional<PlotOutput> plot = plot_option(vm);
+  std::vector<SweepResult> plotted;
   std::vector<TopologyFacts> facts;
   for (const TopologyConfig& c : plan.topologies) facts.push_back(topology_facts(build_topology(c)));
   run_in_order<CollectivePoint>(
@@ -200,9 +232,18 @@ int run_sweep(const std::vector<std::string>& args, std::ostream& out) {
         const std::string row = sweep_csv_row(p.index, facts[p.topology], plan.libraries[p.library].name, p.kind, point);
         if (csv) *csv << row << "\n" << std::flush;
         if (json) *json << sweep_json_row(row) << "\n" << std::flush;
+        const TopologyFacts& t = facts[p.topology];
+        if (plot) plotted.push_back({p, std::move(point), t.npus, t.name, t.kind, plan.libraries[p.library].name});
         progress.advance();
       });
   progress.finish();
+  if (plot) {
+    const Figure figure = sweep_figure(plotted, plot->x, plot->y);
+    plot->script.stream() << gnuplot_script(figure);
+    plot->script.commit();
+    plot->svg.stream() << render_svg(figure);
+    plot->svg.commit();
+  }
   if ((csv && !*csv) || (json && !*json)) throw InputError("--csv or --json: write failed");
   return 0;
 }

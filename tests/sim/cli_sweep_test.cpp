@@ -94,7 +94,26 @@ TEST(CliSweep, AnExistingOutputIsResumed) {
   EXPECT_EQ(read_file(csv), whole);
 }
 
+TEST(CliSweep, PlotsTimeAgainstSizeOrNpusWithTheScriptBeside) {
+  const std::string svg = tmp_path("sweep.svg");
+  const CliResult r = run_commsim(with(kSweep, {"--plot", svg}));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string text = read_file(svg);
+  EXPECT_EQ(text.rfind("<?xml", 0), 0u);
+  for (const char* label : {"ring-4 ring (sim)", "torus-2x4 ring (model)", "time (us)", "size (B)"}) {
+    EXPECT_NE(text.find(label), std::string::npos) << label;
+  }
+  EXPECT_NE(read_file(tmp_path("sweep.gp")).find("set terminal svg"), std::string::npos);
+  const std::string by_npus = tmp_path("sweep-npus.svg");
+  ASSERT_EQ(run_commsim(with(kSweep, {"--plot", by_npus, "--plot-x", "npus", "--plot-y", "busbw"})).status, 0);
+  for (const char* label : {"ring ring (sim)", "busbw (GB/s)", "NPUs", "at 64K"}) {
+    EXPECT_NE(read_file(by_npus).find(label), std::string::npos) << label;
+  }
+}
+
 TEST(CliSweep, BadInputIsAnErrorBeforeAnyWork) {
+  expect_error({"sweep", "--plot-x", "npus"}, "--plot-x and --plot-y need --plot FILE.svg");
+  expect_error({"sweep", "--plot", tmp_path("x.svg"), "--plot-y", "latency"}, "--plot-y: expected time or busbw");
   expect_error({"sweep", "--npus", "16:8"}, "--npus 16:8: an empty range (MIN above MAX)");
   expect_error({"sweep", "--shard", "3/3"}, "--shard 3/3: shard 3 of 3 does not exist");
   expect_error({"sweep", "--topology", "ring,,switch"}, "--topology: empty item");
