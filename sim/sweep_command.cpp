@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -11,6 +12,9 @@
 #include <thread>
 
 #include "base/error.h"
+#include "base/input_file.h"
+#include "base/text_proto.h"
+#include "proto/sweep.pb.h"
 #include "base/ordered_parallel.h"
 #include "base/output_file.h"
 #include "commands.h"
@@ -38,6 +42,8 @@ po::options_description sweep_options() {
   add_option(o, "collective", "KIND[,KIND..]", collective_names() + " (default allreduce)");
   add_option(o, "algorithm", "NAME[,NAME..]", "algorithms; all: every one that applies; nccl: NCCL's choice per size (default all)");
   add_size_options(o, "1K:1G");
+  add_option(o, "sweep-file", "FILE", "the options above in a file (protobuf text format, proto/sweep.proto); "
+                                     "options on the command line override it");
   add_option(o, "jobs", "N", "threads (default: every core)");
   add_option(o, "shard", "I/N", "run every N-th point from the I-th (default: from SLURM_ARRAY_TASK_ID/COUNT, "
                                 "OMPI_COMM_WORLD_RANK/SIZE or PMI_RANK/SIZE, else all)");
@@ -175,6 +181,25 @@ std::optional<PlotOutput> plot_option(const po::variables_map& vm) {
                     y == "time" ? SweepAxisY::kTime : SweepAxisY::kBusbw};
 }
 
+// The sweep file's fields as options (gpus_per_node is --gpus-per-node), except those the
+// command line gives (--size and --sizes count as one).
+po::variables_map with_sweep_file(po::variables_map vm) {
+  const auto path = option_text(vm, "sweep-file");
+  if (!path) return vm;
+  spec::SweepSpec spec;
+  parse_text_proto(read_input_file(*path, "sweep file"), spec, *path);
+  std::vector<const google::protobuf::FieldDescriptor*> fields;
+  spec.GetReflection()->ListFields(spec, &fields);
+  for (const auto* field : fields) {
+    std::string option = field->name();
+    std::replace(option.begin(), option.end(), '_', '-');
+    const bool sizes = option == "size" || option == "sizes";
+    if (vm.count(option) || (sizes && (vm.count("size") || vm.count("sizes")))) continue;
+    vm.emplace(option, po::variable_value(spec.GetReflection()->GetString(spec, field), false));
+  }
+  return vm;
+}
+
 bool has_content(const std::string& path) {
   std::ifstream file(path);
   return file && file.peek() != std::ifstream::traits_type::eof();
@@ -196,7 +221,7 @@ int run_sweep(const std::vector<std::string>& args, std::ostream& out) {
                                     "  commsim sweep --shard 0/3 --csv part0.csv; commsim sweep --merge part*.csv --csv all.csv\n",
                                     out);
   if (!parsed) return 0;
-  const po::variables_map& vm = *parsed;
+  const po::variables_map vm = with_sweep_file(*parsed);
   if (vm.count("merge")) return merge(vm, out);
   const SweepPlan plan = plan_from_options(vm);
   const Shard shard = shard_option(vm);

@@ -63,6 +63,18 @@ TEST(CliSweep, JsonLinesBesideTheCsv) {
   EXPECT_EQ(lines.rfind("{\"point\":0,\"topology\":\"ring-4\",", 0), 0u) << lines.substr(0, 100);
 }
 
+TEST(CliSweep, ASweepFileGivesTheOptionsAndTheCommandLineOverridesIt) {
+  const std::string file = tmp_path("sweep.textproto");
+  write_file(file, "# proto-message: commsim.spec.SweepSpec\n"
+                   "topology: \"ring,switch,torus\" npus: \"4,8\" dims: \"2x2,2x4\" algorithm: \"all\"\n"
+                   "sizes: \"1M:1G\"\n");
+  EXPECT_EQ(run_to_csv({"sweep", "--sweep-file", file, "--sizes", "1K:64K", "--quiet"}, "from-file.csv"),
+            run_to_csv(kSweep, "from-options.csv"));
+  write_file(file, "topology: \"ring\"\nwarp: 9\n");
+  expect_error({"sweep", "--sweep-file", file}, "sweep.textproto: line 2, column 5: Message type \"commsim.spec.SweepSpec\" has no field named \"warp\"");
+  expect_error({"sweep", "--sweep-file", tmp_path("missing.textproto")}, "missing.textproto");
+}
+
 TEST(CliSweep, TheSameOutputOnOneThreadAndOnSeveral) {
   const std::string one = run_to_csv(with(kSweep, {"--jobs", "1"}), "jobs1.csv");
   EXPECT_EQ(run_to_csv(with(kSweep, {"--jobs", "2"}), "jobs2.csv"), one);
