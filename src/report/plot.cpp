@@ -1,5 +1,6 @@
 #include "report/plot.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -21,6 +22,8 @@ std::string quoted(const std::string& text) {
   }
   return out + "\"";
 }
+
+constexpr std::size_t kSeriesInsideKey = 6;
 
 std::string number(double value) {
   char text[32];
@@ -82,8 +85,13 @@ std::string gnuplot_script(const Figure& figure) {
       s << "EOD\n";
     }
   }
-  s << "set terminal svg size " << 520 * figure.panels.size() << ",440 font \"sans,11\" background \"white\"\n"
-    << "set key top left\nset grid\n"
+  // Beyond a few series the key goes to the right of each panel, which widens to hold it.
+  std::size_t most_series = 0;
+  for (const PlotPanel& panel : figure.panels) most_series = std::max(most_series, panel.series.size());
+  const bool key_outside = most_series > kSeriesInsideKey;
+  s << "set terminal svg size " << (key_outside ? 820 : 520) * figure.panels.size()
+    << ",440 font \"sans,11\" background \"white\"\n"
+    << (key_outside ? "set key outside right top vertical font \",9\"\n" : "set key top left\n") << "set grid\n"
     << "set multiplot layout 1," << figure.panels.size() << " title " << quoted(figure.title) << "\n";
   block = 0;
   for (const PlotPanel& panel : figure.panels) {

@@ -27,6 +27,15 @@ TEST(Plot, ScriptCarriesTheDataAxesAndTitles) {
       << script;
 }
 
+TEST(Plot, ManySeriesMoveTheKeyOutsideAWiderPanel) {
+  Figure figure = two_series();
+  EXPECT_NE(gnuplot_script(figure).find("set key top left\n"), std::string::npos);
+  for (int i = 0; i < 5; ++i) figure.panels[0].series.push_back({"more", true, 2, {{1024, 1}}});  // 7 series
+  const std::string script = gnuplot_script(figure);
+  EXPECT_NE(script.find("set terminal svg size 820,440"), std::string::npos) << script;
+  EXPECT_NE(script.find("set key outside right top vertical"), std::string::npos) << script;
+}
+
 TEST(Plot, GnuplotDrawsTheFigureAsSvg) {
   require_gnuplot();  // .ci/setup installs it
   const std::string svg = render_svg(two_series());
