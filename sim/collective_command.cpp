@@ -1,6 +1,9 @@
 // commsim collective: a collective on the simulated network, beside its closed form and
 // lower bound, in the layout of nccl-tests (the study: src/study/collective_study.h).
 
+#include <unistd.h>
+
+#include <iostream>
 #include <optional>
 
 #include "base/collectives.h"
@@ -9,6 +12,7 @@
 #include "collective/algorithms.h"
 #include "commands.h"
 #include "command_line.h"
+#include "report/progress.h"
 #include "report/table.h"
 #include "study/sweep.h"
 #include "study/collective_study.h"
@@ -40,6 +44,7 @@ po::options_description collective_options() {
              "also write one row per point, as commsim sweep does: " + sweep_csv_header());
   options.add_options()("verbose", "print the closed form with the values substituted");
   options.add_options()("verify", "check symbolically that every rank ends with the right data");
+  options.add_options()("quiet", "no progress on stderr (shown when a run takes more than 2 s)");
   options.add(topology_options());
   options.add(library_options(true));
   return options;
@@ -212,12 +217,16 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
   const LibraryChoice library = library_from_options(vm, topology);
   const std::vector<AlgorithmChoice> algorithms = algorithm_option(vm, kind, topology, library.profile);
   const std::vector<Bytes> sizes = sizes_option(vm, kind, p);
-  const CollectiveStudyOptions study_options{run_option(vm, kind, p, library.channels), library.profile,
-                                             library.protocol};
   std::optional<OutputFile> csv;  // opened before the simulation, so a bad path fails at once
   if (const auto path = option_text(vm, "csv")) csv.emplace(*path);
 
+  // Progress on stderr once the run has taken 2 s: one point per algorithm and size.
+  Progress progress(std::cerr, algorithms.size() * sizes.size(), "points",
+                    progress_style(vm.count("quiet") > 0, isatty(2) != 0), Progress::steady_seconds, 5, 2);
+  const CollectiveStudyOptions study_options{run_option(vm, kind, p, library.channels), library.profile,
+                                             library.protocol, [&] { progress.advance(); }};
   const CollectiveStudy study = study_collective(topology, kind, algorithms, sizes, study_options);
+  progress.finish();
   print_header(out, kind, topology, study_options, option_text(vm, "rank-order").value_or("linear"));
   for (const CollectiveBlock& block : study.blocks) {
     print_block(out, block, kind, p, study_options, vm.count("verbose"));

@@ -35,13 +35,14 @@ double Progress::steady_seconds() {
 }
 
 Progress::Progress(std::ostream& out, std::size_t total, std::string unit, ProgressStyle style, Clock clock,
-                   double line_interval_s)
+                   double line_interval_s, double show_after_s)
     : out_(out),
       total_(total),
       unit_(std::move(unit)),
       style_(style),
       clock_(std::move(clock)),
       interval_s_(line_interval_s),
+      show_after_s_(show_after_s),
       start_s_(clock_()),
       last_shown_s_(start_s_) {}
 
@@ -59,12 +60,13 @@ std::string Progress::status() const {
 void Progress::advance(std::size_t n) {
   done_ = std::min(total_, done_ + n);
   const double now = clock_();
+  if (now - start_s_ < show_after_s_) return;
   const double wait = style_ == ProgressStyle::kBar ? kBarRedraw_s : interval_s_;
   if (now - last_shown_s_ >= wait) show(false);
 }
 
 void Progress::finish() {
-  if (style_ == ProgressStyle::kQuiet) return;
+  if (style_ == ProgressStyle::kQuiet || (!shown_ && clock_() - start_s_ < show_after_s_)) return;
   show(true);
 }
 
@@ -81,6 +83,7 @@ void Progress::show(bool final) {
     }
   }
   out_.flush();
+  shown_ = true;
 }
 
 }  // namespace commsim

@@ -25,8 +25,9 @@ class Progress {
   /// The steady clock.
   static double steady_seconds();
 
+  /// Nothing is shown before `show_after_s` has passed: a run that ends sooner stays silent.
   Progress(std::ostream& out, std::size_t total, std::string unit, ProgressStyle style, Clock clock = steady_seconds,
-           double line_interval_s = 5);
+           double line_interval_s = 5, double show_after_s = 0);
   /// `n` more items done; redraws the bar (at most 10 times a second) or writes a line if
   /// the interval has passed.
   void advance(std::size_t n = 1);
@@ -46,6 +47,8 @@ class Progress {
   ProgressStyle style_;
   Clock clock_;
   double interval_s_;
+  double show_after_s_;
+  bool shown_ = false;
   double start_s_;
   double last_shown_s_;
   std::size_t done_ = 0;

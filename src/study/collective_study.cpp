@@ -117,6 +117,7 @@ CollectiveStudy study_collective(const Topology& topology, CollectiveKind kind,
     CollectiveBlock block{algorithm, {}, {}};
     for (const Bytes size : sizes) {
       block.points.push_back(run_collective_point(topology, kind, algorithm, size, options));
+      if (options.on_point) options.on_point();
     }
     if (algorithm && !block.points.empty()) block.formula = block.points.front().cost.formula;
     study.blocks.push_back(std::move(block));

@@ -9,6 +9,7 @@
 // On an idle network in rank order, sim = model (relative error < 1e-9) wherever the
 // formula's assumptions hold: sim/model > 1 is contention the formula cannot see.
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +29,7 @@ struct CollectiveStudyOptions {
   CollectiveConfig run;
   LibraryProfile library;            // ideal: the wire alone
   std::optional<Protocol> protocol;  // forced; empty: the fastest by the closed form, as NCCL picks
+  std::function<void()> on_point;    // called after each point of a study (progress); may be empty
 };
 
 /// An algorithm, or NCCL's choice at each size (empty; model/collective_model.h nccl_choice).

@@ -44,6 +44,22 @@ TEST(Progress, ABarRedrawnInPlaceOnATerminal) {
                        "\r[#####               ] 1/4 points, 0:01 elapsed, ~0:03 left\x1b[K\n");
 }
 
+TEST(Progress, AShortRunStaysSilent) {
+  // Shown only from 2 s on: a run that ends at 1.5 s says nothing; one at 3 s says where it is.
+  double now = 0;
+  std::ostringstream out;
+  Progress quick(out, 10, "points", ProgressStyle::kLines, [&] { return now; }, 1, 2);
+  now = 1.5;
+  quick.advance(10);
+  quick.finish();
+  EXPECT_EQ(out.str(), "");
+  now = 0;
+  Progress slow(out, 10, "points", ProgressStyle::kLines, [&] { return now; }, 1, 2);
+  now = 3;
+  slow.advance(5);
+  EXPECT_EQ(out.str(), "5/10 points, 0:03 elapsed, ~0:03 left\n");
+}
+
 TEST(Progress, QuietSaysNothing) {
   std::ostringstream out;
   Progress progress(out, 4, "points", progress_style(true, true), [] { return 0.0; });
