@@ -226,10 +226,12 @@ int run_sweep(const std::vector<std::string>& args, std::ostream& out) {
   const SweepPlan plan = plan_from_options(vm);
   const Shard shard = shard_option(vm);
   const unsigned jobs = jobs_option(vm);
+  const std::vector<SweepPoint> points = sweep_points(plan);
+  std::optional<PlotOutput> plot = plot_option(vm);
   const auto csv_path = option_text(vm, "csv");
   const std::vector<std::size_t> done =
       csv_path && has_content(*csv_path) ? points_in_sweep_csv(*csv_path) : std::vector<std::size_t>{};
-  std::optional<std::ofstream> csv;  // opened before the work, so a bad path fails at once
+  std::optional<std::ofstream> csv;  // opened before the work (and after every check), so a bad path fails at once
   if (csv_path) csv.emplace(open_rows(*csv_path, !has_content(*csv_path)));
   std::optional<std::ofstream> json;
   if (const auto path = option_text(vm, "json")) {
@@ -238,7 +240,6 @@ int run_sweep(const std::vector<std::string>& args, std::ostream& out) {
   }
 
   const std::set<std::size_t> skip(done.begin(), done.end());
-  const std::vector<SweepPoint> points = sweep_points(plan);
   std::vector<SweepPoint> todo;
   for (const SweepPoint& p : points) {
     if (shard.holds(p.index) && !skip.count(p.index)) todo.push_back(p);
@@ -246,7 +247,6 @@ int run_sweep(const std::vector<std::string>& args, std::ostream& out) {
   out << "# commsim sweep: " << todo.size() << " of " << points.size() << " points to run (shard "
       << shard_text(shard) << ", " << skip.size() << " already in the output), " << jobs << " threads\n";
   Progress progress(std::cerr, todo.size(), "points", progress_style(vm.count("quiet") > 0, isatty(2) != 0));
-  std::optional<PlotOutput> plot = plot_option(vm);
   std::vector<SweepResult> plotted;
   std::vector<TopologyFacts> facts;
   for (const TopologyConfig& c : plan.topologies) facts.push_back(topology_facts(build_topology(c)));

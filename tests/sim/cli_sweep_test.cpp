@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <fstream>
 #include <sstream>
 
 #include "run_cli.h"
@@ -134,6 +135,12 @@ TEST(CliSweep, BadInputIsAnErrorBeforeAnyWork) {
   expect_error({"sweep", "--topology", "ring", "--algorithm", "direct", "--collective", "allreduce"},
                "--algorithm direct applies to none of the sweep's topologies and collectives");
   expect_error({"sweep", "--csv", "/nonexistent/dir/out.csv"}, "cannot open for writing");
+  // A sweep refused after its options parse leaves no output behind.
+  const std::string untouched = tmp_path("untouched.csv");
+  std::remove(untouched.c_str());
+  expect_error({"sweep", "--topology", "ring", "--algorithm", "direct", "--csv", untouched}, "applies to none");
+  EXPECT_EQ(read_file(untouched), "");
+  EXPECT_FALSE(std::ifstream(untouched).good());
   expect_error({"sweep", "--merge", tmp_path("missing.csv")}, "--merge needs --csv OUT");
   const std::string not_sweep = tmp_path("not-sweep.csv");
   write_file(not_sweep, "a,b,c\n1,2,3\n");
