@@ -88,6 +88,16 @@ std::vector<std::uint32_t> counts(const std::string& text, const char* option) {
   return values;
 }
 
+// A size option no kind of the sweep uses is an error, as on every command, not ignored.
+void check_axes_apply(const po::variables_map& vm, const std::vector<TopologyConfig>& configs) {
+  for (const BuilderParameter& parameter : builder_parameters()) {
+    const std::string option(parameter.option);
+    if (!vm.count(option)) continue;
+    const bool used = std::any_of(configs.begin(), configs.end(), [&](const TopologyConfig& c) { return parameter.applies_to(c.kind); });
+    if (!used) throw InputError("--" + option + " applies only to " + parameter.kind_names() + ", and the sweep has none");
+  }
+}
+
 std::vector<TopologyConfig> topologies(const po::variables_map& vm) {
   TopologyConfig base;
   apply_link_options(vm, base);
@@ -115,6 +125,7 @@ std::vector<TopologyConfig> topologies(const po::variables_map& vm) {
       }
     }
   }
+  check_axes_apply(vm, configs);
   return configs;
 }
 

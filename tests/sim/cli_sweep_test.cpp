@@ -131,6 +131,8 @@ TEST(CliSweep, BadInputIsAnErrorBeforeAnyWork) {
   expect_error({"sweep", "--shard", "3/3"}, "--shard 3/3: shard 3 of 3 does not exist");
   expect_error({"sweep", "--topology", "ring,,switch"}, "--topology: empty item");
   expect_error({"sweep", "--topology", "torus"}, "--topology torus needs --dims");
+  expect_error({"sweep", "--topology", "ring", "--dims", "4x4"}, "--dims applies only to mesh, torus, and the sweep has none");
+  expect_error({"sweep", "--topology", "switch", "--nodes", "2"}, "--nodes applies only to hierarchical");
   expect_error({"sweep", "--algorithm", "ring,warp"}, "unknown algorithm 'warp'");
   expect_error({"sweep", "--topology", "ring", "--algorithm", "direct", "--collective", "allreduce"},
                "--algorithm direct applies to none of the sweep's topologies and collectives");
