@@ -8,7 +8,6 @@
 #include <fstream>
 #include <iostream>
 #include <set>
-#include <sstream>
 #include <thread>
 
 #include "base/error.h"
@@ -24,6 +23,7 @@
 #include "study/sweep.h"
 #include "study/sweep_plot.h"
 #include "study/sweep_shard.h"
+#include "study/text_table.h"
 #include "topology_options.h"
 
 namespace commsim::cli {
@@ -60,14 +60,13 @@ po::options_description sweep_options() {
   return o;
 }
 
+// "ring,torus": the items of a comma list (study/text_table.h), none of them empty.
 std::vector<std::string> list(const std::string& text, const char* option) {
   std::vector<std::string> items;
-  std::stringstream in(text);
-  for (std::string item; std::getline(in, item, ',');) {
+  for (const std::string_view item : comma_fields(text)) {
     if (item.empty()) throw InputError(std::string("--") + option + ": empty item in '" + text + "'");
-    items.push_back(item);
+    items.emplace_back(item);
   }
-  if (items.empty()) throw InputError(std::string("--") + option + ": empty list");
   return items;
 }
 

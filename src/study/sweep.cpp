@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -10,6 +11,7 @@
 #include "base/input_file.h"
 #include "collective/algorithms.h"
 #include "report/table.h"
+#include "study/text_table.h"
 
 namespace commsim {
 namespace {
@@ -47,36 +49,20 @@ std::string shape_text(const Topology& t) {
   return text;
 }
 
-std::vector<std::string> cells_of(const std::string& line) {
-  std::vector<std::string> cells;
-  std::stringstream in(line);
-  for (std::string cell; std::getline(in, cell, ',');) cells.push_back(cell);
-  return cells;
-}
-
-// The rows of a sweep CSV by point index, each checked against the header.
+// The rows of a sweep CSV by point index (text_table.h's line and field splitting), each as
+// wide as the header.
 std::map<std::size_t, std::string> rows_of(const std::string& path, const std::string& text) {
-  std::stringstream in(text);
-  std::string line;
-  if (!std::getline(in, line) || line != sweep_csv_header()) {
-    throw InputError(path + ":1: not a sweep CSV (its header is not commsim sweep's)");
+  const std::vector<TextLine> lines = split_lines(text);
+  if (lines.empty() || lines.front().text != sweep_csv_header()) {
+    throw InputError(line_location(path, 1) + ": not a sweep CSV (its header is not commsim sweep's)");
   }
+  const CsvHeader header(lines.front().text, line_location(path, 1));
   std::map<std::size_t, std::string> rows;
-  for (std::size_t number = 2; std::getline(in, line); ++number) {
-    const std::string where = path + ":" + std::to_string(number);
-    const std::vector<std::string> cells = cells_of(line);
-    std::size_t index = 0;
-    std::size_t used = 0;
-    try {
-      index = std::stoull(cells.empty() ? "" : cells.front(), &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (cells.size() != cells_of(sweep_csv_header()).size() || used == 0 || used != cells.front().size()) {
-      throw InputError(where + ": not a sweep row (a point index and " +
-                       std::to_string(cells_of(sweep_csv_header()).size() - 1) + " more cells)");
-    }
-    rows[index] = line;
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    const std::string where = line_location(path, lines[i].number);
+    const std::vector<std::string_view> fields = header.row_fields(lines[i].text, where);
+    const std::uint64_t index = parse_count(fields.front(), where + ": point", 0, std::numeric_limits<std::uint64_t>::max());
+    rows[index] = std::string(lines[i].text);
   }
   return rows;
 }
@@ -156,9 +142,10 @@ std::string sweep_csv_row(std::size_t index, const TopologyFacts& t, const std::
 }
 
 std::string sweep_json_row(const std::string& csv_row) {
-  static const std::set<std::string> kText{"topology", "kind", "shape", "library", "collective", "algorithm", "protocol"};
-  const std::vector<std::string> names = cells_of(sweep_csv_header());
-  const std::vector<std::string> cells = cells_of(csv_row);
+  static const std::set<std::string, std::less<>> kText{"topology", "kind", "shape", "library", "collective", "algorithm", "protocol"};
+  const std::string header = sweep_csv_header();
+  const std::vector<std::string_view> names = comma_fields(header);
+  const std::vector<std::string_view> cells = comma_fields(csv_row);
   COMMSIM_CHECK(names.size() == cells.size(), "a sweep row with " + std::to_string(cells.size()) + " cells");
   std::string json = "{";
   for (std::size_t i = 0; i < names.size(); ++i) {

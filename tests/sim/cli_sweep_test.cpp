@@ -148,6 +148,14 @@ TEST(CliSweep, BadInputIsAnErrorBeforeAnyWork) {
   write_file(not_sweep, "a,b,c\n1,2,3\n");
   expect_error({"sweep", "--merge", not_sweep, "--csv", tmp_path("out.csv")}, "not-sweep.csv:1: not a sweep CSV");
   expect_error(with(kSweep, {"--csv", not_sweep}), "not-sweep.csv:1: not a sweep CSV");
+  // A truncated row and a point number that is not one, named by file and line.
+  const std::string whole = run_to_csv(kSweep, "bad-rows.csv");
+  const std::string broken = tmp_path("broken.csv");
+  const std::size_t second_row = whole.find('\n', whole.find('\n') + 1) + 1;
+  write_file(broken, whole.substr(0, second_row) + "1,ring-4,ring\n");
+  expect_error({"sweep", "--merge", broken, "--csv", tmp_path("out.csv")}, "broken.csv:3: 3 fields, the header");
+  write_file(broken, whole.substr(0, second_row) + "x" + whole.substr(second_row + 1));
+  expect_error({"sweep", "--merge", broken, "--csv", tmp_path("out.csv")}, "broken.csv:3: point");
 }
 
 TEST(CliSweep, ShardsThatDisagreeAreNotMerged) {
