@@ -195,12 +195,12 @@ void print_fastest(std::ostream& out, const std::vector<CollectivePoint>& fastes
 
 // The rows of `commsim sweep` (study/sweep.h), numbered in the order they are printed.
 void write_csv(std::ostream& csv, const CollectiveStudy& study, CollectiveKind kind, const Topology& topology,
-               const LibraryProfile& library) {
+               const LibraryProfile& library, const std::string& rank_order) {
   const TopologyFacts facts = topology_facts(topology);
   csv << sweep_csv_header() << "\n";
   std::size_t index = 0;
   for (const CollectiveBlock& block : study.blocks) {
-    for (const CollectivePoint& r : block.points) csv << sweep_csv_row(index++, facts, library.name, kind, r) << "\n";
+    for (const CollectivePoint& r : block.points) csv << sweep_csv_row(index++, facts, library.name, rank_order, kind, r) << "\n";
   }
 }
 
@@ -227,13 +227,14 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
                                              library.protocol, [&] { progress.advance(); }};
   const CollectiveStudy study = study_collective(topology, kind, algorithms, sizes, study_options);
   progress.finish();
-  print_header(out, kind, topology, study_options, option_text(vm, "rank-order").value_or("linear"));
+  const std::string rank_order = option_text(vm, "rank-order").value_or("linear");
+  print_header(out, kind, topology, study_options, rank_order);
   for (const CollectiveBlock& block : study.blocks) {
     print_block(out, block, kind, p, study_options, vm.count("verbose"));
   }
   if (!study.fastest.empty()) print_fastest(out, study.fastest);
   if (csv) {
-    write_csv(csv->stream(), study, kind, topology, study_options.library);
+    write_csv(csv->stream(), study, kind, topology, study_options.library, rank_order);
     csv->commit();
   }
   return study.all_verified() ? 0 : 1;

@@ -37,10 +37,15 @@ po::options_description sweep_options() {
   add_option(o, "dims", "AxB[,AxB..]", "mesh and torus dimensions, e.g. 4x4,8x8 (needed with mesh or torus)");
   add_option(o, "nodes", "N[,N..]|MIN:MAX", "hierarchical: nodes (default 2)");
   add_option(o, "gpus-per-node", "G", "hierarchical: GPUs per node (default 8)");
+  add_option(o, "arity", "K", "tree: children per switch (default 2)");
+  add_option(o, "oversubscription", "R[,R..]", "tree: ratio of every switch level; hierarchical: of the leaf "
+                                               "uplinks; one topology per ratio (default 1 = non-blocking)");
   add_link_options(o);
   add_option(o, "library", "NAME[,NAME..]", "library profiles: " + library_names() + " (default ideal)");
   add_option(o, "collective", "KIND[,KIND..]", collective_names() + " (default allreduce)");
   add_option(o, "algorithm", "NAME[,NAME..]", "algorithms; all: every one that applies; nccl: NCCL's choice per size (default all)");
+  add_option(o, "rank-order", "ORDER[,ORDER..]", "where ranks run: linear, random:SEED, or a file listing an NPU per "
+                                                 "rank (default linear)");
   add_size_options(o, "1K:1G");
   add_option(o, "sweep-file", "FILE", "the options above in a file (protobuf text format, proto/sweep.proto); "
                                      "options on the command line override it");
@@ -97,8 +102,31 @@ void check_axes_apply(const po::variables_map& vm, const std::vector<TopologyCon
   }
 }
 
+// Each tree and hierarchical topology once per --oversubscription ratio (every level of a
+// tree, a hierarchical topology's leaf uplinks), in place.
+std::vector<TopologyConfig> with_oversubscription(const po::variables_map& vm, const std::vector<TopologyConfig>& configs) {
+  const auto text = option_text(vm, "oversubscription");
+  if (!text) return configs;
+  std::vector<TopologyConfig> expanded;
+  for (const TopologyConfig& c : configs) {
+    if (c.kind != TopologyKind::kTree && c.kind != TopologyKind::kHierarchical) {
+      expanded.push_back(c);
+      continue;
+    }
+    for (const std::string& item : list(*text, "oversubscription")) {
+      TopologyConfig oversubscribed = c;
+      const double ratio = parse_real(item, "--oversubscription");
+      if (!(ratio > 0)) throw InputError("--oversubscription: a ratio must be positive, got '" + item + "'");
+      oversubscribed.oversubscription = {ratio};
+      expanded.push_back(oversubscribed);
+    }
+  }
+  return expanded;
+}
+
 std::vector<TopologyConfig> topologies(const po::variables_map& vm) {
   TopologyConfig base;
+  base.arity = static_cast<std::uint32_t>(parse_count(option_text(vm, "arity").value_or("2"), "--arity", 2, 1u << 16));
   apply_link_options(vm, base);
   base.gpus_per_node = static_cast<std::uint32_t>(parse_count(option_text(vm, "gpus-per-node").value_or("8"), "--gpus-per-node", 1, 1u << 16));
   std::vector<TopologyConfig> configs;
@@ -125,7 +153,7 @@ std::vector<TopologyConfig> topologies(const po::variables_map& vm) {
     }
   }
   check_axes_apply(vm, configs);
-  return configs;
+  return with_oversubscription(vm, configs);
 }
 
 SweepPlan plan_from_options(const po::variables_map& vm) {
@@ -141,6 +169,7 @@ SweepPlan plan_from_options(const po::variables_map& vm) {
     if (name != "all" && name != "nccl") parse_algorithm(name, "--algorithm");
     plan.algorithms.push_back(name);
   }
+  plan.rank_orders = list(option_text(vm, "rank-order").value_or("linear"), "rank-order");
   plan.sizes = sizes_from_options(vm, "1K:1G");
   return plan;
 }
@@ -264,7 +293,8 @@ int run_sweep(const std::vector<std::string>& args, std::ostream& out) {
       todo.size(), jobs, [&](std::size_t i) { return run_sweep_point(plan, todo[i]); },
       [&](std::size_t i, CollectivePoint&& point) {
         const SweepPoint& p = todo[i];
-        const std::string row = sweep_csv_row(p.index, facts[p.topology], plan.libraries[p.library].name, p.kind, point);
+        const std::string row = sweep_csv_row(p.index, facts[p.topology], plan.libraries[p.library].name,
+                                              plan.rank_orders[p.rank_order], p.kind, point);
         if (csv) *csv << row << "\n" << std::flush;
         if (json) *json << sweep_json_row(row) << "\n" << std::flush;
         const TopologyFacts& t = facts[p.topology];

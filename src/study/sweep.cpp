@@ -12,6 +12,7 @@
 #include "collective/algorithms.h"
 #include "report/table.h"
 #include "study/text_table.h"
+#include "topology/placement.h"
 
 namespace commsim {
 namespace {
@@ -80,14 +81,17 @@ std::vector<SweepPoint> sweep_points(const SweepPlan& plan) {
   for (std::size_t t = 0; t < plan.topologies.size(); ++t) {
     const Topology topology = build_topology(plan.topologies[t]);
     if (topology.npu_count() < 2) continue;
+    for (const std::string& order : plan.rank_orders) parse_rank_order(order, topology.npu_count());
     for (std::size_t l = 0; l < plan.libraries.size(); ++l) {
-      for (const CollectiveKind kind : plan.collectives) {
-        const std::vector<Bytes> sizes = collective_sizes(kind, plan.sizes, topology.npu_count());
-        for (const std::string& name : plan.algorithms) {
-          const std::vector<AlgorithmChoice> runs = choices(name, kind, topology);
-          named_applies[name] = named_applies[name] || !runs.empty() || name == "all";
-          for (const AlgorithmChoice& algorithm : runs) {
-            for (const Bytes size : sizes) points.push_back({points.size(), t, l, kind, algorithm, size});
+      for (std::size_t o = 0; o < plan.rank_orders.size(); ++o) {
+        for (const CollectiveKind kind : plan.collectives) {
+          const std::vector<Bytes> sizes = collective_sizes(kind, plan.sizes, topology.npu_count());
+          for (const std::string& name : plan.algorithms) {
+            const std::vector<AlgorithmChoice> runs = choices(name, kind, topology);
+            named_applies[name] = named_applies[name] || !runs.empty() || name == "all";
+            for (const AlgorithmChoice& algorithm : runs) {
+              for (const Bytes size : sizes) points.push_back({points.size(), t, l, o, kind, algorithm, size});
+            }
           }
         }
       }
@@ -106,6 +110,7 @@ CollectivePoint run_sweep_point(const SweepPlan& plan, const SweepPoint& point) 
   options.run = plan.run;
   options.library = plan.libraries.at(point.library);
   options.run.channels = default_channels(topology, options.library);
+  options.run.npu_of_rank = parse_rank_order(plan.rank_orders.at(point.rank_order), topology.npu_count());
   return run_collective_point(topology, point.kind, point.algorithm, point.size, options);
 }
 
@@ -122,16 +127,16 @@ TopologyFacts topology_facts(const Topology& t) {
 }
 
 std::string sweep_csv_header() {
-  return "point,topology,kind,npus,shape,link_GBps,link_latency_us,nic_GBps,nic_latency_us,library,collective,"
-         "algorithm,protocol,size_bytes,sim_time_us,model_time_us,sim_over_model,lower_bound_us,algbw_GBps,busbw_GBps";
+  return "point,topology,kind,npus,shape,link_GBps,link_latency_us,nic_GBps,nic_latency_us,library,rank_order,"
+         "collective,algorithm,protocol,size_bytes,sim_time_us,model_time_us,sim_over_model,lower_bound_us,algbw_GBps,busbw_GBps";
 }
 
-std::string sweep_csv_row(std::size_t index, const TopologyFacts& t, const std::string& library, CollectiveKind kind,
-                          const CollectivePoint& p) {
+std::string sweep_csv_row(std::size_t index, const TopologyFacts& t, const std::string& library,
+                          const std::string& rank_order, CollectiveKind kind, const CollectivePoint& p) {
   std::ostringstream row;
   write_csv_row(row, {std::to_string(index), t.name, t.kind, std::to_string(t.npus), t.shape, link_cell(t.link, true),
                       link_cell(t.link, false), link_cell(t.nic, true), link_cell(t.nic, false), library,
-                      std::string(collective_name(kind)), std::string(algorithm_name(p.algorithm)),
+                      rank_order, std::string(collective_name(kind)), std::string(algorithm_name(p.algorithm)),
                       p.protocol ? std::string(protocol_name(*p.protocol)) : "-", std::to_string(p.size),
                       fixed(us_from_ps(p.sim_ps), 6), fixed(p.model_s * 1e6, 6),
                       p.sim_over_model ? fixed(*p.sim_over_model, 9) : "-", fixed(p.bound_s * 1e6, 6),
@@ -142,7 +147,7 @@ std::string sweep_csv_row(std::size_t index, const TopologyFacts& t, const std::
 }
 
 std::string sweep_json_row(const std::string& csv_row) {
-  static const std::set<std::string, std::less<>> kText{"topology", "kind", "shape", "library", "collective", "algorithm", "protocol"};
+  static const std::set<std::string, std::less<>> kText{"topology", "kind", "shape", "library", "rank_order", "collective", "algorithm", "protocol"};
   const std::string header = sweep_csv_header();
   const std::vector<std::string_view> names = comma_fields(header);
   const std::vector<std::string_view> cells = comma_fields(csv_row);

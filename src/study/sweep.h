@@ -2,7 +2,8 @@
 // A sweep: the cross product of topologies (kinds x sizes), library profiles, collectives,
 // algorithms and message sizes, each point a collective study point (study/collective_study.h)
 // on its own topology. Points are numbered in a fixed order, so a sweep's output does not
-// depend on threads or shards: topology, then library, collective, algorithm, size.
+// depend on threads or shards: topology, then library, rank order, collective, algorithm,
+// size.
 //
 // Every row carries every parameter that made it, so rows of different sweeps can be
 // concatenated, and `commsim collective --csv` writes the same rows for its own points.
@@ -21,6 +22,9 @@ namespace commsim {
 struct SweepPlan {
   std::vector<TopologyConfig> topologies;  // in order; each point builds its own
   std::vector<LibraryProfile> libraries;
+  /// Where ranks run (topology/placement.h parse_rank_order): "linear", "random:SEED", or a
+  /// file naming an NPU per rank.
+  std::vector<std::string> rank_orders{"linear"};
   std::vector<CollectiveKind> collectives;
   /// Names: an algorithm, "all" (every one that applies) or "nccl" (NCCL's choice per size).
   std::vector<std::string> algorithms;
@@ -32,6 +36,7 @@ struct SweepPoint {
   std::size_t index = 0;  // in the unsharded sweep
   std::size_t topology = 0;
   std::size_t library = 0;
+  std::size_t rank_order = 0;
   CollectiveKind kind = CollectiveKind::kAllReduce;
   AlgorithmChoice algorithm;
   Bytes size = 0;
@@ -39,7 +44,8 @@ struct SweepPoint {
 
 /// Every point, in order; algorithms that do not apply to a topology and collective are left
 /// out (an algorithm named explicitly that applies nowhere is an InputError), and so are
-/// topologies of one NPU. Throws InputError on an empty list.
+/// topologies of one NPU. Throws InputError on an empty list, or a rank order that does not
+/// fit a topology.
 std::vector<SweepPoint> sweep_points(const SweepPlan& plan);
 
 /// Runs one point on a topology built for it (so points may run on several threads).
@@ -60,7 +66,7 @@ TopologyFacts topology_facts(const Topology& topology);
 /// The CSV layout of sweep rows (and of `commsim collective --csv`).
 std::string sweep_csv_header();
 std::string sweep_csv_row(std::size_t index, const TopologyFacts& topology, const std::string& library,
-                          CollectiveKind kind, const CollectivePoint& point);
+                          const std::string& rank_order, CollectiveKind kind, const CollectivePoint& point);
 
 /// The same row as one JSON object on one line (JSON Lines): the header's names as keys,
 /// numbers as numbers, "-" as null.

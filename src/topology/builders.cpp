@@ -235,14 +235,28 @@ Topology build_grid(const TopologyConfig& c, bool wrap) {
   return std::move(b).build();
 }
 
+// "-os4" or "-os2-1" for oversubscribed levels; empty when every level is non-blocking.
+std::string oversubscription_suffix(const std::vector<double>& ratios) {
+  if (std::all_of(ratios.begin(), ratios.end(), [](double r) { return r == 1; })) return "";
+  std::ostringstream text;
+  text << "-os";
+  for (std::size_t i = 0; i < ratios.size(); ++i) text << (i ? "-" : "") << ratios[i];
+  return text.str();
+}
+
+// Names tell apart every topology a sweep builds: tree-16, tree-16-k4-os2, hierarchical-4x8.
 std::string default_name(const TopologyConfig& c) {
   const std::string kind(topology_kind_name(c.kind));
   switch (c.kind) {
     case TopologyKind::kHierarchical:
-      return kind + "-" + std::to_string(c.nodes) + "x" + std::to_string(c.gpus_per_node);
+      return kind + "-" + std::to_string(c.nodes) + "x" + std::to_string(c.gpus_per_node) +
+             oversubscription_suffix(c.oversubscription);
     case TopologyKind::kMesh:
     case TopologyKind::kTorus:
       return kind + "-" + format_dims(c.dims);
+    case TopologyKind::kTree:
+      return kind + "-" + std::to_string(c.npus) + (c.arity == 2 ? "" : "-k" + std::to_string(c.arity)) +
+             oversubscription_suffix(c.oversubscription);
     default:
       return kind + "-" + std::to_string(c.npus);
   }

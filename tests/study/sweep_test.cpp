@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "study_test_support.h"
+#include "topology/placement.h"
 
 namespace commsim::testing {
 namespace {
@@ -42,6 +43,44 @@ TEST(Sweep, PointsInTopologyLibraryCollectiveAlgorithmSizeOrder) {
   EXPECT_EQ(p.model_s, q.model_s);
 }
 
+TEST(Sweep, RankOrdersAreAnAxisInsideTheLibrary) {
+  SweepPlan plan;
+  plan.topologies = {config(TopologyKind::kRing, 8)};
+  plan.libraries = {LibraryProfile{}};
+  plan.rank_orders = {"linear", "random:1"};
+  plan.collectives = {CollectiveKind::kAllReduce};
+  plan.algorithms = {"ring"};
+  plan.sizes = {1 << 20};
+  const std::vector<SweepPoint> points = sweep_points(plan);
+  ASSERT_EQ(points.size(), 2u);
+  EXPECT_EQ(points[1].rank_order, 1u);
+  // In rank order the ring runs at its closed form; scattered over the physical ring, the
+  // logical ring's neighbours are several hops apart and share links: slower than the
+  // formula, which sees only the bottleneck of one route.
+  const CollectivePoint linear = run_sweep_point(plan, points[0]);
+  const CollectivePoint scattered = run_sweep_point(plan, points[1]);
+  EXPECT_NEAR(*linear.sim_over_model, 1.0, 1e-6);
+  EXPECT_GT(*scattered.sim_over_model, 1.5);
+  CollectiveStudyOptions options;
+  options.run.npu_of_rank = parse_rank_order("random:1", 8);
+  const CollectivePoint q = run_collective_point(build_topology(plan.topologies[0]), CollectiveKind::kAllReduce,
+                                                 AlgorithmKind::kRing, 1 << 20, options);
+  EXPECT_EQ(scattered.sim_ps, q.sim_ps);
+  // A rank order that names NPUs a topology lacks is an error before any point runs.
+  plan.rank_orders = {"random:1", "no-such-file"};
+  EXPECT_CONTAINS(input_error_of([&] { sweep_points(plan); }), "no-such-file");
+}
+
+TEST(Sweep, OversubscribedTreesAreNamedApart) {
+  TopologyConfig c = config(TopologyKind::kTree, 16);
+  EXPECT_EQ(topology_facts(build_topology(c)).name, "tree-16");
+  c.oversubscription = {4};
+  EXPECT_EQ(topology_facts(build_topology(c)).name, "tree-16-os4");
+  c.arity = 4;
+  c.oversubscription = {2, 1.5};
+  EXPECT_EQ(topology_facts(build_topology(c)).name, "tree-16-k4-os2-1.5");
+}
+
 TEST(Sweep, EmptyListsAndAlgorithmsThatApplyNowhereAreErrors) {
   SweepPlan plan;
   plan.topologies = {config(TopologyKind::kRing, 4)};
@@ -74,14 +113,14 @@ TEST(Sweep, ARowSaysEveryParameterOfItsTopology) {
   p.sim_ps = 2'500'000;
   p.model_s = 2.5e-6;
   p.sim_over_model = 1;
-  EXPECT_EQ(sweep_csv_row(7, facts, "nccl", CollectiveKind::kAllGather, p),
-            "7," + facts.name + ",hierarchical,8,4x2,450.000,0.250,50.000,1.000,nccl,allgather,hierarchical,-,1024,"
+  EXPECT_EQ(sweep_csv_row(7, facts, "nccl", "random:1", CollectiveKind::kAllGather, p),
+            "7," + facts.name + ",hierarchical,8,4x2,450.000,0.250,50.000,1.000,nccl,random:1,allgather,hierarchical,-,1024,"
             "2.500000,2.500000,1.000000000,0.000000,0.000000,0.000000");
   // The same row as JSON: names as keys, numbers as numbers, "-" as null.
-  EXPECT_EQ(sweep_json_row(sweep_csv_row(7, facts, "nccl", CollectiveKind::kAllGather, p)),
+  EXPECT_EQ(sweep_json_row(sweep_csv_row(7, facts, "nccl", "random:1", CollectiveKind::kAllGather, p)),
             "{\"point\":7,\"topology\":\"" + facts.name + "\",\"kind\":\"hierarchical\",\"npus\":8,\"shape\":\"4x2\","
             "\"link_GBps\":450.000,\"link_latency_us\":0.250,\"nic_GBps\":50.000,\"nic_latency_us\":1.000,"
-            "\"library\":\"nccl\",\"collective\":\"allgather\",\"algorithm\":\"hierarchical\",\"protocol\":null,"
+            "\"library\":\"nccl\",\"rank_order\":\"random:1\",\"collective\":\"allgather\",\"algorithm\":\"hierarchical\",\"protocol\":null,"
             "\"size_bytes\":1024,\"sim_time_us\":2.500000,\"model_time_us\":2.500000,\"sim_over_model\":1.000000000,"
             "\"lower_bound_us\":0.000000,\"algbw_GBps\":0.000000,\"busbw_GBps\":0.000000}");
 }
