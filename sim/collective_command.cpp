@@ -14,7 +14,7 @@
 #include "command_line.h"
 #include "report/progress.h"
 #include "report/table.h"
-#include "study/sweep.h"
+#include "study/sweep_rows.h"
 #include "study/collective_study.h"
 #include "topology/placement.h"
 #include "topology_options.h"
@@ -193,14 +193,14 @@ void print_fastest(std::ostream& out, const std::vector<CollectivePoint>& fastes
   table.print(out);
 }
 
-// The rows of `commsim sweep` (study/sweep.h), numbered in the order they are printed.
+// The rows of `commsim sweep` (study/sweep_rows.h), numbered in the order they are printed.
 void write_csv(std::ostream& csv, const CollectiveStudy& study, CollectiveKind kind, const Topology& topology,
-               const LibraryProfile& library, const std::string& rank_order) {
+               const SweepRowSetting& setting) {
   const TopologyFacts facts = topology_facts(topology);
   csv << sweep_csv_header() << "\n";
   std::size_t index = 0;
   for (const CollectiveBlock& block : study.blocks) {
-    for (const CollectivePoint& r : block.points) csv << sweep_csv_row(index++, facts, library.name, rank_order, kind, r) << "\n";
+    for (const CollectivePoint& r : block.points) csv << sweep_csv_row(index++, facts, setting, kind, r) << "\n";
   }
 }
 
@@ -234,7 +234,7 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
   }
   if (!study.fastest.empty()) print_fastest(out, study.fastest);
   if (csv) {
-    write_csv(csv->stream(), study, kind, topology, study_options.library, rank_order);
+    write_csv(csv->stream(), study, kind, topology, {study_options.library.name, rank_order, study_options.run.overhead_ps});
     csv->commit();
   }
   return study.all_verified() ? 0 : 1;

@@ -10,6 +10,7 @@
 #include "report/chrome_trace.h"
 #include "report/table.h"
 #include "study/pipeline_study.h"
+#include "study/sweep_rows.h"
 #include "topology/builders.h"
 #include "topology/placement.h"
 #include "topology_options.h"
@@ -41,12 +42,8 @@ po::options_description pipeline_options() {
              "megatron (default) or send-first: every stage sends before it receives, which "
              "deadlocks sequential mode (to see a deadlock report)");
   add_option(options, "timeline", "FILE", "write a Chrome trace JSON (Perfetto, chrome://tracing): a track per stage");
-  add_option(options, "csv", "FILE",
-             "also write rows: schedule,p2p_mode,stages,microbatches,virtual_stages,step_time_us,"
-             "model_step_time_us,bubble_fraction,model_bubble_fraction,p2p_wait_us,peak_activations");
-  po::options_description topology("Topology (default: a ring of --stages NPUs)");
-  topology.add(topology_options());
-  options.add(topology);
+  add_option(options, "csv", "FILE", "also write one row per run, as commsim sweep --pipeline writes them");
+  options.add(topology_options("Topology (default: a ring of --stages NPUs)"));
   options.add(library_options());
   return options;
 }
@@ -202,17 +199,18 @@ void write_timeline(std::ostream& file, const PipelineRun& run) {
   write_chrome_trace(file, tracks, spans);
 }
 
-void write_csv(std::ostream& csv, const PipelineStudy& study, const PipelineShape& shape) {
-  write_csv_row(csv, {"schedule", "p2p_mode", "stages", "microbatches", "virtual_stages", "step_time_us",
-                      "model_step_time_us", "bubble_fraction", "model_bubble_fraction", "p2p_wait_us",
-                      "peak_activations"});
+// The rows of `commsim sweep --pipeline` (study/sweep_rows.h), numbered in order; a
+// deadlocked run has none.
+void write_csv(std::ostream& csv, const PipelineStudy& study, const PipelineStudyOptions& o, const Topology& topology,
+               const std::string& placement) {
+  const TopologyFacts facts = topology_facts(topology);
+  const SweepRowSetting setting{o.library.name, placement, o.run.overhead_ps};
+  csv << pipeline_csv_header() << "\n";
+  std::size_t index = 0;
   for (const PipelineRun& r : study.runs) {
-    if (!r.deadlock.empty()) continue;
-    write_csv_row(csv, {std::string(schedule_name(r.schedule)), std::string(p2p_mode_name(r.mode)),
-                        std::to_string(shape.stages), std::to_string(shape.microbatches),
-                        std::to_string(r.virtual_stages), fixed(us_from_ps(r.result.step_ps), 6),
-                        fixed(r.model.step_with_p2p_s * 1e6, 6), fixed(r.bubble, 6), fixed(r.model.bubble, 6),
-                        fixed(us_from_ps(r.mean_p2p_wait_ps), 6), std::to_string(r.peak_in_flight)});
+    PipelineShape shape = o.shape;
+    shape.schedule = r.schedule;
+    if (r.deadlock.empty()) csv << pipeline_csv_row(index++, facts, setting, shape, study.protocol, r) << "\n";
   }
 }
 
@@ -254,7 +252,7 @@ int run_pipeline(const std::vector<std::string>& args, std::ostream& out) {
     timeline->commit();
   }
   if (csv) {
-    write_csv(csv->stream(), study, study_options.shape);
+    write_csv(csv->stream(), study, study_options, topo, option_text(vm, "placement").value_or("linear"));
     csv->commit();
   }
   return 0;

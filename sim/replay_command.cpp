@@ -97,9 +97,7 @@ po::options_description replay_options() {
   add_option(options, "timeline", "FILE", "write a Chrome trace JSON: a track per rank");
   options.add_options()("link-tracks", "with --timeline, also a track per busy link");
   add_option(options, "csv", "FILE", "also write per-rank rows: rank,finish_time_us,compute_us,exposed_comm_us");
-  po::options_description topology("Topology (default: the 8-GPU H100 node, or as many such nodes as the trace needs)");
-  topology.add(topology_options());
-  options.add(topology);
+  options.add(topology_options("Topology (default: the 8-GPU H100 node, or as many such nodes as the trace needs)"));
   options.add(library_options());
   return options;
 }

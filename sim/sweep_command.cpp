@@ -20,6 +20,8 @@
 #include "proto/sweep.pb.h"
 #include "report/plot.h"
 #include "report/progress.h"
+#include "pipeline/pipeline_sim.h"
+#include "pipeline/schedules.h"
 #include "study/sweep.h"
 #include "study/sweep_plot.h"
 #include "study/sweep_shard.h"
@@ -28,6 +30,18 @@
 
 namespace commsim::cli {
 namespace {
+
+po::options_description pipeline_sweep_options() {
+  po::options_description o("Pipeline sweep (one stage per NPU; the sizes are the activations between stages)");
+  o.add_options()("pipeline", "sweep pipeline-parallel steps instead of collectives");
+  add_option(o, "schedule", "S[,S..]", "gpipe, 1f1b, interleaved (default 1f1b)");
+  add_option(o, "p2p-mode", "M[,M..]", "sequential, overlapped, batched (default all three)");
+  add_option(o, "microbatches", "M", "micro-batches per step (default 8)");
+  add_option(o, "virtual-stages", "V", "model chunks per device of the interleaved schedule (default 2)");
+  add_option(o, "forward-time", "T", "forward time of one micro-batch on a stage (default 1ms)");
+  add_option(o, "backward-time", "T", "backward time of one micro-batch on a stage (default 2ms)");
+  return o;
+}
 
 po::options_description sweep_options() {
   po::options_description o("Options");
@@ -47,6 +61,8 @@ po::options_description sweep_options() {
   add_option(o, "rank-order", "ORDER[,ORDER..]", "where ranks run: linear, random:SEED, or a file listing an NPU per "
                                                  "rank (default linear)");
   add_size_options(o, "1K:1G");
+  add_option(o, "overhead", "T", "launch overhead o per operation (per call when a pipeline batches) (default 0)");
+  o.add(pipeline_sweep_options());
   add_option(o, "sweep-file", "FILE", "the options above in a file (protobuf text format, proto/sweep.proto); "
                                      "options on the command line override it");
   add_option(o, "jobs", "N", "threads (default: every core)");
@@ -156,12 +172,43 @@ std::vector<TopologyConfig> topologies(const po::variables_map& vm) {
   return with_oversubscription(vm, configs);
 }
 
+// --pipeline and its axes; the pipeline options without it, or collective ones with it, are
+// errors.
+std::optional<PipelineAxes> pipeline_option(const po::variables_map& vm) {
+  const char* const kOwn[] = {"schedule", "p2p-mode", "microbatches", "virtual-stages", "forward-time", "backward-time"};
+  if (!vm.count("pipeline")) {
+    for (const char* option : kOwn) {
+      if (vm.count(option)) throw InputError(std::string("--") + option + " applies to a pipeline sweep (--pipeline)");
+    }
+    return std::nullopt;
+  }
+  for (const char* option : {"collective", "algorithm"}) {
+    if (vm.count(option)) throw InputError(std::string("--") + option + " does not apply to a pipeline sweep");
+  }
+  PipelineAxes axes;
+  if (const auto text = option_text(vm, "schedule")) {
+    axes.schedules.clear();
+    for (const std::string& name : list(*text, "schedule")) axes.schedules.push_back(parse_schedule(name, "--schedule"));
+  }
+  if (const auto text = option_text(vm, "p2p-mode")) {
+    axes.modes.clear();
+    for (const std::string& name : list(*text, "p2p-mode")) axes.modes.push_back(parse_p2p_mode(name, "--p2p-mode"));
+  }
+  axes.microbatches = static_cast<std::uint32_t>(parse_count(option_text(vm, "microbatches").value_or("8"), "--microbatches", 1, 1u << 20));
+  axes.virtual_stages = static_cast<std::uint32_t>(parse_count(option_text(vm, "virtual-stages").value_or("2"), "--virtual-stages", 1, 1024));
+  axes.forward_ps = parse_time(option_text(vm, "forward-time").value_or("1ms"), "--forward-time");
+  axes.backward_ps = parse_time(option_text(vm, "backward-time").value_or("2ms"), "--backward-time");
+  return axes;
+}
+
 SweepPlan plan_from_options(const po::variables_map& vm) {
   SweepPlan plan;
   plan.topologies = topologies(vm);
   for (const std::string& name : list(option_text(vm, "library").value_or("ideal"), "library")) {
     plan.libraries.push_back(library_by_name(name, "--library"));
   }
+  plan.pipeline = pipeline_option(vm);
+  plan.run.overhead_ps = parse_time(option_text(vm, "overhead").value_or("0"), "--overhead");
   for (const std::string& name : list(option_text(vm, "collective").value_or("allreduce"), "collective")) {
     plan.collectives.push_back(parse_collective(name, "--collective"));
   }
@@ -184,17 +231,6 @@ unsigned jobs_option(const po::variables_map& vm) {
   return static_cast<unsigned>(parse_count(option_text(vm, "jobs").value_or(std::to_string(cores)), "--jobs", 1, 4096));
 }
 
-int merge(const po::variables_map& vm, std::ostream& out) {
-  const auto csv = option_text(vm, "csv");
-  if (!csv) throw InputError("--merge needs --csv OUT, the file to write");
-  const auto& inputs = vm["merge"].as<std::vector<std::string>>();
-  OutputFile file(*csv);
-  const std::vector<std::string> lines = merge_sweep_csv(inputs);
-  for (const std::string& line : lines) file.stream() << line << "\n";
-  file.commit();
-  out << "# commsim sweep: merged " << inputs.size() << " files, " << lines.size() - 1 << " points, into " << *csv << "\n";
-  return 0;
-}
 
 // --plot FILE.svg and its script FILE.gp, opened before the work; the axes.
 struct PlotOutput {
@@ -239,17 +275,76 @@ po::variables_map with_sweep_file(po::variables_map vm) {
   return vm;
 }
 
+void draw(PlotOutput& plot, const std::vector<std::string>& lines) {
+  const Figure figure = sweep_figure(lines.front(), std::vector<std::string>(lines.begin() + 1, lines.end()), plot.x, plot.y);
+  plot.script.stream() << gnuplot_script(figure);
+  plot.script.commit();
+  plot.svg.stream() << render_svg(figure);
+  plot.svg.commit();
+}
+
+int merge(const po::variables_map& vm, std::ostream& out) {
+  const auto csv = option_text(vm, "csv");
+  if (!csv) throw InputError("--merge needs --csv OUT, the file to write");
+  const auto& inputs = vm["merge"].as<std::vector<std::string>>();
+  std::optional<PlotOutput> plot = plot_option(vm);
+  OutputFile file(*csv);
+  const std::vector<std::string> lines = merge_sweep_csv(inputs);
+  for (const std::string& line : lines) file.stream() << line << "\n";
+  file.commit();
+  if (plot) draw(*plot, lines);
+  out << "# commsim sweep: merged " << inputs.size() << " files, " << lines.size() - 1 << " points, into " << *csv << "\n";
+  return 0;
+}
+
 bool has_content(const std::string& path) {
   std::ifstream file(path);
   return file && file.peek() != std::ifstream::traits_type::eof();
 }
 
-// Opens `path` to append rows (writing the header if it is new); InputError if it cannot.
-std::ofstream open_rows(const std::string& path, bool fresh) {
-  std::ofstream file(path, std::ios::app);
-  if (!file) throw InputError("--csv " + path + ": cannot open for writing");
-  if (fresh) file << sweep_csv_header() << "\n" << std::flush;
-  return file;
+// Where rows go: --csv (appended to, after the points it holds) and --json, opened before
+// the work (and after every check), so a bad path fails at once.
+struct RowOutputs {
+  std::string header;
+  std::optional<std::string> csv_path;
+  std::vector<std::size_t> done;  // points the CSV already holds
+  std::optional<std::ofstream> csv;
+  std::optional<std::ofstream> json;
+};
+
+RowOutputs open_outputs(const po::variables_map& vm, const SweepPlan& plan, const std::vector<SweepPoint>& points) {
+  RowOutputs o{sweep_layout_header(sweep_plan_layout(plan)), option_text(vm, "csv"), {}, std::nullopt, std::nullopt};
+  if (o.csv_path) {
+    const bool fresh = !has_content(*o.csv_path);
+    if (!fresh) o.done = resumed_points(*o.csv_path, plan, points);
+    o.csv.emplace(*o.csv_path, std::ios::app);
+    if (!*o.csv) throw InputError("--csv " + *o.csv_path + ": cannot open for writing");
+    if (fresh) *o.csv << o.header << "\n" << std::flush;
+  }
+  if (const auto path = option_text(vm, "json")) {
+    o.json.emplace(*path, std::ios::app);
+    if (!*o.json) throw InputError("--json " + *path + ": cannot open for writing");
+  }
+  return o;
+}
+
+// Runs `todo` on `jobs` threads, each row written (and kept for a plot) in point order.
+std::vector<std::string> run_points(const SweepPlan& plan, const std::vector<SweepPoint>& todo, unsigned jobs,
+                                    RowOutputs& o, Progress& progress) {
+  std::vector<TopologyFacts> facts;
+  for (const TopologyConfig& c : plan.topologies) facts.push_back(topology_facts(build_topology(c)));
+  std::vector<std::string> rows{o.header};
+  run_in_order<std::string>(
+      todo.size(), jobs, [&](std::size_t i) { return run_sweep_row(plan, todo[i], facts[todo[i].topology]); },
+      [&](std::size_t, std::string&& row) {
+        if (o.csv) *o.csv << row << "\n" << std::flush;
+        if (o.json) *o.json << sweep_json_row(o.header, row) << "\n" << std::flush;
+        rows.push_back(std::move(row));
+        progress.advance();
+      });
+  progress.finish();
+  if ((o.csv && !*o.csv) || (o.json && !*o.json)) throw InputError("--csv or --json: write failed");
+  return rows;
 }
 
 }  // namespace
@@ -267,18 +362,8 @@ int run_sweep(const std::vector<std::string>& args, std::ostream& out) {
   const unsigned jobs = jobs_option(vm);
   const std::vector<SweepPoint> points = sweep_points(plan);
   std::optional<PlotOutput> plot = plot_option(vm);
-  const auto csv_path = option_text(vm, "csv");
-  const std::vector<std::size_t> done =
-      csv_path && has_content(*csv_path) ? points_in_sweep_csv(*csv_path) : std::vector<std::size_t>{};
-  std::optional<std::ofstream> csv;  // opened before the work (and after every check), so a bad path fails at once
-  if (csv_path) csv.emplace(open_rows(*csv_path, !has_content(*csv_path)));
-  std::optional<std::ofstream> json;
-  if (const auto path = option_text(vm, "json")) {
-    json.emplace(*path, std::ios::app);
-    if (!*json) throw InputError("--json " + *path + ": cannot open for writing");
-  }
-
-  const std::set<std::size_t> skip(done.begin(), done.end());
+  RowOutputs outputs = open_outputs(vm, plan, points);
+  const std::set<std::size_t> skip(outputs.done.begin(), outputs.done.end());
   std::vector<SweepPoint> todo;
   for (const SweepPoint& p : points) {
     if (shard.holds(p.index) && !skip.count(p.index)) todo.push_back(p);
@@ -286,30 +371,15 @@ int run_sweep(const std::vector<std::string>& args, std::ostream& out) {
   out << "# commsim sweep: " << todo.size() << " of " << points.size() << " points to run (shard "
       << shard_text(shard) << ", " << skip.size() << " already in the output), " << jobs << " threads\n";
   Progress progress(std::cerr, todo.size(), "points", progress_style(vm.count("quiet") > 0, isatty(2) != 0));
-  std::vector<SweepResult> plotted;
-  std::vector<TopologyFacts> facts;
-  for (const TopologyConfig& c : plan.topologies) facts.push_back(topology_facts(build_topology(c)));
-  run_in_order<CollectivePoint>(
-      todo.size(), jobs, [&](std::size_t i) { return run_sweep_point(plan, todo[i]); },
-      [&](std::size_t i, CollectivePoint&& point) {
-        const SweepPoint& p = todo[i];
-        const std::string row = sweep_csv_row(p.index, facts[p.topology], plan.libraries[p.library].name,
-                                              plan.rank_orders[p.rank_order], p.kind, point);
-        if (csv) *csv << row << "\n" << std::flush;
-        if (json) *json << sweep_json_row(row) << "\n" << std::flush;
-        const TopologyFacts& t = facts[p.topology];
-        if (plot) plotted.push_back({p, std::move(point), t.npus, t.name, t.kind, plan.libraries[p.library].name});
-        progress.advance();
-      });
-  progress.finish();
+  std::vector<std::string> rows = run_points(plan, todo, jobs, outputs, progress);
   if (plot) {
-    const Figure figure = sweep_figure(plotted, plot->x, plot->y);
-    plot->script.stream() << gnuplot_script(figure);
-    plot->script.commit();
-    plot->svg.stream() << render_svg(figure);
-    plot->svg.commit();
+    // With --csv, every row of the file: those of earlier runs of a resumed sweep too.
+    if (outputs.csv_path) {
+      outputs.csv->close();
+      rows = merge_sweep_csv({*outputs.csv_path});
+    }
+    draw(*plot, rows);
   }
-  if ((csv && !*csv) || (json && !*json)) throw InputError("--csv or --json: write failed");
   return 0;
 }
 

@@ -51,8 +51,8 @@ void add_link_options(po::options_description& o) {
              "duplex of every link of a built topology (default full)");
 }
 
-po::options_description topology_options() {
-  po::options_description o("Topology (default: an 8-GPU H100 NVSwitch node)");
+po::options_description topology_options(const std::string& caption) {
+  po::options_description o(caption);
   add_option(o, "topology-file", "FILE",
              "topology spec file (protobuf text format, or JSON if it ends in .json); "
              "see topologies/");

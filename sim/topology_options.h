@@ -5,6 +5,7 @@
 
 #include "command_line.h"
 #include <optional>
+#include <string>
 
 #include "topology/builders.h"
 #include "topology/library.h"
@@ -13,7 +14,8 @@
 
 namespace commsim::cli {
 
-po::options_description topology_options();
+/// `caption` heads the group in --help: it names the command's default topology.
+po::options_description topology_options(const std::string& caption = "Topology (default: an 8-GPU H100 NVSwitch node)");
 
 /// --bandwidth, --latency, --link-kind, --nic-bandwidth, --nic-latency, --duplex: the links of
 /// a built topology (part of topology_options()).

@@ -31,6 +31,21 @@ std::string number(double value) {
   return text;
 }
 
+// The style of colour number `color` (1, 2, ...): twelve distinguishable colours (the
+// "tab20" dark tones), then the same colours again with another point shape and dash, so
+// every series of a panel up to 60 looks different.
+std::string style(const PlotSeries& series) {
+  static constexpr const char* kPalette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
+                                             "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939"};
+  static constexpr int kPoints[] = {7, 5, 9, 11, 13};
+  constexpr std::size_t kColours = std::size(kPalette);
+  const std::size_t i = static_cast<std::size_t>(std::max(series.color, 1) - 1);
+  const std::size_t round = (i / kColours) % std::size(kPoints);
+  const std::string colour = std::string(" lc rgb \"") + kPalette[i % kColours] + "\"";
+  if (series.line) return "lines lw 2 dt " + std::to_string(round + 1) + colour;
+  return "points pt " + std::to_string(kPoints[round]) + " ps 0.6" + colour;
+}
+
 void write_panel(std::ostream& s, const PlotPanel& panel, std::size_t first_block) {
   s << "set title " << quoted(panel.title) << "\n"
     << "set xlabel " << quoted(panel.x_label) << "\nset ylabel " << quoted(panel.y_label) << "\n"
@@ -40,8 +55,7 @@ void write_panel(std::ostream& s, const PlotPanel& panel, std::size_t first_bloc
   s << "plot ";
   for (std::size_t i = 0; i < panel.series.size(); ++i) {
     const PlotSeries& series = panel.series[i];
-    s << (i ? ", \\\n     " : "") << "$d" << first_block + i << " using 1:2 with "
-      << (series.line ? "lines lw 2" : "points pt 7 ps 0.6") << " lc " << series.color << " title "
+    s << (i ? ", \\\n     " : "") << "$d" << first_block + i << " using 1:2 with " << style(series) << " title "
       << quoted(series.title);
   }
   s << "\n";

@@ -11,6 +11,7 @@
 #include "base/input_file.h"
 #include "collective/algorithms.h"
 #include "report/table.h"
+#include "study/pipeline_study.h"
 #include "study/text_table.h"
 #include "topology/placement.h"
 
@@ -34,38 +35,93 @@ std::vector<AlgorithmChoice> choices(const std::string& name, CollectiveKind kin
   return {algorithm};
 }
 
-std::string link_cell(const std::optional<LinkParams>& link, bool bandwidth) {
-  if (!link) return "-";
-  return bandwidth ? fixed(link->bandwidth_Bps / kBytesPerGB, 3) : fixed(us_from_ps(link->latency_ps), 3);
-}
-
-std::string shape_text(const Topology& t) {
-  const auto& levels = t.shape().levels;
-  if (levels.empty()) return std::to_string(t.npu_count());
-  std::string text;
-  for (const std::uint32_t l : levels) {
-    if (!text.empty()) text += 'x';
-    text += std::to_string(l);
-  }
-  return text;
-}
-
-// The rows of a sweep CSV by point index (text_table.h's line and field splitting), each as
-// wide as the header.
-std::map<std::size_t, std::string> rows_of(const std::string& path, const std::string& text) {
-  const std::vector<TextLine> lines = split_lines(text);
-  if (lines.empty() || lines.front().text != sweep_csv_header()) {
-    throw InputError(line_location(path, 1) + ": not a sweep CSV (its header is not commsim sweep's)");
-  }
-  const CsvHeader header(lines.front().text, line_location(path, 1));
+// A sweep CSV's layout and its rows by point index (text_table.h's line and field
+// splitting), each as wide as the header.
+struct SweepCsv {
+  SweepLayout layout = SweepLayout::kCollective;
   std::map<std::size_t, std::string> rows;
+};
+
+SweepCsv read_sweep_csv(const std::string& path) {
+  const std::string text = read_input_file(path, "sweep CSV");
+  const std::vector<TextLine> lines = split_lines(text);  // views into `text`
+  const std::string where = line_location(path, 1);
+  SweepCsv csv{sweep_layout(lines.empty() ? "" : std::string(lines.front().text), where), {}};
+  const CsvHeader header(lines.front().text, where);
   for (std::size_t i = 1; i < lines.size(); ++i) {
-    const std::string where = line_location(path, lines[i].number);
-    const std::vector<std::string_view> fields = header.row_fields(lines[i].text, where);
-    const std::uint64_t index = parse_count(fields.front(), where + ": point", 0, std::numeric_limits<std::uint64_t>::max());
-    rows[index] = std::string(lines[i].text);
+    const std::string at = line_location(path, lines[i].number);
+    const std::vector<std::string_view> fields = header.row_fields(lines[i].text, at);
+    const std::uint64_t index = parse_count(fields.front(), at + ": point", 0, std::numeric_limits<std::uint64_t>::max());
+    csv.rows[index] = std::string(lines[i].text);
   }
-  return rows;
+  return csv;
+}
+
+// The pipeline of a point: one stage per NPU, the point's size as activations.
+PipelineShape pipeline_shape(const PipelineAxes& axes, std::size_t npus, PipelineSchedule schedule, Bytes size) {
+  const auto stages = static_cast<std::uint32_t>(npus);
+  PipelineShape shape{schedule, stages, axes.microbatches,
+                      schedule == PipelineSchedule::kInterleaved ? axes.virtual_stages : 1,
+                      std::vector<TimePs>(stages, axes.forward_ps), std::vector<TimePs>(stages, axes.backward_ps),
+                      size};
+  return shape;
+}
+
+// The points of one topology, library and rank order, appended to `points`.
+void collective_points(const SweepPlan& plan, const Topology& topology, SweepPoint at, std::vector<SweepPoint>& points,
+                       std::map<std::string, bool>& named_applies) {
+  for (const CollectiveKind kind : plan.collectives) {
+    at.kind = kind;
+    for (const std::string& name : plan.algorithms) {
+      const std::vector<AlgorithmChoice> runs = choices(name, kind, topology);
+      named_applies[name] = named_applies[name] || !runs.empty() || name == "all";
+      for (const AlgorithmChoice& algorithm : runs) {
+        at.algorithm = algorithm;
+        for (const Bytes size : collective_sizes(kind, plan.sizes, topology.npu_count())) {
+          at.index = points.size();
+          at.size = size;
+          points.push_back(at);
+        }
+      }
+    }
+  }
+}
+
+void pipeline_points(const PipelineAxes& axes, const std::vector<Bytes>& sizes, const Topology& topology,
+                     SweepPoint at, std::vector<SweepPoint>& points) {
+  for (const PipelineSchedule schedule : axes.schedules) {
+    make_pipeline_programs(pipeline_shape(axes, topology.npu_count(), schedule, 0));  // InputError if it cannot run
+    at.schedule = schedule;
+    for (const P2PMode mode : axes.modes) {
+      at.mode = mode;
+      for (const Bytes size : sizes) {
+        at.index = points.size();
+        at.size = size;
+        points.push_back(at);
+      }
+    }
+  }
+}
+
+const char* layout_name(SweepLayout layout) { return layout == SweepLayout::kPipeline ? "pipeline" : "collective"; }
+
+// The cells that say which point a row is: (column, value) as the row writes them.
+std::vector<std::pair<std::string, std::string>> identity(const SweepPlan& plan, const SweepPoint& p,
+                                                          const std::string& topology) {
+  std::vector<std::pair<std::string, std::string>> cells{
+      {"topology", topology},
+      {"library", plan.libraries.at(p.library).name},
+      {"rank_order", plan.rank_orders.at(p.rank_order)},
+      {"overhead_us", fixed(us_from_ps(plan.run.overhead_ps), 3)}};
+  if (plan.pipeline) {
+    cells.insert(cells.end(), {{"schedule", std::string(schedule_name(p.schedule))},
+                               {"p2p_mode", std::string(p2p_mode_name(p.mode))},
+                               {"activation_bytes", std::to_string(p.size)}});
+  } else {
+    cells.insert(cells.end(), {{"collective", std::string(collective_name(p.kind))}, {"size_bytes", std::to_string(p.size)}});
+    if (p.algorithm) cells.emplace_back("algorithm", std::string(algorithm_name(*p.algorithm)));
+  }
+  return cells;
 }
 
 }  // namespace
@@ -73,8 +129,14 @@ std::map<std::size_t, std::string> rows_of(const std::string& path, const std::s
 std::vector<SweepPoint> sweep_points(const SweepPlan& plan) {
   require_some(plan.topologies, "topology");
   require_some(plan.libraries, "library");
-  require_some(plan.collectives, "collective");
-  require_some(plan.algorithms, "algorithm");
+  require_some(plan.rank_orders, "rank order");
+  if (plan.pipeline) {
+    require_some(plan.pipeline->schedules, "schedule");
+    require_some(plan.pipeline->modes, "P2P mode");
+  } else {
+    require_some(plan.collectives, "collective");
+    require_some(plan.algorithms, "algorithm");
+  }
   require_some(plan.sizes, "message size");
   std::vector<SweepPoint> points;
   std::map<std::string, bool> named_applies;  // an explicit algorithm name: applies somewhere
@@ -84,15 +146,14 @@ std::vector<SweepPoint> sweep_points(const SweepPlan& plan) {
     for (const std::string& order : plan.rank_orders) parse_rank_order(order, topology.npu_count());
     for (std::size_t l = 0; l < plan.libraries.size(); ++l) {
       for (std::size_t o = 0; o < plan.rank_orders.size(); ++o) {
-        for (const CollectiveKind kind : plan.collectives) {
-          const std::vector<Bytes> sizes = collective_sizes(kind, plan.sizes, topology.npu_count());
-          for (const std::string& name : plan.algorithms) {
-            const std::vector<AlgorithmChoice> runs = choices(name, kind, topology);
-            named_applies[name] = named_applies[name] || !runs.empty() || name == "all";
-            for (const AlgorithmChoice& algorithm : runs) {
-              for (const Bytes size : sizes) points.push_back({points.size(), t, l, o, kind, algorithm, size});
-            }
-          }
+        SweepPoint at;
+        at.topology = t;
+        at.library = l;
+        at.rank_order = o;
+        if (plan.pipeline) {
+          pipeline_points(*plan.pipeline, plan.sizes, topology, at, points);
+        } else {
+          collective_points(plan, topology, at, points, named_applies);
         }
       }
     }
@@ -114,67 +175,35 @@ CollectivePoint run_sweep_point(const SweepPlan& plan, const SweepPoint& point) 
   return run_collective_point(topology, point.kind, point.algorithm, point.size, options);
 }
 
-TopologyFacts topology_facts(const Topology& t) {
-  TopologyFacts facts{t.name(), t.shape().kind ? std::string(topology_kind_name(*t.shape().kind)) : "graph",
-                      t.npu_count(), shape_text(t), std::nullopt, std::nullopt};
-  for (const Link& link : t.links()) {
-    if (link.first != 0 && link.second != 0) continue;
-    const bool network = link_class(link.params.kind) == LinkClass::kNet;
-    std::optional<LinkParams>& slot = network ? facts.nic : facts.link;
-    if (!slot) slot = link.params;
-  }
-  return facts;
+std::string run_sweep_row(const SweepPlan& plan, const SweepPoint& point, const TopologyFacts& facts) {
+  const SweepRowSetting setting{plan.libraries.at(point.library).name, plan.rank_orders.at(point.rank_order),
+                                plan.run.overhead_ps};
+  if (!plan.pipeline) return sweep_csv_row(point.index, facts, setting, point.kind, run_sweep_point(plan, point));
+  const Topology topology = build_topology(plan.topologies.at(point.topology));
+  PipelineStudyOptions options;
+  options.shape = pipeline_shape(*plan.pipeline, topology.npu_count(), point.schedule, point.size);
+  options.virtual_stages = options.shape.virtual_stages;
+  options.schedules = {point.schedule};
+  options.modes = {point.mode};
+  options.run.overhead_ps = plan.run.overhead_ps;
+  options.run.npu_of_device = parse_rank_order(setting.rank_order, topology.npu_count());
+  options.library = plan.libraries.at(point.library);
+  const PipelineStudy study = study_pipeline(topology, options);
+  return pipeline_csv_row(point.index, facts, setting, options.shape, study.protocol, study.runs.at(0));
 }
 
-std::string sweep_csv_header() {
-  return "point,topology,kind,npus,shape,link_GBps,link_latency_us,nic_GBps,nic_latency_us,library,rank_order,"
-         "collective,algorithm,protocol,size_bytes,sim_time_us,model_time_us,sim_over_model,lower_bound_us,algbw_GBps,busbw_GBps";
-}
-
-std::string sweep_csv_row(std::size_t index, const TopologyFacts& t, const std::string& library,
-                          const std::string& rank_order, CollectiveKind kind, const CollectivePoint& p) {
-  std::ostringstream row;
-  write_csv_row(row, {std::to_string(index), t.name, t.kind, std::to_string(t.npus), t.shape, link_cell(t.link, true),
-                      link_cell(t.link, false), link_cell(t.nic, true), link_cell(t.nic, false), library,
-                      rank_order, std::string(collective_name(kind)), std::string(algorithm_name(p.algorithm)),
-                      p.protocol ? std::string(protocol_name(*p.protocol)) : "-", std::to_string(p.size),
-                      fixed(us_from_ps(p.sim_ps), 6), fixed(p.model_s * 1e6, 6),
-                      p.sim_over_model ? fixed(*p.sim_over_model, 9) : "-", fixed(p.bound_s * 1e6, 6),
-                      fixed(p.algbw_GBps, 6), fixed(p.busbw_GBps, 6)});
-  std::string text = row.str();
-  if (!text.empty() && text.back() == '\n') text.pop_back();
-  return text;
-}
-
-std::string sweep_json_row(const std::string& csv_row) {
-  static const std::set<std::string, std::less<>> kText{"topology", "kind", "shape", "library", "rank_order", "collective", "algorithm", "protocol"};
-  const std::string header = sweep_csv_header();
-  const std::vector<std::string_view> names = comma_fields(header);
-  const std::vector<std::string_view> cells = comma_fields(csv_row);
-  COMMSIM_CHECK(names.size() == cells.size(), "a sweep row with " + std::to_string(cells.size()) + " cells");
-  std::string json = "{";
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    if (i > 0) json += ',';
-    json += '"';
-    json += names[i];
-    json += "\":";
-    if (cells[i] == "-") {
-      json += "null";
-    } else if (kText.count(names[i])) {
-      json += '"';
-      json += cells[i];
-      json += '"';
-    } else {
-      json += cells[i];
-    }
-  }
-  return json + "}";
+SweepLayout sweep_plan_layout(const SweepPlan& plan) {
+  return plan.pipeline ? SweepLayout::kPipeline : SweepLayout::kCollective;
 }
 
 std::vector<std::string> merge_sweep_csv(const std::vector<std::string>& paths) {
   std::map<std::size_t, std::pair<std::string, std::string>> merged;  // index -> (row, its file)
+  std::optional<SweepLayout> layout;
   for (const std::string& path : paths) {
-    for (const auto& [index, row] : rows_of(path, read_input_file(path, "sweep CSV"))) {
+    const SweepCsv csv = read_sweep_csv(path);
+    if (layout && *layout != csv.layout) throw InputError(path + ": its rows are of another kind of sweep than " + paths.front() + "'s");
+    layout = csv.layout;
+    for (const auto& [index, row] : csv.rows) {
       const auto [it, fresh] = merged.emplace(index, std::pair(row, path));
       if (!fresh && it->second.first != row) {
         throw InputError(path + ": point " + std::to_string(index) + " differs from the same point in " +
@@ -182,16 +211,40 @@ std::vector<std::string> merge_sweep_csv(const std::vector<std::string>& paths) 
       }
     }
   }
-  std::vector<std::string> lines{sweep_csv_header()};
+  std::vector<std::string> lines{sweep_layout_header(layout.value_or(SweepLayout::kCollective))};
   for (const auto& [index, row] : merged) lines.push_back(row.first);
   return lines;
 }
 
-std::vector<std::size_t> points_in_sweep_csv(const std::string& path) {
+std::vector<std::size_t> resumed_points(const std::string& path, const SweepPlan& plan,
+                                        const std::vector<SweepPoint>& points) {
   if (!std::ifstream(path)) return {};
-  std::vector<std::size_t> points;
-  for (const auto& [index, row] : rows_of(path, read_input_file(path, "sweep CSV"))) points.push_back(index);
-  return points;
+  const std::string text = read_input_file(path, "sweep CSV");
+  const std::vector<TextLine> lines = split_lines(text);  // views into `text`
+  const SweepLayout layout = sweep_layout(lines.empty() ? "" : std::string(lines.front().text), line_location(path, 1));
+  if (layout != sweep_plan_layout(plan)) {
+    throw InputError(path + ": holds " + layout_name(layout) + " rows, and this sweep writes " +
+                     layout_name(sweep_plan_layout(plan)) + " rows");
+  }
+  const CsvHeader header(lines.front().text, line_location(path, 1));
+  std::vector<std::string> topology_names;
+  for (const TopologyConfig& c : plan.topologies) topology_names.push_back(build_topology(c).name());
+  std::vector<std::size_t> held;
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    const std::string at = line_location(path, lines[i].number);
+    const std::vector<std::string_view> cells = header.row_fields(lines[i].text, at);
+    const std::uint64_t index = parse_count(cells.front(), at + ": point", 0, points.size() - 1);
+    const SweepPoint& point = points[index];
+    for (const auto& [column, value] : identity(plan, point, topology_names[point.topology])) {
+      if (cells[header.require(column)] != value) {
+        throw InputError(at + ": point " + std::to_string(index) + " has " + column + " " +
+                         std::string(cells[header.require(column)]) + ", and this sweep's has " + value +
+                         " (the output of another sweep? resume with the options that began it)");
+      }
+    }
+    held.push_back(index);
+  }
+  return held;
 }
 
 }  // namespace commsim

@@ -21,10 +21,20 @@ TEST(Plot, ScriptCarriesTheDataAxesAndTitles) {
       << script;
   EXPECT_NE(script.find("set logscale x 2\nset logscale y 10\nset format x \"%.0b%B\""), std::string::npos) << script;
   EXPECT_NE(script.find("set terminal svg size 520,440"), std::string::npos) << script;
-  EXPECT_NE(script.find("plot $d0 using 1:2 with points pt 7 ps 0.6 lc 1 title \"allreduce measured\", \\\n"
-                        "     $d1 using 1:2 with lines lw 2 lc 1 title \"allreduce \\\"predicted\\\"\""),
+  EXPECT_NE(script.find("plot $d0 using 1:2 with points pt 7 ps 0.6 lc rgb \"#1f77b4\" title \"allreduce measured\", \\\n"
+                        "     $d1 using 1:2 with lines lw 2 dt 1 lc rgb \"#1f77b4\" title \"allreduce \\\"predicted\\\"\""),
             std::string::npos)
       << script;
+}
+
+TEST(Plot, SeriesBeyondThePaletteChangeShapeAndDash) {
+  // Colour 13 is colour 1's tone again, drawn with the second point shape and dash.
+  Figure figure = two_series();
+  figure.panels[0].series = {{"a", false, 13, {{1, 1}}}, {"b", true, 13, {{1, 1}}}, {"c", false, 12, {{1, 1}}}};
+  const std::string script = gnuplot_script(figure);
+  EXPECT_NE(script.find("points pt 5 ps 0.6 lc rgb \"#1f77b4\" title \"a\""), std::string::npos) << script;
+  EXPECT_NE(script.find("lines lw 2 dt 2 lc rgb \"#1f77b4\" title \"b\""), std::string::npos) << script;
+  EXPECT_NE(script.find("points pt 7 ps 0.6 lc rgb \"#637939\" title \"c\""), std::string::npos) << script;
 }
 
 TEST(Plot, ManySeriesMoveTheKeyOutsideAWiderPanel) {

@@ -64,28 +64,28 @@ TEST(CliCollective, BusBandwidthFollowsNcclTests) {
       run_commsim({"collective", "--topology-file", datasheet_h100(), "--algorithm", "ring", "--size", "64M", "--csv", csv});
   ASSERT_EQ(r.status, 0) << r.err;
   // The rows of commsim sweep: point,topology,kind,npus,shape,link_GBps,link_latency_us,
-  // nic_GBps,nic_latency_us,library,rank_order,collective,algorithm,protocol,size_bytes,
-  // sim_time_us,model_time_us,sim_over_model,lower_bound_us,algbw_GBps,busbw_GBps.
+  // nic_GBps,nic_latency_us,library,rank_order,overhead_us,collective,algorithm,protocol,
+  // size_bytes,sim_time_us,model_time_us,sim_over_model,lower_bound_us,algbw_GBps,busbw_GBps.
   const auto header = csv_line(read_file(csv), 0);
-  ASSERT_EQ(header.size(), 21u);
-  EXPECT_EQ(header[15], "sim_time_us");
+  ASSERT_EQ(header.size(), 22u);
+  EXPECT_EQ(header[16], "sim_time_us");
   const auto row = csv_line(read_file(csv), 1);
-  ASSERT_EQ(row.size(), 21u);
-  EXPECT_EQ((std::vector<std::string>(row.begin(), row.begin() + 15)),
+  ASSERT_EQ(row.size(), 22u);
+  EXPECT_EQ((std::vector<std::string>(row.begin(), row.begin() + 16)),
             (std::vector<std::string>{"0", "h100-nvswitch-node", "switch", "8", "8", "450.000", "0.250", "-",
-                                      "-", "ideal", "linear", "allreduce", "ring", "-", "67108864"}));
-  EXPECT_NEAR(std::stod(row[20]) / std::stod(row[19]), 14.0 / 8, 1e-5);
+                                      "-", "ideal", "linear", "0.000", "allreduce", "ring", "-", "67108864"}));
+  EXPECT_NEAR(std::stod(row[21]) / std::stod(row[20]), 14.0 / 8, 1e-5);
   // Ring on the NVSwitch node: 14 steps of 0.5 us + 2 x 7/8 x 64 MiB / 450 GB/s. At 450 GB/s
   // a transfer is not a whole number of picoseconds; each of the 14 steps rounds to the
   // clock's 1 ps, so the two agree within 14 ps.
-  EXPECT_NEAR(std::stod(row[15]), 14 * 0.5 + 1.75 * 67108864 / 450e9 * 1e6, 14e-6);
-  EXPECT_NEAR(std::stod(row[17]), 1.0, 1e-8);
+  EXPECT_NEAR(std::stod(row[16]), 14 * 0.5 + 1.75 * 67108864 / 450e9 * 1e6, 14e-6);
+  EXPECT_NEAR(std::stod(row[18]), 1.0, 1e-8);
 
   // AllGather's size is the gathered output, rounded down to p floats as nccl-tests does.
   const CliResult ag = run_commsim({"collective", "--collective", "allgather", "--algorithm", "ring",
                                     "--size", "1000", "--csv", csv});
   ASSERT_EQ(ag.status, 0) << ag.err;
-  EXPECT_EQ(csv_line(read_file(csv), 1)[14], "992");
+  EXPECT_EQ(csv_line(read_file(csv), 1)[15], "992");
   EXPECT_NE(ag.out.find("         992           31  float"), std::string::npos) << ag.out;
 }
 

@@ -54,10 +54,14 @@ TEST(CliPipeline, FreeCommunicationMatchesTheClosedForm) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("# step time 3300.00 us; model 3300.00 us"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("# bubble fraction 0.2727; model 0.2727"), std::string::npos) << r.out;
+  // The row of commsim sweep --pipeline.
   EXPECT_EQ(read_file(csv),
-            "schedule,p2p_mode,stages,microbatches,virtual_stages,step_time_us,model_step_time_us,"
-            "bubble_fraction,model_bubble_fraction,p2p_wait_us,peak_activations\n"
-            "1f1b,overlapped,4,8,1,3300.000000,3300.000000,0.272727,0.272727,600.000000,4\n");
+            "point,topology,kind,npus,shape,link_GBps,link_latency_us,nic_GBps,nic_latency_us,library,rank_order,"
+            "overhead_us,schedule,p2p_mode,protocol,stages,microbatches,virtual_stages,forward_us,backward_us,"
+            "activation_bytes,step_time_us,model_step_time_us,sim_over_model,bubble_fraction,model_bubble_fraction,"
+            "p2p_wait_us,peak_activations\n"
+            "0,ring-4,ring,4,4,450.000,0.000,-,-,ideal,linear,0.000,1f1b,overlapped,-,4,8,1,100.000,200.000,0,"
+            "3300.000000,3300.000000,1.000000000,0.272727,0.272727,600.000000,4\n");
 }
 
 TEST(CliPipeline, CompareRunsEveryModeAndSchedule) {

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -124,6 +125,83 @@ TEST(CliSweep, PlotsTimeAgainstSizeOrNpusWithTheScriptBeside) {
   }
 }
 
+TEST(CliSweep, RankOrdersAndOversubscriptionAreAxes) {
+  // A 16-NPU tree non-blocking and 4:1 oversubscribed, ranks in order and scattered: the row
+  // of each is commsim collective's for the same options.
+  const std::vector<std::string> sweep = {"sweep", "--topology", "tree", "--npus", "16", "--oversubscription", "1,4",
+                                          "--rank-order", "linear,random:1", "--algorithm", "ring", "--size", "64M",
+                                          "--quiet"};
+  const std::string rows = run_to_csv(sweep, "contention.csv");
+  std::string one_by_one;
+  bool header = true;
+  for (const char* ratio : {"1", "4"}) {
+    for (const char* order : {"linear", "random:1"}) {
+      one_by_one += without_point_numbers(
+          run_to_csv({"collective", "--topology", "tree", "--npus", "16", "--oversubscription", ratio, "--rank-order",
+                      order, "--algorithm", "ring", "--size", "64M"},
+                     "contention-one.csv"),
+          header);
+      header = false;
+    }
+  }
+  EXPECT_EQ(without_point_numbers(rows, true), one_by_one);
+  EXPECT_NE(rows.find(",tree-16-os4,tree,16,"), std::string::npos) << rows;
+  EXPECT_NE(rows.find(",random:1,"), std::string::npos) << rows;
+}
+
+const std::vector<std::string> kPipelineSweep = {"sweep", "--pipeline", "--topology", "ring", "--npus", "4",
+                                                 "--schedule", "1f1b,gpipe", "--size", "16M", "--overhead", "20us",
+                                                 "--quiet"};
+
+TEST(CliSweep, PipelineRowsAreCommsimPipelinesRowsForTheSameRuns) {
+  // Schedule, then P2P mode (sequential, overlapped, batched: --compare's order).
+  const std::string sweep = run_to_csv(kPipelineSweep, "pipeline-sweep.csv");
+  std::string one_by_one;
+  bool header = true;
+  for (const char* schedule : {"1f1b", "gpipe"}) {
+    one_by_one += without_point_numbers(
+        run_to_csv({"pipeline", "--topology", "ring", "--npus", "4", "--stages", "4", "--schedule", schedule,
+                    "--compare", "--activation-size", "16M", "--overhead", "20us"},
+                   "pipeline-one.csv"),
+        header);
+    header = false;
+  }
+  EXPECT_EQ(without_point_numbers(sweep, true), one_by_one);
+  EXPECT_EQ(std::count(sweep.begin(), sweep.end(), '\n'), 7);  // header + 2 schedules x 3 modes
+  EXPECT_NE(sweep.find(",1f1b,batched,-,4,8,1,1000.000,2000.000,16777216,"), std::string::npos) << sweep;
+}
+
+TEST(CliSweep, PipelineSweepsMergePlotAndResume) {
+  const std::string whole = run_to_csv(kPipelineSweep, "pipeline-whole.csv");
+  const std::vector<std::string> parts = {tmp_path("pipeline-part0.csv"), tmp_path("pipeline-part1.csv")};
+  run_to_csv(with(kPipelineSweep, {"--shard", "0/2"}), "pipeline-part0.csv");
+  run_to_csv(with(kPipelineSweep, {"--shard", "1/2"}), "pipeline-part1.csv");
+  const std::string merged = tmp_path("pipeline-merged.csv"), svg = tmp_path("pipeline-merged.svg");
+  const CliResult r = run_commsim({"sweep", "--merge", parts[1], parts[0], "--csv", merged, "--plot", svg});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(read_file(merged), whole);
+  // The plot of merged rows: a panel per schedule, a series per topology and P2P mode.
+  for (const char* label : {"gpipe", "ring-4 batched (sim)", "ring-4 sequential (model)", "step time (us)"}) {
+    EXPECT_NE(read_file(svg).find(label), std::string::npos) << label;
+  }
+  // A resumed sweep plots every row of its CSV, those of the earlier run too.
+  const std::string resumed = tmp_path("pipeline-resumed.csv"), resumed_svg = tmp_path("pipeline-resumed.svg");
+  write_file(resumed, read_file(parts[0]));
+  const CliResult again = run_commsim(with(kPipelineSweep, {"--csv", resumed, "--plot", resumed_svg}));
+  ASSERT_EQ(again.status, 0) << again.err;
+  EXPECT_NE(again.out.find("3 of 6 points to run"), std::string::npos) << again.out;
+  EXPECT_EQ(read_file(tmp_path("pipeline-resumed.gp")), read_file(tmp_path("pipeline-merged.gp")));
+}
+
+TEST(CliSweep, ResumingAnotherSweepsOutputIsAnError) {
+  const std::string csv = tmp_path("other-sweep.csv");
+  run_to_csv(with(kSweep, {"--shard", "0/2"}), "other-sweep.csv");
+  expect_error(with(kPipelineSweep, {"--csv", csv}), "other-sweep.csv: holds collective rows, and this sweep writes pipeline rows");
+  // Same layout, other points: ring-4's rows are not those of a sweep over switches.
+  expect_error({"sweep", "--topology", "switch", "--npus", "4", "--sizes", "1K:64K", "--csv", csv},
+               "other-sweep.csv:2: point 0 has topology ring-4, and this sweep's has switch-4");
+}
+
 TEST(CliSweep, BadInputIsAnErrorBeforeAnyWork) {
   expect_error({"sweep", "--plot-x", "npus"}, "--plot-x and --plot-y need --plot FILE.svg");
   expect_error({"sweep", "--plot", tmp_path("x.svg"), "--plot-y", "latency"}, "--plot-y: expected time or busbw");
@@ -137,6 +215,17 @@ TEST(CliSweep, BadInputIsAnErrorBeforeAnyWork) {
   expect_error({"sweep", "--topology", "ring", "--algorithm", "direct", "--collective", "allreduce"},
                "--algorithm direct applies to none of the sweep's topologies and collectives");
   expect_error({"sweep", "--csv", "/nonexistent/dir/out.csv"}, "cannot open for writing");
+  // Pipeline sweeps: options of the other kind, a schedule the shape cannot run, busbw.
+  expect_error({"sweep", "--schedule", "gpipe"}, "--schedule applies to a pipeline sweep (--pipeline)");
+  expect_error({"sweep", "--pipeline", "--algorithm", "ring"}, "--algorithm does not apply to a pipeline sweep");
+  expect_error({"sweep", "--pipeline", "--schedule", "interleaved", "--microbatches", "6", "--npus", "4"},
+               "the interleaved schedule needs micro-batches (6) to be a multiple of stages (4)");
+  expect_error({"sweep", "--pipeline", "--p2p-mode", "eager"}, "--p2p-mode: unknown mode 'eager'");
+  expect_error({"sweep", "--pipeline", "--plot", tmp_path("p.svg"), "--plot-y", "busbw"},
+               "--plot-y busbw: a pipeline sweep has step times only");
+  expect_error({"sweep", "--topology", "ring", "--oversubscription", "2"},
+               "--oversubscription applies only to tree, hierarchical, and the sweep has none");
+  expect_error({"sweep", "--topology", "tree", "--oversubscription", "1,0"}, "--oversubscription: a ratio must be positive");
   // A sweep refused after its options parse leaves no output behind.
   const std::string untouched = tmp_path("untouched.csv");
   std::remove(untouched.c_str());
