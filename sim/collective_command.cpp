@@ -17,6 +17,7 @@
 #include "study/sweep_rows.h"
 #include "study/collective_study.h"
 #include "topology/placement.h"
+#include "run_progress.h"
 #include "topology_options.h"
 
 namespace commsim::cli {
@@ -44,7 +45,7 @@ po::options_description collective_options() {
              "also write one row per point, as commsim sweep does: " + sweep_csv_header());
   options.add_options()("verbose", "print the closed form with the values substituted");
   options.add_options()("verify", "check symbolically that every rank ends with the right data");
-  options.add_options()("quiet", "no progress on stderr (shown when a run takes more than 2 s)");
+  add_quiet_option(options);
   options.add(topology_options());
   options.add(library_options(true));
   return options;
@@ -221,8 +222,7 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
   if (const auto path = option_text(vm, "csv")) csv.emplace(*path);
 
   // Progress on stderr once the run has taken 2 s: one point per algorithm and size.
-  Progress progress(std::cerr, algorithms.size() * sizes.size(), "points",
-                    progress_style(vm.count("quiet") > 0, isatty(2) != 0), Progress::steady_seconds, 5, 2);
+  Progress progress = run_progress(vm, algorithms.size() * sizes.size(), "points");
   const CollectiveStudyOptions study_options{run_option(vm, kind, p, library.channels), library.profile,
                                              library.protocol, [&] { progress.advance(); }};
   const CollectiveStudy study = study_collective(topology, kind, algorithms, sizes, study_options);

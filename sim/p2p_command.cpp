@@ -10,6 +10,7 @@
 #include "command_line.h"
 #include "report/table.h"
 #include "study/p2p_study.h"
+#include "run_progress.h"
 #include "topology_options.h"
 
 namespace commsim::cli {
@@ -33,6 +34,7 @@ po::options_description p2p_options() {
   add_option(options, "csv", "FILE",
              "also write one row per message: pattern,src,dst,size_bytes,sim_time_us,"
              "model_time_us,sim_over_model,algbw_GBps");
+  add_quiet_option(options);
   options.add(topology_options());
   options.add(library_options());
   return options;
@@ -193,7 +195,10 @@ int run_p2p(const std::vector<std::string>& args, std::ostream& out) {
   if (const auto path = option_text(vm, "csv")) csv.emplace(*path);
   const LibraryChoice library = library_from_options(vm, topology);
 
-  const P2pStudy study = study_p2p(topology, pattern, sizes, {overhead, library.profile, library.protocol});
+  Progress progress = run_progress(vm, sizes.size(), "sizes");
+  const P2pStudy study =
+      study_p2p(topology, pattern, sizes, {overhead, library.profile, library.protocol, [&] { progress.advance(); }});
+  progress.finish();
   print_header(out, topology, pattern, study, library, overhead);
   if (pattern.kind == P2pPattern::Kind::kAllPairs) {
     print_all_pairs(out, study, topology.npu_count());

@@ -13,6 +13,7 @@
 #include "study/sweep_rows.h"
 #include "topology/builders.h"
 #include "topology/placement.h"
+#include "run_progress.h"
 #include "topology_options.h"
 
 namespace commsim::cli {
@@ -43,6 +44,7 @@ po::options_description pipeline_options() {
              "deadlocks sequential mode (to see a deadlock report)");
   add_option(options, "timeline", "FILE", "write a Chrome trace JSON (Perfetto, chrome://tracing): a track per stage");
   add_option(options, "csv", "FILE", "also write one row per run, as commsim sweep --pipeline writes them");
+  add_quiet_option(options);
   options.add(topology_options("Topology (default: a ring of --stages NPUs)"));
   options.add(library_options());
   return options;
@@ -239,7 +241,10 @@ int run_pipeline(const std::vector<std::string>& args, std::ostream& out) {
   study_options.library = library.profile;
   study_options.protocol = library.protocol;
 
+  Progress progress = run_progress(vm, study_options.schedules.size() * study_options.modes.size(), "runs");
+  study_options.on_run = [&] { progress.advance(); };
   const PipelineStudy study = study_pipeline(topo, study_options);
+  progress.finish();
   print_header(out, vm, topo, study_options, study);
   if (study.runs.size() == 1) {
     print_run(out, study.runs.front());

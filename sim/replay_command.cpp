@@ -9,6 +9,7 @@
 #include "report/chrome_trace.h"
 #include "report/table.h"
 #include "topology/builders.h"
+#include "run_progress.h"
 #include "topology_options.h"
 #include "workload/chakra_reader.h"
 #include "workload/replay.h"
@@ -97,6 +98,7 @@ po::options_description replay_options() {
   add_option(options, "timeline", "FILE", "write a Chrome trace JSON: a track per rank");
   options.add_options()("link-tracks", "with --timeline, also a track per busy link");
   add_option(options, "csv", "FILE", "also write per-rank rows: rank,finish_time_us,compute_us,exposed_comm_us");
+  add_quiet_option(options);
   options.add(topology_options("Topology (default: the 8-GPU H100 node, or as many such nodes as the trace needs)"));
   options.add(library_options());
   return options;
@@ -167,6 +169,13 @@ void write_csv(std::ostream& csv, const ReplayResult& result) {
   }
 }
 
+// The nodes a replay runs (progress): all but the skipped ones.
+std::size_t simulated_node_count(const Workload& workload) {
+  std::size_t nodes = 0;
+  for (const RankTrace& rank : workload.ranks) nodes += rank.nodes.size();
+  return nodes - count_nodes(workload, NodeKind::kSkipped);
+}
+
 }  // namespace
 
 int run_replay(const std::vector<std::string>& args, std::ostream& out) {
@@ -176,13 +185,16 @@ int run_replay(const std::vector<std::string>& args, std::ostream& out) {
   const po::variables_map& vm = *parsed;
   const Workload workload = workload_option(vm);
   const Topology topo = topology_from_options(vm, default_topology(workload.rank_count()));
-  const ReplayOptions replay = replay_option(vm, topo);
+  ReplayOptions replay = replay_option(vm, topo);
   // Opened before the replay, so that a bad path fails at once.
   std::optional<OutputFile> timeline;
   if (const auto path = option_text(vm, "timeline")) timeline.emplace(*path);
   std::optional<OutputFile> csv;
   if (const auto path = option_text(vm, "csv")) csv.emplace(*path);
+  Progress progress = run_progress(vm, simulated_node_count(workload), "nodes");
+  replay.on_node_done = [&] { progress.advance(); };
   const ReplayResult result = replay_workload(workload, topo, replay);
+  progress.finish();
 
   print_report(out, workload, topo, result);
   if (timeline) {

@@ -145,6 +145,7 @@ P2pStudy study_p2p(const Topology& topology, const P2pPattern& pattern, const st
   for (const Bytes size : sizes) {
     const std::vector<Message> messages = p2p_pattern_messages(pattern, topology.npu_count(), size);
     study.points.push_back(run_p2p_point(topology, messages, options, each_alone));
+    if (options.on_point) options.on_point();
   }
   return study;
 }

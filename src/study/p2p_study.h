@@ -8,6 +8,7 @@
 // arrive later (max-min fair rates), and sim/model says by how much.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -63,6 +64,7 @@ struct P2pStudyOptions {
   TimePs overhead_ps = 0;            // o, per message
   LibraryProfile library;            // ideal: the wire alone
   std::optional<Protocol> protocol;  // forced; empty: p2p_protocol
+  std::function<void()> on_point;    // called after each size of a study (progress); may be empty
 };
 
 struct P2pMessageResult {

@@ -88,6 +88,7 @@ PipelineStudy study_pipeline(const Topology& topology, const PipelineStudyOption
     for (const P2PMode mode : options.modes) {
       run_options.mode = mode;
       study.runs.push_back(run_once(topology, shape, programs, run_options, options));
+      if (options.on_run) options.on_run();
     }
   }
   return study;

@@ -7,6 +7,7 @@
 //   T_p2p = T + 2 (p v - 1) t_p2p,   bubble (p - 1) / (v m + p - 1).
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,6 +32,7 @@ struct PipelineStudyOptions {
   LibraryProfile library;            // ideal: the wire alone
   std::optional<Protocol> protocol;  // forced; empty: pipeline_protocol
   bool deadlock_is_a_row = false;    // a deadlocked run is reported in its row, not thrown
+  std::function<void()> on_run;      // called after each run of a study (progress); may be empty
 };
 
 struct PipelineRun {

@@ -53,9 +53,10 @@ double y_value(const std::vector<std::string_view>& cells, const Columns& c, Swe
 }
 
 std::string series_key(const std::vector<std::string_view>& cells, const Columns& c, SweepAxisX x) {
-  std::string key = std::string(cells[x == SweepAxisX::kSize ? c.topology : c.kind]) + " " + std::string(cells[c.variant]);
-  if (cells[c.library] != "ideal") key += " " + std::string(cells[c.library]);
-  if (cells[c.rank_order] != "linear") key += " " + std::string(cells[c.rank_order]);
+  std::string key(cells[x == SweepAxisX::kSize ? c.topology : c.kind]);
+  key.append(" ").append(cells[c.variant]);
+  if (cells[c.library] != "ideal") key.append(" ").append(cells[c.library]);
+  if (cells[c.rank_order] != "linear") key.append(" ").append(cells[c.rank_order]);
   return key;
 }
 

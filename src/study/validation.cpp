@@ -31,7 +31,7 @@ Prediction predict_p2p(const Topology& topology, const Measurement& row, const V
       row.src_rank && row.dst_rank
           ? std::vector<Message>{{static_cast<Rank>(*row.src_rank), static_cast<Rank>(*row.dst_rank), row.size_bytes}}
           : sendrecv_ring(topology, row.size_bytes);
-  const P2pPoint point = run_p2p_point(topology, messages, {0, o.library, o.protocol});
+  const P2pPoint point = run_p2p_point(topology, messages, {0, o.library, o.protocol, {}});
   return {"p2p", point.protocol, point.sim_ps};
 }
 

@@ -281,6 +281,7 @@ class Replayer {
       --run.active_comm;
     }
     run.report.finish_ps = std::max(run.report.finish_ps, nr.end_ps);
+    if (options_.on_node_done) options_.on_node_done();
     for (const std::uint32_t d : nr.dependents) {
       if (--run.nodes[d].pending_deps == 0) make_ready({n.rank, d}, n);
     }

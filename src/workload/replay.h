@@ -17,6 +17,7 @@
 // collectives some members never reach, mismatched collectives).
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -41,6 +42,8 @@ struct ReplayOptions {
   std::optional<Protocol> protocol;
   std::map<CollectiveKind, AlgorithmKind> algorithms;  // else default_algorithm()
   bool record_timeline = false;
+  /// Called as each node finishes (progress); may be empty.
+  std::function<void()> on_node_done;
 };
 
 struct RankReplay {

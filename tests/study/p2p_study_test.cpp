@@ -45,7 +45,11 @@ P2pPattern pattern(const std::string& name, Rank src = 0, Rank dst = 1) {
 
 TEST(P2pStudy, OneWayIsTheClosedFormExactly) {
   // 0 -> 1, one hop: 1 us + 2^20 B x 10 ps = 11.48576 us, simulated and closed form alike.
-  const P2pStudy study = study_p2p(ring4(), pattern("one-way"), {1 << 20}, {});
+  int reported = 0;  // the progress callback: once per size
+  P2pStudyOptions options;
+  options.on_point = [&] { ++reported; };
+  const P2pStudy study = study_p2p(ring4(), pattern("one-way"), {1 << 20}, options);
+  EXPECT_EQ(reported, 1);
   ASSERT_TRUE(study.route);
   EXPECT_EQ(study.route->hops, 1u);
   ASSERT_EQ(study.points.size(), 1u);

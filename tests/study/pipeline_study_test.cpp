@@ -37,8 +37,11 @@ TEST(PipelineStudy, FreeCommunicationGivesTheTextbookStep) {
   PipelineStudyOptions o = four_stages(0);
   o.schedules = {PipelineSchedule::kGPipe, PipelineSchedule::k1F1B};
   o.modes = {P2PMode::kSequential, P2PMode::kOverlapped, P2PMode::kBatched};
+  int reported = 0;  // the progress callback: once per run
+  o.on_run = [&] { ++reported; };
   const PipelineStudy study = study_pipeline(ring(4, 0), o);
   ASSERT_EQ(study.runs.size(), 6u);
+  EXPECT_EQ(reported, 6);
   EXPECT_EQ(study.protocol, std::nullopt);
   for (const PipelineRun& r : study.runs) {
     SCOPED_TRACE(std::string(schedule_name(r.schedule)) + " " + std::string(p2p_mode_name(r.mode)));

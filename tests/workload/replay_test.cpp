@@ -131,7 +131,11 @@ TEST(Replay, ComputeSendReceiveByHand) {
   const Workload w = two_ranks({compute(1, ps_from_us(100)), message(2, NodeKind::kSend, 1, 1 << 20, {1}),
                                 compute(3, ps_from_us(30))},
                                {message(1, NodeKind::kRecv, 0, 1 << 20), compute(2, ps_from_us(50), {1})});
-  const ReplayResult r = replay_workload(w, ring(2, 100e9, ps_from_us(1)), {});
+  ReplayOptions options;
+  int finished = 0;  // the progress callback: once per node
+  options.on_node_done = [&] { ++finished; };
+  const ReplayResult r = replay_workload(w, ring(2, 100e9, ps_from_us(1)), options);
+  EXPECT_EQ(finished, 5);
   EXPECT_EQ(r.total_ps, 161'485'760);
   EXPECT_EQ(r.ranks[0].finish_ps, 130'000'000);
   EXPECT_EQ(r.ranks[0].compute_ps, ps_from_us(130));
