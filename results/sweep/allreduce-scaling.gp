@@ -15,7 +15,7 @@ $d1 << EOD
 64 447.002614
 128 444.044894
 256 438.245344
-512 427.089153
+512 427.089152
 1024 406.398203
 EOD
 $d2 << EOD
@@ -29,7 +29,7 @@ $d2 << EOD
 1024 740.999121
 EOD
 $d3 << EOD
-8 898.493782
+8 898.493783
 16 896.992598
 32 894.005228
 64 888.089788
@@ -40,43 +40,43 @@ $d3 << EOD
 EOD
 $d4 << EOD
 8 112.488214
-16 56.2441071
-32 28.1220535
-64 14.0610268
-128 7.03051339
-256 3.51525669
-512 1.75762835
-1024 0.878814173
+16 56.244107
+32 28.122054
+64 14.061027
+128 7.030513
+256 3.515257
+512 1.757628
+1024 0.878814
 EOD
 $d5 << EOD
-8 262.390034
+8 262.390033
 16 210.760842
-32 174.08317
-64 147.162848
-128 126.717259
-256 110.577586
-512 97.1976435
-1024 85.3344146
+32 174.083173
+64 147.16285
+128 126.717252
+256 110.577596
+512 97.1976244
+1024 85.3343978
 EOD
 $d6 << EOD
 8 149.958102
-16 79.3882791
-32 40.8966258
+16 79.388279
+32 40.896626
 64 20.762805
-128 10.4618534
-256 5.25127412
-512 2.63075366
-1024 1.31665972
+128 10.461853
+256 5.251274
+512 2.630754
+1024 1.31666
 EOD
 $d7 << EOD
-8 449.354324
+8 449.354323
 16 448.396409
-32 446.13987
-64 440.988022
-128 429.672924
-256 406.243842
-512 362.356414
-1024 292.784581
+32 446.139872
+64 440.988023
+128 429.672909
+256 406.243832
+512 362.356461
+1024 292.784643
 EOD
 $d8 << EOD
 8 449.246891
@@ -93,10 +93,10 @@ $d9 << EOD
 16 448.496299
 32 447.002614
 64 444.044894
-128 438.245344
-256 427.089153
+128 438.245343
+256 427.089152
 512 406.398203
-1024 370.499444
+1024 370.499445
 EOD
 $d10 << EOD
 8 449.246891
@@ -113,10 +113,10 @@ $d11 << EOD
 16 448.496299
 32 447.002614
 64 444.044894
-128 438.245344
-256 427.089153
+128 438.245343
+256 427.089152
 512 406.398203
-1024 370.499444
+1024 370.499445
 EOD
 $d12 << EOD
 8 262.445005
@@ -125,8 +125,8 @@ $d12 << EOD
 64 147.625315
 128 127.540239
 256 112.03707
-512 99.7837781
-1024 89.8932725
+512 99.783778
+1024 89.893272
 EOD
 $d13 << EOD
 8 262.445005
@@ -135,8 +135,8 @@ $d13 << EOD
 64 147.625315
 128 127.540239
 256 112.03707
-512 99.7837781
-1024 89.8932725
+512 99.783778
+1024 89.893272
 EOD
 $d14 << EOD
 8 449.67693
@@ -173,10 +173,10 @@ $d17 << EOD
 16 448.496299
 32 447.002614
 64 444.044894
-128 438.245344
-256 427.089153
+128 438.245343
+256 427.089152
 512 406.398203
-1024 370.499444
+1024 370.499445
 EOD
 $d18 << EOD
 8 449.246891
@@ -196,44 +196,44 @@ $d19 << EOD
 128 854.178305
 256 812.796406
 512 740.998888
-1024 629.743436
+1024 629.743437
 EOD
 $d20 << EOD
 8 196.854375
 16 140.610268
 32 87.178366
-64 63.2746205
-128 40.5852364
-256 29.8796819
-512 19.5249584
-1024 14.5004339
+64 63.27462
+128 40.585236
+256 29.879682
+512 19.524958
+1024 14.500434
 EOD
 $d21 << EOD
 8 262.445005
 16 210.893308
 32 174.301951
-64 147.594394
-128 127.460128
-256 111.966697
-512 99.6376569
-1024 89.7616347
+64 147.594393
+128 127.460127
+256 111.966698
+512 99.637655
+1024 89.7616356
 EOD
 $d22 << EOD
 8 286.27638
 16 269.891414
 32 156.682548
 64 149.925531
-128 81.4920918
-256 79.3675681
+128 81.492092
+256 79.367568
 512 41.481256
 1024 40.884923
 EOD
 $d23 << EOD
 8 449.67693
 16 449.598028
-32 449.028719
-64 448.853411
-128 447.354555
+32 449.028717
+64 448.85341
+128 447.354556
 256 446.990938
 512 443.298676
 1024 442.573531
@@ -249,28 +249,28 @@ set logscale x 2
 set logscale y 10
 set format x "%g"
 set format y "%g"
-plot $d0 using 1:2 with points pt 7 ps 0.6 lc 1 title "ring ring (sim)", \
-     $d1 using 1:2 with lines lw 2 lc 1 title "ring ring (model)", \
-     $d2 using 1:2 with points pt 7 ps 0.6 lc 2 title "ring ring-bidir (sim)", \
-     $d3 using 1:2 with lines lw 2 lc 2 title "ring ring-bidir (model)", \
-     $d4 using 1:2 with points pt 7 ps 0.6 lc 3 title "ring recursive-doubling (sim)", \
-     $d5 using 1:2 with lines lw 2 lc 3 title "ring recursive-doubling (model)", \
-     $d6 using 1:2 with points pt 7 ps 0.6 lc 4 title "ring rabenseifner (sim)", \
-     $d7 using 1:2 with lines lw 2 lc 4 title "ring rabenseifner (model)", \
-     $d8 using 1:2 with points pt 7 ps 0.6 lc 5 title "switch ring (sim)", \
-     $d9 using 1:2 with lines lw 2 lc 5 title "switch ring (model)", \
-     $d10 using 1:2 with points pt 7 ps 0.6 lc 6 title "switch ring-bidir (sim)", \
-     $d11 using 1:2 with lines lw 2 lc 6 title "switch ring-bidir (model)", \
-     $d12 using 1:2 with points pt 7 ps 0.6 lc 7 title "switch recursive-doubling (sim)", \
-     $d13 using 1:2 with lines lw 2 lc 7 title "switch recursive-doubling (model)", \
-     $d14 using 1:2 with points pt 7 ps 0.6 lc 8 title "switch rabenseifner (sim)", \
-     $d15 using 1:2 with lines lw 2 lc 8 title "switch rabenseifner (model)", \
-     $d16 using 1:2 with points pt 7 ps 0.6 lc 1 title "torus ring (sim)", \
-     $d17 using 1:2 with lines lw 2 lc 1 title "torus ring (model)", \
-     $d18 using 1:2 with points pt 7 ps 0.6 lc 2 title "torus ring-bidir (sim)", \
-     $d19 using 1:2 with lines lw 2 lc 2 title "torus ring-bidir (model)", \
-     $d20 using 1:2 with points pt 7 ps 0.6 lc 3 title "torus recursive-doubling (sim)", \
-     $d21 using 1:2 with lines lw 2 lc 3 title "torus recursive-doubling (model)", \
-     $d22 using 1:2 with points pt 7 ps 0.6 lc 4 title "torus rabenseifner (sim)", \
-     $d23 using 1:2 with lines lw 2 lc 4 title "torus rabenseifner (model)"
+plot $d0 using 1:2 with points pt 7 ps 0.6 lc rgb "#1f77b4" title "ring ring (sim)", \
+     $d1 using 1:2 with lines lw 2 dt 1 lc rgb "#1f77b4" title "ring ring (model)", \
+     $d2 using 1:2 with points pt 7 ps 0.6 lc rgb "#ff7f0e" title "ring ring-bidir (sim)", \
+     $d3 using 1:2 with lines lw 2 dt 1 lc rgb "#ff7f0e" title "ring ring-bidir (model)", \
+     $d4 using 1:2 with points pt 7 ps 0.6 lc rgb "#2ca02c" title "ring recursive-doubling (sim)", \
+     $d5 using 1:2 with lines lw 2 dt 1 lc rgb "#2ca02c" title "ring recursive-doubling (model)", \
+     $d6 using 1:2 with points pt 7 ps 0.6 lc rgb "#d62728" title "ring rabenseifner (sim)", \
+     $d7 using 1:2 with lines lw 2 dt 1 lc rgb "#d62728" title "ring rabenseifner (model)", \
+     $d8 using 1:2 with points pt 7 ps 0.6 lc rgb "#9467bd" title "switch ring (sim)", \
+     $d9 using 1:2 with lines lw 2 dt 1 lc rgb "#9467bd" title "switch ring (model)", \
+     $d10 using 1:2 with points pt 7 ps 0.6 lc rgb "#8c564b" title "switch ring-bidir (sim)", \
+     $d11 using 1:2 with lines lw 2 dt 1 lc rgb "#8c564b" title "switch ring-bidir (model)", \
+     $d12 using 1:2 with points pt 7 ps 0.6 lc rgb "#e377c2" title "switch recursive-doubling (sim)", \
+     $d13 using 1:2 with lines lw 2 dt 1 lc rgb "#e377c2" title "switch recursive-doubling (model)", \
+     $d14 using 1:2 with points pt 7 ps 0.6 lc rgb "#7f7f7f" title "switch rabenseifner (sim)", \
+     $d15 using 1:2 with lines lw 2 dt 1 lc rgb "#7f7f7f" title "switch rabenseifner (model)", \
+     $d16 using 1:2 with points pt 7 ps 0.6 lc rgb "#bcbd22" title "torus ring (sim)", \
+     $d17 using 1:2 with lines lw 2 dt 1 lc rgb "#bcbd22" title "torus ring (model)", \
+     $d18 using 1:2 with points pt 7 ps 0.6 lc rgb "#17becf" title "torus ring-bidir (sim)", \
+     $d19 using 1:2 with lines lw 2 dt 1 lc rgb "#17becf" title "torus ring-bidir (model)", \
+     $d20 using 1:2 with points pt 7 ps 0.6 lc rgb "#393b79" title "torus recursive-doubling (sim)", \
+     $d21 using 1:2 with lines lw 2 dt 1 lc rgb "#393b79" title "torus recursive-doubling (model)", \
+     $d22 using 1:2 with points pt 7 ps 0.6 lc rgb "#637939" title "torus rabenseifner (sim)", \
+     $d23 using 1:2 with lines lw 2 dt 1 lc rgb "#637939" title "torus rabenseifner (model)"
 unset multiplot

@@ -1,7 +1,9 @@
 #include "study/sweep_plot.h"
 
 #include <algorithm>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/error.h"
 #include "base/units.h"
@@ -52,8 +54,16 @@ double y_value(const std::vector<std::string_view>& cells, const Columns& c, Swe
   return model ? closed : sim;
 }
 
+// Against NPUs, a topology's name without its size: "tree-64-os4" is "tree-os4", so each
+// oversubscription (arity, ...) is a series of its own; a name of another form, as it is.
+std::string family(std::string_view name, std::string_view kind) {
+  if (name.substr(0, kind.size() + 1) != std::string(kind) + "-") return std::string(name);
+  const std::size_t size_end = name.find('-', kind.size() + 1);
+  return std::string(kind) + (size_end == std::string_view::npos ? "" : std::string(name.substr(size_end)));
+}
+
 std::string series_key(const std::vector<std::string_view>& cells, const Columns& c, SweepAxisX x) {
-  std::string key(cells[x == SweepAxisX::kSize ? c.topology : c.kind]);
+  std::string key = x == SweepAxisX::kSize ? std::string(cells[c.topology]) : family(cells[c.topology], cells[c.kind]);
   key.append(" ").append(cells[c.variant]);
   if (cells[c.library] != "ideal") key.append(" ").append(cells[c.library]);
   if (cells[c.rank_order] != "linear") key.append(" ").append(cells[c.rank_order]);
@@ -86,13 +96,17 @@ Figure sweep_figure(const std::string& header_line, const std::vector<std::strin
     // Against NPUs: the largest size only (Barrier, of size 0, has no other).
     const double size = number(row[c.size]);
     if (x == SweepAxisX::kNpus && size != largest && size != 0) continue;
+    // On log axes a point at 0 cannot be drawn (Barrier's bus bandwidth, a 0-byte size).
+    const double xv = x == SweepAxisX::kSize ? size : number(row[c.npus]);
+    const double sim = y_value(row, c, y, false), model = y_value(row, c, y, true);
+    if (xv <= 0 || sim <= 0 || model <= 0) continue;
     auto panel = std::find_if(panels.begin(), panels.end(), [&](const Panel& p) { return p.title == row[c.panel]; });
     if (panel == panels.end()) panel = panels.insert(panels.end(), Panel{std::string(row[c.panel]), {}});
     SeriesPair& series = series_of(*panel, series_key(row, c, x));
-    const double xv = x == SweepAxisX::kSize ? size : number(row[c.npus]);
-    series.sim.points.emplace_back(xv, y_value(row, c, y, false));
-    series.model.points.emplace_back(xv, y_value(row, c, y, true));
+    series.sim.points.emplace_back(xv, sim);
+    series.model.points.emplace_back(xv, model);
   }
+  if (panels.empty()) throw InputError("--plot: no row has a point that log axes can draw (every value is 0)");
   Figure figure;
   figure.title = x == SweepAxisX::kSize ? "commsim sweep" : "commsim sweep at " + format_size(static_cast<Bytes>(largest));
   for (Panel& p : panels) {

@@ -147,6 +147,12 @@ TEST(CliSweep, RankOrdersAndOversubscriptionAreAxes) {
   EXPECT_EQ(without_point_numbers(rows, true), one_by_one);
   EXPECT_NE(rows.find(",tree-16-os4,tree,16,"), std::string::npos) << rows;
   EXPECT_NE(rows.find(",random:1,"), std::string::npos) << rows;
+  // Against NPUs, each oversubscription and rank order is a series of its own.
+  const std::string svg = tmp_path("contention.svg");
+  ASSERT_EQ(run_commsim(with(sweep, {"--plot", svg, "--plot-x", "npus"})).status, 0);
+  for (const char* label : {"tree ring (sim)", "tree-os4 ring (model)", "tree-os4 ring random:1 (sim)"}) {
+    EXPECT_NE(read_file(svg).find(label), std::string::npos) << label;
+  }
 }
 
 const std::vector<std::string> kPipelineSweep = {"sweep", "--pipeline", "--topology", "ring", "--npus", "4",
