@@ -38,15 +38,6 @@ std::map<CollectiveKind, AlgorithmKind> algorithm_choices(const std::string& tex
 }
 
 /// Without a topology option: the 8-GPU H100 node, or enough such nodes joined by InfiniBand.
-TopologyConfig default_topology(std::size_t ranks) {
-  if (ranks <= 8) return default_topology_config();
-  TopologyConfig c;
-  c.kind = TopologyKind::kHierarchical;
-  c.gpus_per_node = 8;
-  c.nodes = static_cast<std::uint32_t>((ranks + 7) / 8);
-  c.name = "h100-cluster-" + std::to_string(c.nodes) + "x8";
-  return c;
-}
 
 std::string describe(const Workload& w, Rank rank, std::size_t index) {
   const WorkloadNode& n = w.ranks[rank].nodes[index];
@@ -184,7 +175,7 @@ int run_replay(const std::vector<std::string>& args, std::ostream& out) {
   if (!parsed) return 0;
   const po::variables_map& vm = *parsed;
   const Workload workload = workload_option(vm);
-  const Topology topo = topology_from_options(vm, default_topology(workload.rank_count()));
+  const Topology topo = topology_from_options(vm, default_cluster_config(workload.rank_count()));
   ReplayOptions replay = replay_option(vm, topo);
   // Opened before the replay, so that a bad path fails at once.
   std::optional<OutputFile> timeline;

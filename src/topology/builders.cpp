@@ -363,6 +363,17 @@ TopologyConfig default_topology_config() {
   return c;
 }
 
+TopologyConfig default_cluster_config(std::size_t npus) {
+  TopologyConfig node = default_topology_config();
+  if (npus <= node.npus) return node;
+  TopologyConfig c = node;
+  c.kind = TopologyKind::kHierarchical;
+  c.gpus_per_node = node.npus;
+  c.nodes = static_cast<std::uint32_t>((npus + node.npus - 1) / node.npus);
+  c.name = "h100-cluster-" + std::to_string(c.nodes) + "x" + std::to_string(node.npus);
+  return c;
+}
+
 Topology build_topology(const TopologyConfig& config) {
   TopologyConfig c = config;
   if (c.name.empty()) c.name = default_name(c);

@@ -1,0 +1,54 @@
+// The topology a group of NPUs spans: its members' routes and links, as in the whole.
+
+#include "topology/group_topology.h"
+
+#include <gtest/gtest.h>
+
+#include "base/error.h"
+#include "topology/builders.h"
+
+namespace commsim {
+namespace {
+
+Topology two_nodes_of_four() {
+  TopologyConfig c;
+  c.kind = TopologyKind::kHierarchical;
+  c.nodes = 2;
+  c.gpus_per_node = 4;
+  return build_topology(c);
+}
+
+TEST(GroupTopology, MembersKeepTheirRoutesAndLinks) {
+  const Topology whole = two_nodes_of_four();
+  // A group inside node 0 reaches its peers over NVLink; a group of one GPU per node crosses
+  // the NICs: the same routes, hop for hop, as between those NPUs of the whole topology.
+  const Topology inside = group_topology(whole, {1, 2});
+  const Topology across = group_topology(whole, {0, 4});
+  ASSERT_EQ(inside.npu_count(), 2u);
+  EXPECT_EQ(inside.route(0, 1).size(), whole.route(1, 2).size());
+  EXPECT_EQ(inside.route_class(inside.route(0, 1)), LinkClass::kNvlink);
+  EXPECT_EQ(across.route(0, 1).size(), whole.route(0, 4).size());
+  EXPECT_EQ(across.route_class(across.route(0, 1)), LinkClass::kNet);
+  EXPECT_EQ(across.injection_bandwidth(0), whole.injection_bandwidth(0));
+  // Every vertex and link stays: the other NPUs forward.
+  EXPECT_EQ(across.vertex_count(), whole.vertex_count());
+  EXPECT_EQ(across.link_count(), whole.link_count());
+}
+
+TEST(GroupTopology, ARingGroupRoutesThroughTheNpusBetween) {
+  TopologyConfig c;
+  c.kind = TopologyKind::kRing;
+  c.npus = 8;
+  // NPUs 0 and 4 are 4 hops apart either way round.
+  EXPECT_EQ(group_topology(build_topology(c), {0, 4}).route(0, 1).size(), 4u);
+}
+
+TEST(GroupTopology, BadMembersAreErrors) {
+  const Topology whole = two_nodes_of_four();
+  EXPECT_THROW(group_topology(whole, {}), InputError);
+  EXPECT_THROW(group_topology(whole, {0, 8}), InputError);
+  EXPECT_THROW(group_topology(whole, {3, 3}), InputError);
+}
+
+}  // namespace
+}  // namespace commsim
