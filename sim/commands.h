@@ -17,5 +17,6 @@ int run_replay(const std::vector<std::string>& args, std::ostream& out);
 int run_validate(const std::vector<std::string>& args, std::ostream& out);
 int run_calibrate(const std::vector<std::string>& args, std::ostream& out);
 int run_sweep(const std::vector<std::string>& args, std::ostream& out);
+int run_analyze(const std::vector<std::string>& args, std::ostream& out);
 
 }  // namespace commsim::cli

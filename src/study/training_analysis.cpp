@@ -13,7 +13,7 @@ namespace {
 
 std::string rank_list(const std::vector<Rank>& ranks) {
   std::string text;
-  for (const Rank r : ranks) text += (text.empty() ? "" : ",") + std::to_string(r);
+  for (const Rank r : ranks) text.append(text.empty() ? "" : ",").append(std::to_string(r));
   return "{" + text + "}";
 }
 

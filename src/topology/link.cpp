@@ -11,7 +11,14 @@ constexpr NameTable<LinkKind, 5> kKindNames{{
     {LinkKind::kEthernet, "ethernet"},
     {LinkKind::kOther, "other"},
 }};
+constexpr NameTable<LinkClass, 3> kClassNames{{
+    {LinkClass::kNvlink, "nvlink"},
+    {LinkClass::kPcie, "pcie"},
+    {LinkClass::kNet, "net"},
+}};
 }  // namespace
+
+std::string_view link_class_name(LinkClass c) { return name_in(kClassNames, c); }
 
 LinkClass link_class(LinkKind kind) {
   switch (kind) {

@@ -32,6 +32,7 @@ struct LinkParams {
 enum class LinkClass { kNvlink = 0, kPcie = 1, kNet = 2 };
 /// Other (unknown) hardware counts as NVLink, the class that adds least.
 LinkClass link_class(LinkKind kind);
+std::string_view link_class_name(LinkClass c);  // "nvlink", "pcie", "net"
 
 std::string_view link_kind_name(LinkKind kind);
 std::optional<LinkKind> link_kind_from_name(std::string_view name);
