@@ -8,6 +8,7 @@
 //                  pipeline/schedules.h (the mapping is under PipelineShape below)
 //   ddp            one data-parallel (PyTorch DDP) training step with gradient buckets
 //   ddp-pipeline   D data-parallel replicas of a P-stage pipeline
+// and training_step.h builds a whole dp x tp x pp x cp step from the same pieces.
 //
 // Compute nodes of a rank run one at a time (replay.h); every generator chains them in
 // program order through dependencies, so replay runs them in that order.
