@@ -4,59 +4,10 @@
 #include <string>
 
 #include "base/error.h"
+#include "workload/rank_writer.h"
 
 namespace commsim {
 namespace {
-
-// Appends nodes to one rank with ids 1, 2, 3, ...
-class RankWriter {
- public:
-  explicit RankWriter(RankTrace& rank) : rank_(rank) {
-    for (const WorkloadNode& n : rank.nodes) next_id_ = std::max(next_id_, n.id + 1);
-  }
-
-  TraceNodeId add(WorkloadNode node, std::vector<TraceNodeId> deps) {
-    node.id = next_id_++;
-    node.deps = std::move(deps);
-    rank_.nodes.push_back(std::move(node));
-    return rank_.nodes.back().id;
-  }
-
-  TraceNodeId compute(std::string name, TimePs duration_ps, std::vector<TraceNodeId> deps) {
-    WorkloadNode n;
-    n.kind = NodeKind::kCompute;
-    n.name = std::move(name);
-    n.duration_ps = duration_ps;
-    return add(std::move(n), std::move(deps));
-  }
-
-  TraceNodeId collective(std::string name, CollectiveKind kind, Bytes bytes,
-                         std::optional<AlgorithmKind> algorithm, std::optional<std::size_t> group,
-                         std::vector<TraceNodeId> deps) {
-    WorkloadNode n;
-    n.kind = NodeKind::kCollective;
-    n.name = std::move(name);
-    n.collective = kind;
-    n.bytes = bytes;
-    n.algorithm = algorithm;
-    n.group = group;
-    return add(std::move(n), std::move(deps));
-  }
-
- private:
-  RankTrace& rank_;
-  TraceNodeId next_id_ = 1;
-};
-
-std::string compute_name(const Action& a) {
-  std::string name(a.kind == Action::Kind::kForward ? "F" : "B");
-  name += std::to_string(a.microbatch);
-  if (a.chunk > 0) {
-    name += '.';
-    name += std::to_string(a.chunk);
-  }
-  return name;
-}
 
 std::vector<RankTrace> empty_ranks(std::size_t count, const std::string& source) {
   return std::vector<RankTrace>(count, RankTrace{source, {}});
@@ -94,17 +45,27 @@ Workload generate_collective(const CollectiveWorkloadShape& shape) {
   return w;
 }
 
-std::vector<TraceNodeId> append_device_program(const DeviceProgram& program, Rank first_rank,
-                                               Bytes message_bytes, RankTrace& rank) {
-  RankWriter writer(rank);
-  std::vector<TraceNodeId> computes;
+std::string compute_action_name(const Action& action) {
+  std::string name(action.kind == Action::Kind::kForward ? "F" : "B");
+  name += std::to_string(action.microbatch);
+  if (action.chunk > 0) {
+    name += '.';
+    name += std::to_string(action.chunk);
+  }
+  return name;
+}
+
+std::vector<TraceNodeId> append_device_program(const DeviceProgram& program,
+                                               const std::function<Rank(std::uint32_t)>& rank_of_device,
+                                               Bytes message_bytes, RankWriter& writer,
+                                               const ComputeExpander& expand) {
   // What the device must have finished to leave the previous action (generators.h).
   std::vector<TraceNodeId> frontier;
   for (const Action& action : program) {
     if (action.kind != Action::Kind::kCall) {
-      const TraceNodeId id = writer.compute(compute_name(action), action.duration_ps, frontier);
-      computes.push_back(id);
-      frontier = {id};
+      frontier = expand(action, std::move(frontier), writer);
+      COMMSIM_CHECK(!frontier.empty(), "a compute action of " + compute_action_name(action) +
+                                           " expanded to nothing to wait for");
       continue;
     }
     std::vector<TraceNodeId> receives;
@@ -112,7 +73,7 @@ std::vector<TraceNodeId> append_device_program(const DeviceProgram& program, Ran
       WorkloadNode n;
       n.kind = op.kind == P2POp::Kind::kSend ? NodeKind::kSend : NodeKind::kRecv;
       n.name = (op.kind == P2POp::Kind::kSend ? "send " : "recv ") + op.what;
-      n.peer = first_rank + op.peer;
+      n.peer = rank_of_device(op.peer);
       n.bytes = message_bytes;  // every message of a schedule is one activation or gradient
       n.tag = op.tag;
       const TraceNodeId id = writer.add(std::move(n), frontier);
@@ -120,6 +81,19 @@ std::vector<TraceNodeId> append_device_program(const DeviceProgram& program, Ran
     }
     if (!receives.empty()) frontier = std::move(receives);
   }
+  return frontier;
+}
+
+std::vector<TraceNodeId> append_device_program(const DeviceProgram& program, Rank first_rank,
+                                               Bytes message_bytes, RankTrace& rank) {
+  RankWriter writer(rank);
+  std::vector<TraceNodeId> computes;
+  append_device_program(
+      program, [first_rank](std::uint32_t device) { return first_rank + device; }, message_bytes,
+      writer, [&computes](const Action& action, std::vector<TraceNodeId> deps, RankWriter& w) {
+        computes.push_back(w.compute(compute_action_name(action), action.duration_ps, std::move(deps)));
+        return std::vector<TraceNodeId>{computes.back()};
+      });
   return computes;
 }
 
@@ -136,23 +110,36 @@ Workload generate_pipeline(const PipelineShape& shape) {
   return w;
 }
 
+std::vector<std::vector<std::size_t>> fill_buckets(const std::vector<Bytes>& sizes, Bytes first_cap,
+                                                   Bytes cap) {
+  std::vector<std::vector<std::size_t>> buckets;
+  Bytes filled = 0;
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    if (buckets.empty() || filled >= (buckets.size() == 1 ? first_cap : cap)) {
+      buckets.emplace_back();  // the first, or the previous item closed the bucket
+      filled = 0;
+    }
+    buckets.back().push_back(i);
+    filled += sizes[i];
+  }
+  return buckets;
+}
+
 std::vector<std::vector<std::uint32_t>> ddp_buckets(const DdpShape& shape) {
   if (shape.layers < 1) throw InputError("ddp: layers must be at least 1");
   if (shape.layer_bytes == 0) throw InputError("ddp: the gradient size of a layer must not be 0");
   if (shape.bucket_bytes == 0 || (shape.first_bucket_bytes && *shape.first_bucket_bytes == 0)) {
     throw InputError("ddp: the bucket size must not be 0");
   }
-  std::vector<std::vector<std::uint32_t>> buckets(1);
-  Bytes filled = 0;
-  Bytes cap = shape.first_bucket_bytes.value_or(shape.bucket_bytes);
-  for (std::uint32_t layer = shape.layers; layer-- > 0;) {
-    if (filled >= cap) {  // the previous layer closed the bucket
-      buckets.emplace_back();
-      filled = 0;
-      cap = shape.bucket_bytes;
+  // Backward makes the gradients of layer L-1 first: position i is layer L-1-i.
+  const std::vector<Bytes> sizes(shape.layers, shape.layer_bytes);
+  std::vector<std::vector<std::uint32_t>> buckets;
+  for (const std::vector<std::size_t>& positions :
+       fill_buckets(sizes, shape.first_bucket_bytes.value_or(shape.bucket_bytes), shape.bucket_bytes)) {
+    buckets.emplace_back();
+    for (const std::size_t i : positions) {
+      buckets.back().push_back(shape.layers - 1 - static_cast<std::uint32_t>(i));
     }
-    buckets.back().push_back(layer);
-    filled += shape.layer_bytes;
   }
   return buckets;
 }

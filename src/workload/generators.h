@@ -8,17 +8,22 @@
 //                  pipeline/schedules.h (the mapping is under PipelineShape below)
 //   ddp            one data-parallel (PyTorch DDP) training step with gradient buckets
 //   ddp-pipeline   D data-parallel replicas of a P-stage pipeline
+// and training_step.h builds a whole dp x tp x pp x cp step from the same pieces.
 //
 // Compute nodes of a rank run one at a time (replay.h); every generator chains them in
 // program order through dependencies, so replay runs them in that order.
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "base/collectives.h"
 #include "base/units.h"
 #include "pipeline/schedules.h"
+#include "workload/rank_writer.h"
 #include "workload/workload.h"
 
 namespace commsim {
@@ -74,6 +79,25 @@ Workload generate_pipeline(const PipelineShape& shape);
 std::vector<TraceNodeId> append_device_program(const DeviceProgram& program, Rank first_rank,
                                                Bytes message_bytes, RankTrace& rank);
 
+/// "F3", "B3"; "F3.1" for chunk 1: a compute action's node name.
+std::string compute_action_name(const Action& action);
+
+/// Writes the nodes of one compute action through `writer`: `deps` is what the device had
+/// to finish to reach the action (empty at the start), the action's first nodes depend on
+/// it. Returns what the device must finish to leave the action (never empty): the action's
+/// output sends and the next action depend on it.
+using ComputeExpander =
+    std::function<std::vector<TraceNodeId>(const Action& action, std::vector<TraceNodeId> deps, RankWriter& writer)>;
+
+/// The conversion above in general: device d of the program runs on rank_of_device(d) (the
+/// peer of a send or receive), and each compute action becomes what `expand` writes (the
+/// overload above writes one compute node of the action's duration, named as
+/// compute_action_name says). Returns what the device must finish to leave its last action.
+std::vector<TraceNodeId> append_device_program(const DeviceProgram& program,
+                                               const std::function<Rank(std::uint32_t)>& rank_of_device,
+                                               Bytes message_bytes, RankWriter& writer,
+                                               const ComputeExpander& expand);
+
 // --- A data-parallel (DDP) step ---------------------------------------------------------
 //
 // PyTorch DistributedDataParallel (Li et al., "PyTorch Distributed: Experiences on
@@ -110,6 +134,13 @@ struct DdpShape {
 /// The layers of each bucket, in AllReduce order: {{L-1, L-2, ...}, ...}. Throws InputError
 /// for no layers, or a zero layer or bucket size.
 std::vector<std::vector<std::uint32_t>> ddp_buckets(const DdpShape& shape);
+
+/// The bucketing above for items of any sizes, given in the order their gradients become
+/// ready: each item joins the open bucket, and a bucket closes once it holds at least its
+/// cap (`first_cap` for the first bucket, `cap` after). Returns the positions of each
+/// bucket's items in `sizes`; no bucket for no items.
+std::vector<std::vector<std::size_t>> fill_buckets(const std::vector<Bytes>& sizes, Bytes first_cap,
+                                                   Bytes cap);
 
 /// Throws InputError for fewer than 2 ranks and as ddp_buckets does.
 Workload generate_ddp(const DdpShape& shape);
