@@ -11,6 +11,7 @@
 #include "model/parallel_config.h"
 #include "report/table.h"
 #include "topology/builders.h"
+#include "study/training_step_sim.h"
 #include "topology_options.h"
 
 namespace commsim::cli {
@@ -21,6 +22,9 @@ po::options_description analyze_options() {
                                   "parallel dimension");
   options.add_options()("help,h", "show this help");
   options.add_options()("verbose", "each memory term's formula");
+  options.add_options()("closed-form-only", "do not simulate the step");
+  add_option(options, "straggler", "RANK:FACTOR[,..]", "slow one rank's compute by a factor, e.g. 5:2");
+  add_option(options, "bucket-mb", "MB", "gradient bucket size in MiB, as DDP's bucket_cap_mb (default 25)");
   options.add(analyze_model_options()).add(analyze_parallel_options()).add(analyze_training_options());
   options.add(topology_options("Topology (default: H100 nodes of 8 GPUs, as many as --num-gpus needs)"));
   options.add(library_options());
@@ -95,12 +99,14 @@ void print_communication(std::ostream& out, const TrainingAnalysis& a) {
   out << "#\n# communication per step: each dimension's operations in rank 0's group, closed form on the links "
          "the group spans\n";
   Table table({{"dim", "", 4}, {"group", "", 14}, {"links", "", 6}, {"library", "", 8}, {"operation", "", 14},
-               {"phase", "", 10}, {"what", "", 26}, {"size", "B", 12}, {"count", "", 7}, {"per op", "us", 10},
-               {"per step", "ms", 10}});
+               {"algo", "", 10}, {"proto", "", 6}, {"phase", "", 10}, {"what", "", 26}, {"size", "B", 12},
+               {"count", "", 7}, {"per op", "us", 10}, {"per step", "ms", 10}});
   for (const DimensionCost& d : a.dimensions) {
     for (const CostedTraffic& c : d.operations) {
       table.add_row({std::string(dimension_name(d.dimension)), group_text(d.group),
                      std::string(link_class_name(d.slowest)), d.library, std::string(traffic_op_name(c.entry)),
+                     c.algorithm ? std::string(algorithm_name(*c.algorithm)) : "-",
+                     c.protocol ? std::string(protocol_name(*c.protocol)) : "-",
                      std::string(traffic_phase_name(c.entry.phase)), c.entry.what, std::to_string(c.entry.bytes_per_op),
                      std::to_string(c.entry.ops_per_step), fixed(c.time_per_op_s * 1e6, 2),
                      fixed(c.time_per_step_s * 1e3, 3)});
@@ -124,6 +130,47 @@ void print_step(std::ostream& out, const TrainingAnalysis& a, double tflops) {
       << fixed(a.mfu_at_bound * 100, 1) << "%\n";
 }
 
+// "5:2,9:1.5": each rank and its factor.
+std::vector<Straggler> stragglers_option(const po::variables_map& vm) {
+  std::vector<Straggler> stragglers;
+  const auto text = option_text(vm, "straggler");
+  if (!text) return stragglers;
+  std::size_t start = 0;
+  while (start <= text->size()) {
+    const std::size_t end = std::min(text->find(',', start), text->size());
+    const std::string item = text->substr(start, end - start);
+    const std::size_t colon = item.find(':');
+    if (colon == std::string::npos) throw InputError("--straggler: expected RANK:FACTOR, got '" + item + "'");
+    stragglers.push_back({static_cast<Rank>(parse_count(item.substr(0, colon), "--straggler rank", 0, 1u << 24)),
+                          parse_real(item.substr(colon + 1), "--straggler factor")});
+    start = end + 1;
+  }
+  return stragglers;
+}
+
+StepSimulationOptions simulation_option(const po::variables_map& vm) {
+  StepSimulationOptions o;
+  o.stragglers = stragglers_option(vm);
+  o.bucket_bytes = parse_count(option_text(vm, "bucket-mb").value_or("25"), "--bucket-mb", 1, 1u << 20) << 20;
+  return o;
+}
+
+void print_simulated(std::ostream& out, const SimulatedStep& s, const TrainingAnalysis& a) {
+  out << "#\n# step, simulated: laid out as a workload of " << s.nodes
+      << " nodes and replayed, groups sharing links, gradient buckets overlapping the backward:\n"
+      << "#   step           " << fixed(seconds_from_ps(s.step_ps) * 1e3, 3) << " ms ("
+      << fixed(seconds_from_ps(s.step_ps) / a.step_bound_s * 100, 1) << "% of the bound; rank " << s.last_rank
+      << " finished last)\n"
+      << "#   its compute    " << fixed(seconds_from_ps(s.compute_ps) * 1e3, 3) << " ms\n"
+      << "#   exposed comm.  " << fixed(seconds_from_ps(s.exposed_ps) * 1e3, 3) << " ms (";
+  for (std::size_t i = 0; i < s.exposed_by_dimension.size(); ++i) {
+    out << (i ? ", " : "") << dimension_name(s.exposed_by_dimension[i].first) << " "
+        << fixed(seconds_from_ps(s.exposed_by_dimension[i].second) * 1e3, 3);
+  }
+  out << (s.exposed_by_dimension.empty() ? "none" : "") << ")\n"
+      << "#   MFU            " << fixed(s.mfu * 100, 1) << "%\n";
+}
+
 }  // namespace
 
 int run_analyze(const std::vector<std::string>& args, std::ostream& out) {
@@ -133,11 +180,13 @@ int run_analyze(const std::vector<std::string>& args, std::ostream& out) {
   const Topology topology = analysis_topology(vm);
   TrainingAnalysisOptions options = analysis_from_options(vm, topology.npu_count());
   options.library = library_from_options(vm, topology).profile;
+  const StepSimulationOptions simulation = simulation_option(vm);
   const TrainingAnalysis analysis = analyze_training(topology, options);
   print_setup(out, options.setup, topology, analysis);
   print_memory(out, analysis, options.gpu_memory_bytes, vm.count("verbose") > 0);
   print_communication(out, analysis);
   print_step(out, analysis, options.tflops);
+  if (!vm.count("closed-form-only")) print_simulated(out, simulate_training_step(topology, options, analysis, simulation), analysis);
   return 0;
 }
 

@@ -34,14 +34,35 @@ Plan binomial(std::size_t p, Rank root, bool reduce) {
   return {{phase}, std::string("L a + L n b") + (reduce ? " + L n g" : "") + ", L = ceil(log2 p)"};
 }
 
-// NCCL's double binary tree AllReduce: two trees of n/2 each, reduce up then broadcast
-// down. Approximated by T = 2D (alpha + n beta) + D n gamma, D = max(1, floor(log2 p)) the
-// depth of a binary tree on p ranks; alpha and beta of the route from rank 0 to rank 1.
+// NCCL's double binary tree AllReduce (NCCL 2.4, src/graph/trees.cc; Sanders, Speck &
+// Traeff, Parallel Computing 35(12), 2009): two binary trees, each reducing n/2 up to its
+// root and broadcasting it back down. Tree 0 on positions 0..p-1: position q > 0 with lowest
+// set bit b has parent (q XOR b) | 2b, or q XOR b when that is at or beyond p; position 0 is
+// the root above the top node. Tree 1 puts rank p-1-q (p even) or q+1 mod p (p odd) at
+// position q. Approximated by
+//   T = 2D (alpha + n beta) + D n g,  D = max(1, floor(log2 p))
+// a step of each level moving n/2 over every tree edge of both trees at once (alpha the
+// slowest edge's route, beta from the busiest rank: its n/2 per edge against its injection
+// and each edge's route), which keeps the tree's slowest edge in every level.
+std::vector<Send> tree_edges(std::size_t p) {
+  const auto rank_at = [p](std::size_t q, int tree) {
+    return rank(tree == 0 ? q : p % 2 == 0 ? p - 1 - q : (q + 1) % p);
+  };
+  std::vector<Send> edges;
+  for (int tree = 0; tree < 2; ++tree) {
+    for (std::size_t q = 1; q < p; ++q) {
+      const std::size_t b = q & (~q + 1);
+      const std::size_t up = (q ^ b) | (2 * b);
+      edges.push_back({rank_at(q, tree), rank_at(up < p ? up : q ^ b, tree), 0.5});
+    }
+  }
+  return edges;
+}
+
 Plan double_binary_tree(std::size_t p) {
   const double depth = std::max(1u, floor_log2(p));
-  return {{{"double binary tree (approximate)", 2 * depth, 2 * depth, depth,
-            {{{{0, 1, 1}}, 2 * depth}}}},
-          "2D a + 2D n b + D n g, D = max(1, floor(log2 p)) (approximate)"};
+  return {{{"double binary tree (approximate)", 2 * depth, 2 * depth, depth, {{tree_edges(p), 2 * depth}}}},
+          "2D a + 2D n b + D n g, D = max(1, floor(log2 p)), b of the slowest edge (approximate)"};
 }
 
 // ---------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "base/error.h"
+#include "collective/algorithms.h"
 #include "model/collective_model.h"
 #include "model/parallel_groups.h"
 #include "study/p2p_study.h"
@@ -67,19 +68,33 @@ std::vector<Message> round_of_sends(const ParallelConfig& parallel, const Traffi
   return sends;
 }
 
+// NCCL's choice (model/collective_model.h nccl_choice) among the algorithms a group can run
+// as messages: those that reduce in the switch run only as a whole collective, so the
+// simulated step (study/training_step_sim.h) could not run them, and the two would differ.
+CostedTraffic cost_collective(const Topology& spanned, const TrafficEntry& e, const LibraryProfile& library,
+                              TimePs overhead_ps) {
+  CostedTraffic best{e, std::nullopt, std::nullopt, 0, 0};
+  ModelOptions model;
+  model.overhead_s = seconds_from_ps(overhead_ps);
+  for (const AlgorithmKind algorithm : nccl_algorithms(*e.collective)) {
+    if (reduces_in_switch(algorithm) || inapplicable_reason(*e.collective, algorithm, spanned)) continue;
+    const std::optional<Protocol> protocol =
+        fastest_protocol(spanned, *e.collective, algorithm, e.bytes_per_op, model, library);
+    ModelOptions with_costs = model;
+    with_costs.library = library.costs(algorithm, protocol);
+    const double time_s = collective_cost(spanned, *e.collective, algorithm, e.bytes_per_op, with_costs).time_s(0);
+    if (!best.algorithm || time_s < best.time_per_op_s) best = {e, algorithm, protocol, time_s, 0};
+  }
+  COMMSIM_CHECK(best.algorithm.has_value(), "no algorithm for " + std::string(collective_name(*e.collective)));
+  return best;
+}
+
 CostedTraffic cost_operation(const Topology& topology, const ParallelConfig& parallel, const TrafficEntry& e,
                              const LibraryProfile& library, TimePs overhead_ps) {
   CostedTraffic c{e, std::nullopt, std::nullopt, 0, 0};
   const std::vector<Rank> group = operation_group(parallel, e);
   if (e.collective) {
-    const Topology spanned = group_topology(topology, group);
-    ModelOptions model;
-    model.overhead_s = seconds_from_ps(overhead_ps);
-    const NcclChoice choice = nccl_choice(spanned, *e.collective, e.bytes_per_op, model, library);
-    c.algorithm = choice.algorithm;
-    c.protocol = choice.protocol;
-    model.library = library.costs(choice.algorithm, choice.protocol);
-    c.time_per_op_s = collective_cost(spanned, *e.collective, choice.algorithm, e.bytes_per_op, model).time_s(0);
+    c = cost_collective(group_topology(topology, group), e, library, overhead_ps);
   } else {
     const std::vector<Message> sends = round_of_sends(parallel, e, group);
     c.protocol = p2p_protocol(topology, sends, overhead_ps, library);

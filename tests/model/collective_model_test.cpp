@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "base/error.h"
+#include "model/p2p_model.h"
 #include "topology/builders.h"
 
 namespace commsim {
@@ -286,6 +287,24 @@ TEST(CollectiveModel, NcclsAllToAllTakesItsProtocolFromTheP2pThreshold) {
   // A forced protocol stands; other collectives still pick by least time.
   EXPECT_EQ(nccl_choice(t, CollectiveKind::kAllToAll, 1 << 20, {}, profile, Protocol::kLL).protocol, Protocol::kLL);
   EXPECT_EQ(nccl_choice(t, CollectiveKind::kAllGather, 1 << 20, {}, profile).protocol, Protocol::kLL);
+}
+
+}  // namespace
+}  // namespace commsim
+
+namespace commsim {
+namespace {
+
+TEST(CollectiveModel, DoubleBinaryTreeStepsAtTheSlowestEdge) {
+  // Two nodes of 4 GPUs: the trees of 8 ranks have edges across the nodes (tree 0: 4 -> 0;
+  // tree 1, mirrored: 3 -> 7), which carry n/2 through one 50 GB/s NIC. Every one of the
+  // 2D = 6 steps is charged that edge: n/2 / 50 GB/s = n / 100 GB/s, and the latency of a
+  // route across the nodes: T = 6 (alpha_net + n / 100e9).
+  const Topology t = two_nodes_of_4_gpus();
+  const double n = 64.0 * (1 << 20);
+  const double alpha = seconds_from_ps(path_params(t, 0, 4).latency_ps);
+  const CollectiveCost cost = collective_cost(t, CollectiveKind::kAllReduce, AlgorithmKind::kTree, 64 << 20, {});
+  EXPECT_NEAR(cost.time_s(0), 6 * (alpha + n / 100e9), 1e-12);
 }
 
 }  // namespace

@@ -1,0 +1,59 @@
+#pragma once
+// A training step simulated (DESIGN.md section 3, "Workload traces"): the job of a training
+// analysis (study/training_analysis.h) laid out as a workload (workload/training_step.h) and
+// replayed on the topology, so that the groups of all dimensions share links and contend,
+// gradient buckets overlap the last backward, and the pipeline schedule runs as it runs.
+//
+// The layout, from the analysis's operations:
+//   compute      every stage the busiest GPU's: per micro-batch forward T_c / m x F / H and
+//                backward the rest (T_c the step's compute, F the forward's share of the
+//                model FLOPs, F = model / 3, H the hardware FLOPs with recomputation), cut
+//                into one slice per layer of a model chunk
+//   tp, ep, cp   per layer, after its slice, the operations of one layer in their group;
+//                the context-parallel ring's cp - 1 K,V sends as one AllGather of the cp
+//                chunks (the same bytes each rank receives)
+//   pp           the pipeline's activations and gradients; the tied embedding's gradients
+//                AllReduced by the first and last stage after the step
+//   dp           the gradients, in buckets overlapping the last micro-batch's backward:
+//                AllReduce (ZeRO-0) or ReduceScatter (ZeRO-1, 2, 3; reduced once, after the
+//                last micro-batch, where ZeRO-2 reduces after each), then the AllGather of
+//                the updated weights; ZeRO-3 gathers each layer's weights before its forward
+//                and backward slice; the experts' gradients after the step in their group
+// Not simulated: the optimizer's compute.
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "study/training_analysis.h"
+
+namespace commsim {
+
+struct Straggler {
+  Rank rank = 0;
+  double factor = 1;  // its compute takes factor times as long
+};
+
+struct StepSimulationOptions {
+  Bytes bucket_bytes = Bytes{25} << 20;  // PyTorch DDP's bucket_cap_mb, 25 MiB
+  std::vector<Straggler> stragglers;
+};
+
+struct SimulatedStep {
+  TimePs step_ps = 0;
+  Rank last_rank = 0;              // the rank that finished last (the lowest of equals)
+  TimePs compute_ps = 0;           // its compute
+  TimePs exposed_ps = 0;           // its time with communication under way and no compute
+  /// Of that exposed time, the part with each dimension's communication under way (one
+  /// instant may count for two dimensions), for the dimensions of the analysis.
+  std::vector<std::pair<ParallelDim, TimePs>> exposed_by_dimension;
+  double mfu = 0;
+  std::size_t nodes = 0;           // of the workload
+};
+
+/// Throws InputError for a straggler rank out of range or a factor that is not positive, and
+/// as generate_training_step and replay_workload do.
+SimulatedStep simulate_training_step(const Topology& topology, const TrainingAnalysisOptions& options,
+                                     const TrainingAnalysis& analysis, const StepSimulationOptions& simulation);
+
+}  // namespace commsim
