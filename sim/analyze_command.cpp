@@ -1,8 +1,11 @@
 // commsim analyze: a training job's memory per GPU and communication per parallel dimension,
 // with the step's closed-form bound (the analysis: src/study/training_analysis.h).
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <thread>
+#include <utility>
 
 #include "analyze_options.h"
 #include "base/error.h"
@@ -11,6 +14,7 @@
 #include "model/parallel_config.h"
 #include "report/table.h"
 #include "topology/builders.h"
+#include "study/training_search.h"
 #include "study/training_step_sim.h"
 #include "topology_options.h"
 
@@ -23,6 +27,10 @@ po::options_description analyze_options() {
   options.add_options()("help,h", "show this help");
   options.add_options()("verbose", "each memory term's formula");
   options.add_options()("closed-form-only", "do not simulate the step");
+  options.add_options()("search", "try every (dp, tp, pp, cp) of powers of two that fits (the degrees given stay "
+                                  "fixed) and rank them by simulated step time");
+  add_option(options, "jobs", "N", "threads for --search (default: every core)");
+  add_option(options, "top", "N", "--search simulates until the N fastest are certain (default 10)");
   add_option(options, "straggler", "RANK:FACTOR[,..]", "slow one rank's compute by a factor, e.g. 5:2");
   add_option(options, "bucket-mb", "MB", "gradient bucket size in MiB, as DDP's bucket_cap_mb (default 25)");
   options.add(analyze_model_options()).add(analyze_parallel_options()).add(analyze_training_options());
@@ -171,6 +179,38 @@ void print_simulated(std::ostream& out, const SimulatedStep& s, const TrainingAn
       << "#   MFU            " << fixed(s.mfu * 100, 1) << "%\n";
 }
 
+int print_search(std::ostream& out, const po::variables_map& vm, const Topology& topology,
+                 const TrainingAnalysisOptions& base, const StepSimulationOptions& simulation) {
+  SearchConstraints held;
+  for (auto [name, slot] : {std::pair{"dp", &held.dp}, {"tp", &held.tp}, {"pp", &held.pp}, {"cp", &held.cp}}) {
+    if (const auto text = option_text(vm, name)) *slot = static_cast<std::uint32_t>(parse_count(*text, std::string("--") + name, 1, 1u << 24));
+  }
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const auto jobs = static_cast<unsigned>(parse_count(option_text(vm, "jobs").value_or(std::to_string(cores)), "--jobs", 1, 4096));
+  const std::size_t top = parse_count(option_text(vm, "top").value_or("10"), "--top", 1, 1u << 20);
+  const TrainingSearch search = search_training(topology, base, held, simulation, jobs, top);
+  const TrainingSetup& s = base.setup;
+  out << "# commsim analyze --search: " << s.model.name << " on " << topology.npu_count() << " GPUs of " << topology.name()
+      << ", global batch " << s.batch.global_batch << " x " << s.batch.seq_length << " tokens; "
+      << search.considered << " splits, " << search.rejected << " not allowed (model, batch or topology), "
+      << search.too_large << " over " << gigabytes(base.gpu_memory_bytes) << " GB; fastest first, those that "
+      << "cannot enter the top " << top << " with their lower bound (compute + bubble) only\n";
+  Table table({{"rank", "", 5}, {"dp", "", 5}, {"tp", "", 4}, {"pp", "", 4}, {"cp", "", 4}, {"m", "", 5},
+               {"memory", "GB", 8}, {"bound", "ms", 10}, {"step", "ms", 10}, {"exposed", "ms", 10}, {"MFU", "%", 6}});
+  for (std::size_t i = 0; i < search.rows.size(); ++i) {
+    const SearchRow& r = search.rows[i];
+    table.add_row({std::to_string(i + 1), std::to_string(r.parallel.dp), std::to_string(r.parallel.tp),
+                   std::to_string(r.parallel.pp), std::to_string(r.parallel.cp), std::to_string(r.analysis.microbatches),
+                   gigabytes(r.analysis.memory.total_bytes), fixed(r.analysis.step_bound_s * 1e3, 2),
+                   r.simulated ? fixed(seconds_from_ps(r.simulated->step_ps) * 1e3, 2)
+                               : std::string(">").append(fixed((r.analysis.compute_s + r.analysis.bubble_s) * 1e3, 2)),
+                   r.simulated ? fixed(seconds_from_ps(r.simulated->exposed_ps) * 1e3, 2) : "-",
+                   r.simulated ? fixed(r.simulated->mfu * 100, 1) : "-"});
+  }
+  table.print(out);
+  return 0;
+}
+
 }  // namespace
 
 int run_analyze(const std::vector<std::string>& args, std::ostream& out) {
@@ -181,6 +221,7 @@ int run_analyze(const std::vector<std::string>& args, std::ostream& out) {
   TrainingAnalysisOptions options = analysis_from_options(vm, topology.npu_count());
   options.library = library_from_options(vm, topology).profile;
   const StepSimulationOptions simulation = simulation_option(vm);
+  if (vm.count("search")) return print_search(out, vm, topology, options, simulation);
   const TrainingAnalysis analysis = analyze_training(topology, options);
   print_setup(out, options.setup, topology, analysis);
   print_memory(out, analysis, options.gpu_memory_bytes, vm.count("verbose") > 0);

@@ -16,12 +16,18 @@ namespace {
 // The training step's workload shape, built from the analysis's operations one by one.
 class StepLayout {
  public:
-  StepLayout(const TrainingAnalysisOptions& o, const TrainingAnalysis& a, std::size_t ranks)
+  StepLayout(const TrainingAnalysisOptions& o, const TrainingAnalysis& a, std::size_t ranks, std::uint32_t max_slices)
       : parallel_(o.setup.parallel), microbatches_(a.microbatches) {
     const std::uint32_t chunks = parallel_.model_chunks();
     layers_per_step_ = a.microbatches * (o.setup.model.layers / parallel_.pp);
     shape_.ranks = static_cast<std::uint32_t>(ranks);
-    shape_.slices = o.setup.model.layers / chunks;
+    // k layers a slice: the largest divisor of the chunk's layers within max_slices slices.
+    const std::uint32_t layers = o.setup.model.layers / chunks;
+    layers_per_slice_ = 1;
+    while (max_slices > 0 && layers / layers_per_slice_ > max_slices) {
+      do ++layers_per_slice_; while (layers % layers_per_slice_ != 0);
+    }
+    shape_.slices = layers / layers_per_slice_;
     shape_.pipeline.schedule = parse_schedule(pp_schedule_name(parallel_.schedule), "schedule");
     shape_.pipeline.stages = parallel_.pp;
     shape_.pipeline.microbatches = static_cast<std::uint32_t>(a.microbatches);
@@ -115,6 +121,7 @@ class StepLayout {
     COMMSIM_CHECK(e.ops_per_step % (layers_per_step_ * per_collective) == 0,
                   e.what + ": " + std::to_string(e.ops_per_step) + " operations are not a whole number per layer");
     const std::uint64_t count = e.ops_per_step / (layers_per_step_ * per_collective);
+    bytes *= layers_per_slice_;
     std::vector<StepCollective>& slice =
         e.phase == TrafficPhase::kForward ? shape_.forward_collectives : shape_.backward_collectives;
     for (std::uint64_t i = 0; i < count; ++i) {
@@ -147,6 +154,7 @@ class StepLayout {
   const ParallelConfig& parallel_;
   std::uint64_t microbatches_ = 1;
   std::uint64_t layers_per_step_ = 1;  // layers one rank runs forward per step: m L / pp
+  std::uint32_t layers_per_slice_ = 1;
   TrainingStepShape shape_;
   std::map<std::string, ParallelDim> family_dimension_;
   std::optional<AlgorithmKind> algorithm_;  // of the entry being laid out
@@ -211,7 +219,7 @@ std::map<ParallelDim, TimePs> exposed_by_dimension(const Workload& w, const Repl
 
 SimulatedStep simulate_training_step(const Topology& topology, const TrainingAnalysisOptions& options,
                                      const TrainingAnalysis& analysis, const StepSimulationOptions& simulation) {
-  StepLayout layout(options, analysis, topology.npu_count());
+  StepLayout layout(options, analysis, topology.npu_count(), simulation.max_slices);
   for (const DimensionCost& d : analysis.dimensions) {
     for (const CostedTraffic& c : d.operations) layout.add(c.entry, c.algorithm);
   }

@@ -8,7 +8,7 @@
 //   compute      every stage the busiest GPU's: per micro-batch forward T_c / m x F / H and
 //                backward the rest (T_c the step's compute, F the forward's share of the
 //                model FLOPs, F = model / 3, H the hardware FLOPs with recomputation), cut
-//                into one slice per layer of a model chunk
+//                into one slice per layer of a model chunk (or per k layers, max_slices)
 //   tp, ep, cp   per layer, after its slice, the operations of one layer in their group;
 //                the context-parallel ring's cp - 1 K,V sends as one AllGather of the cp
 //                chunks (the same bytes each rank receives)
@@ -36,6 +36,10 @@ struct Straggler {
 
 struct StepSimulationOptions {
   Bytes bucket_bytes = Bytes{25} << 20;  // PyTorch DDP's bucket_cap_mb, 25 MiB
+  /// At most this many slices per model chunk (0: one per layer). With k layers a slice,
+  /// each per-layer collective becomes one of k times the bytes after the slice: k times
+  /// fewer nodes, and k times fewer latencies paid (a coarser, faster simulation).
+  std::uint32_t max_slices = 0;
   std::vector<Straggler> stragglers;
 };
 
