@@ -8,6 +8,8 @@
 #include <utility>
 
 #include "analyze_options.h"
+#include "analyze_rows.h"
+#include "base/output_file.h"
 #include "base/error.h"
 #include "commands.h"
 #include "command_line.h"
@@ -31,6 +33,9 @@ po::options_description analyze_options() {
                                   "fixed) and rank them by simulated step time");
   add_option(options, "jobs", "N", "threads for --search (default: every core)");
   add_option(options, "top", "N", "--search simulates until the N fastest are certain (default 10)");
+  add_option(options, "csv", "FILE", "also write a row per split (one, or each of --search): setup, memory, time per "
+                                     "dimension, bound, simulated step, MFU");
+  add_option(options, "json", "FILE", "the same rows as JSON Lines");
   add_option(options, "straggler", "RANK:FACTOR[,..]", "slow one rank's compute by a factor, e.g. 5:2");
   add_option(options, "bucket-mb", "MB", "gradient bucket size in MiB, as DDP's bucket_cap_mb (default 25)");
   options.add(analyze_model_options()).add(analyze_parallel_options()).add(analyze_training_options());
@@ -179,8 +184,8 @@ void print_simulated(std::ostream& out, const SimulatedStep& s, const TrainingAn
       << "#   MFU            " << fixed(s.mfu * 100, 1) << "%\n";
 }
 
-int print_search(std::ostream& out, const po::variables_map& vm, const Topology& topology,
-                 const TrainingAnalysisOptions& base, const StepSimulationOptions& simulation) {
+TrainingSearch run_search(std::ostream& out, const po::variables_map& vm, const Topology& topology,
+                          const TrainingAnalysisOptions& base, const StepSimulationOptions& simulation) {
   SearchConstraints held;
   for (auto [name, slot] : {std::pair{"dp", &held.dp}, {"tp", &held.tp}, {"pp", &held.pp}, {"cp", &held.cp}}) {
     if (const auto text = option_text(vm, name)) *slot = static_cast<std::uint32_t>(parse_count(*text, std::string("--") + name, 1, 1u << 24));
@@ -208,8 +213,29 @@ int print_search(std::ostream& out, const po::variables_map& vm, const Topology&
                    r.simulated ? fixed(r.simulated->mfu * 100, 1) : "-"});
   }
   table.print(out);
-  return 0;
+  return search;
 }
+
+// --csv and --json, opened before the work.
+struct RowFiles {
+  std::optional<OutputFile> csv;
+  std::optional<OutputFile> json;
+
+  explicit RowFiles(const po::variables_map& vm) {
+    if (const auto path = option_text(vm, "csv")) csv.emplace(*path);
+    if (const auto path = option_text(vm, "json")) json.emplace(*path);
+    if (csv) csv->stream() << analysis_csv_header() << "\n";
+  }
+  void write(const TrainingSetup& setup, const TrainingAnalysis& a, const std::optional<SimulatedStep>& simulated) {
+    const std::vector<std::string> cells = analysis_cells(setup, a, simulated);
+    if (csv) write_csv_row(csv->stream(), cells);
+    if (json) json->stream() << analysis_json_line(cells) << "\n";
+  }
+  void commit() {
+    if (csv) csv->commit();
+    if (json) json->commit();
+  }
+};
 
 }  // namespace
 
@@ -221,13 +247,29 @@ int run_analyze(const std::vector<std::string>& args, std::ostream& out) {
   TrainingAnalysisOptions options = analysis_from_options(vm, topology.npu_count());
   options.library = library_from_options(vm, topology).profile;
   const StepSimulationOptions simulation = simulation_option(vm);
-  if (vm.count("search")) return print_search(out, vm, topology, options, simulation);
+  RowFiles rows(vm);
+  if (vm.count("search")) {
+    const TrainingSearch search = run_search(out, vm, topology, options, simulation);
+    for (const SearchRow& r : search.rows) {
+      TrainingSetup setup = options.setup;
+      setup.parallel = r.parallel;
+      rows.write(setup, r.analysis, r.simulated);
+    }
+    rows.commit();
+    return 0;
+  }
   const TrainingAnalysis analysis = analyze_training(topology, options);
   print_setup(out, options.setup, topology, analysis);
   print_memory(out, analysis, options.gpu_memory_bytes, vm.count("verbose") > 0);
   print_communication(out, analysis);
   print_step(out, analysis, options.tflops);
-  if (!vm.count("closed-form-only")) print_simulated(out, simulate_training_step(topology, options, analysis, simulation), analysis);
+  std::optional<SimulatedStep> simulated;
+  if (!vm.count("closed-form-only")) {
+    simulated = simulate_training_step(topology, options, analysis, simulation);
+    print_simulated(out, *simulated, analysis);
+  }
+  rows.write(options.setup, analysis, simulated);
+  rows.commit();
   return 0;
 }
 

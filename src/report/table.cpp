@@ -1,5 +1,6 @@
 #include "report/table.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "base/error.h"
@@ -81,6 +82,23 @@ void write_csv_row(std::ostream& out, const std::vector<std::string>& cells) {
     out << '"';
   }
   out << '\n';
+}
+
+std::string json_line(const std::vector<std::string_view>& names, const std::vector<std::string_view>& cells,
+                      const std::vector<std::string_view>& text) {
+  std::string json = "{";
+  for (std::size_t i = 0; i < names.size() && i < cells.size(); ++i) {
+    if (i > 0) json += ',';
+    json.append(json_string(std::string(names[i]))).append(":");
+    if (cells[i] == "-") {
+      json += "null";
+    } else if (std::find(text.begin(), text.end(), names[i]) != text.end()) {
+      json += json_string(std::string(cells[i]));
+    } else {
+      json += cells[i];
+    }
+  }
+  return json + "}";
 }
 
 }  // namespace commsim

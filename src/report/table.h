@@ -4,6 +4,7 @@
 
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace commsim {
@@ -30,6 +31,11 @@ std::string fixed(double value, int decimals);
 
 /// A JSON string literal (RFC 8259: quote, backslash and control characters escaped).
 std::string json_string(const std::string& text);
+
+/// One row as a JSON object on one line (JSON Lines): `names` as keys; a cell "-" as null,
+/// a cell of a column in `text` as a string, any other as a number, as written.
+std::string json_line(const std::vector<std::string_view>& names, const std::vector<std::string_view>& cells,
+                      const std::vector<std::string_view>& text);
 
 /// Writes one CSV line; cells with a comma, quote or newline are quoted.
 void write_csv_row(std::ostream& out, const std::vector<std::string>& cells);

@@ -1,6 +1,5 @@
 #include "study/sweep_rows.h"
 
-#include <set>
 #include <sstream>
 
 #include "base/error.h"
@@ -109,25 +108,12 @@ std::string sweep_layout_header(SweepLayout layout) {
 }
 
 std::string sweep_json_row(const std::string& header, const std::string& csv_row) {
-  static const std::set<std::string, std::less<>> kText{"topology", "kind",     "shape",    "library",
-                                                        "rank_order", "collective", "algorithm", "protocol",
-                                                        "schedule", "p2p_mode"};
+  static const std::vector<std::string_view> kText{"topology", "kind",      "shape",    "library",  "rank_order",
+                                                   "collective", "algorithm", "protocol", "schedule", "p2p_mode"};
   const std::vector<std::string_view> names = comma_fields(header);
   const std::vector<std::string_view> cells = comma_fields(csv_row);
   COMMSIM_CHECK(names.size() == cells.size(), "a sweep row with " + std::to_string(cells.size()) + " cells");
-  std::string json = "{";
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    if (i > 0) json += ',';
-    json.append("\"").append(names[i]).append("\":");
-    if (cells[i] == "-") {
-      json += "null";
-    } else if (kText.count(names[i])) {
-      json.append("\"").append(cells[i]).append("\"");
-    } else {
-      json += cells[i];
-    }
-  }
-  return json + "}";
+  return json_line(names, cells, kText);
 }
 
 }  // namespace commsim
