@@ -128,10 +128,13 @@ void print_communication(std::ostream& out, const TrainingAnalysis& a) {
   table.print(out);
 }
 
-void print_step(std::ostream& out, const TrainingAnalysis& a, double tflops) {
+void print_step(std::ostream& out, const TrainingAnalysis& a, const TrainingAnalysisOptions& o) {
   out << "#\n# step, closed form with nothing overlapped:\n"
-      << "#   compute        " << fixed(a.compute_s * 1e3, 3) << " ms (the busiest GPU's "
-      << fixed(a.flops.gpu_flops / 1e12, 1) << " TFLOP at " << fixed(tflops, 0) << " TFLOP/s)\n"
+      << "#   compute        " << fixed(a.compute_s * 1e3, 3) << " ms ("
+      << (o.layer_forward_s ? "the busiest GPU's layers at the given times"
+                            : "the busiest GPU's " + fixed(a.flops.gpu_flops / 1e12, 1) + " TFLOP at " +
+                                  fixed(o.tflops, 0) + " TFLOP/s")
+      << ")\n"
       << "#   bubble         " << fixed(a.bubble_s * 1e3, 3) << " ms\n"
       << "#   communication  " << fixed(a.communication_s * 1e3, 3) << " ms (";
   for (std::size_t i = 0; i < a.dimensions.size(); ++i) {
@@ -262,7 +265,7 @@ int run_analyze(const std::vector<std::string>& args, std::ostream& out) {
   print_setup(out, options.setup, topology, analysis);
   print_memory(out, analysis, options.gpu_memory_bytes, vm.count("verbose") > 0);
   print_communication(out, analysis);
-  print_step(out, analysis, options.tflops);
+  print_step(out, analysis, options);
   std::optional<SimulatedStep> simulated;
   if (!vm.count("closed-form-only")) {
     simulated = simulate_training_step(topology, options, analysis, simulation);

@@ -122,6 +122,8 @@ po::options_description analyze_training_options() {
   add_option(o, "zero", "0|1|2|3", "ZeRO stage over the data-parallel ranks (default 0)");
   add_option(o, "recompute", "none|selective|full", "activation recomputation (default none)");
   add_option(o, "tflops", "R", "achieved TFLOP/s per GPU (default 400)");
+  add_option(o, "layer-forward-time", "T", "instead of --tflops: one layer's forward of one micro-batch on one GPU, measured");
+  add_option(o, "layer-backward-time", "T", "and its backward (default: twice the forward)");
   add_option(o, "peak-tflops", "R", "peak TFLOP/s per GPU, for MFU (default 989, H100 SXM dense bf16)");
   add_option(o, "gpu-memory", "S", "memory per GPU (default 80GB)");
   add_option(o, "dp-library", "NAME", "the data-parallel dimension's library, if not --library's (gloo: PyTorch DDP's other backend)");
@@ -144,6 +146,15 @@ TrainingAnalysisOptions analysis_from_options(const po::variables_map& vm, std::
   o.tflops = parse_real(option_text(vm, "tflops").value_or("400"), "--tflops");
   o.peak_tflops = parse_real(option_text(vm, "peak-tflops").value_or("989"), "--peak-tflops");
   if (!(o.tflops > 0) || !(o.peak_tflops > 0)) throw InputError("--tflops and --peak-tflops must be positive");
+  if (const auto f = option_text(vm, "layer-forward-time")) {
+    if (vm.count("tflops")) throw InputError("give either --tflops or --layer-forward-time, not both");
+    o.layer_forward_s = parse_seconds(*f, "--layer-forward-time");
+    if (!(*o.layer_forward_s > 0)) throw InputError("--layer-forward-time must be positive");
+  }
+  if (const auto b = option_text(vm, "layer-backward-time")) {
+    if (!o.layer_forward_s) throw InputError("--layer-backward-time needs --layer-forward-time");
+    o.layer_backward_s = parse_seconds(*b, "--layer-backward-time");
+  }
   o.gpu_memory_bytes = static_cast<double>(parse_size(option_text(vm, "gpu-memory").value_or("80GB"), "--gpu-memory"));
   if (const auto name = option_text(vm, "dp-library")) o.dp_library = library_by_name(*name, "--dp-library");
   return o;

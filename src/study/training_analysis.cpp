@@ -149,7 +149,16 @@ TrainingAnalysis analyze_training(const Topology& topology, const TrainingAnalys
   a.memory = training_memory(o.setup);
   a.fits = a.memory.fits(o.gpu_memory_bytes);
   a.flops = step_compute(o.setup);
-  a.compute_s = compute_time_s(a.flops.gpu_flops, o.tflops);
+  if (o.layer_forward_s) {
+    const double f = *o.layer_forward_s, b = o.layer_backward_s.value_or(2 * f);
+    const double recomputed = o.setup.recompute == Recompute::kFull ? f : 0;
+    const double layers = static_cast<double>(layers_per_stage(o.setup.parallel, o.setup.model));
+    a.compute_s = layers * static_cast<double>(a.microbatches) * (f + b + recomputed);
+    a.forward_share = f / (f + b + recomputed);
+  } else {
+    a.compute_s = compute_time_s(a.flops.gpu_flops, o.tflops);
+    a.forward_share = a.flops.model_flops / (3 * a.flops.hardware_flops);
+  }
   a.bubble_s = a.compute_s * bubble_fraction(o.setup.parallel, a.microbatches);
   a.dimensions = dimension_costs(topology, o);
   for (const DimensionCost& d : a.dimensions) a.communication_s += d.time_per_step_s;

@@ -32,6 +32,10 @@ namespace commsim {
 struct TrainingAnalysisOptions {
   TrainingSetup setup;
   double tflops = 400;          // achieved per GPU (dense, the setup's dtype)
+  /// Measured instead: one layer's forward and backward of one micro-batch on one GPU, s.
+  /// Then T_compute = L/pp x m x (f + b), plus f again with full recomputation.
+  std::optional<double> layer_forward_s;
+  std::optional<double> layer_backward_s;
   double peak_tflops = 989;     // per GPU, for MFU: H100 SXM dense bf16 (NVIDIA H100 datasheet)
   double gpu_memory_bytes = 80e9;
   LibraryProfile library;       // every dimension's
@@ -64,7 +68,8 @@ struct TrainingAnalysis {
   TrainingMemory memory;
   bool fits = false;
   StepCompute flops;
-  double compute_s = 0;         // the busiest GPU's FLOPs at `tflops`
+  double compute_s = 0;         // the busiest GPU's FLOPs at `tflops` (or its layers' times)
+  double forward_share = 0;     // of compute_s, the forwards' (the rest: backwards, recomputation)
   double bubble_s = 0;
   std::vector<DimensionCost> dimensions;  // those of degree > 1: dp, tp, pp, cp, ep
   double communication_s = 0;

@@ -34,8 +34,7 @@ class StepLayout {
     shape_.pipeline.virtual_stages = parallel_.virtual_stages;
     // Per micro-batch: the forward's share of the hardware FLOPs, the backward the rest.
     const double per_microbatch_s = a.compute_s / static_cast<double>(a.microbatches);
-    const double forward_share = a.flops.model_flops / (3 * a.flops.hardware_flops);
-    const TimePs forward = ps_from_seconds(per_microbatch_s * forward_share);
+    const TimePs forward = ps_from_seconds(per_microbatch_s * a.forward_share);
     const TimePs backward = ps_from_seconds(per_microbatch_s) - forward;
     shape_.pipeline.forward_ps.assign(parallel_.pp, forward);
     shape_.pipeline.backward_ps.assign(parallel_.pp, backward);

@@ -94,6 +94,9 @@ TEST(CliAnalyze, BadInputIsAnError) {
   expect_error(with(kExample, {"--straggler", "64:2"}), "--straggler 64: the job has ranks 0 to 63");
   expect_error(with(kExample, {"--straggler", "9"}), "--straggler: expected RANK:FACTOR, got '9'");
   expect_error(with(kExample, {"--csv", "/nonexistent/dir/a.csv"}), "/nonexistent/dir/a.csv");
+  expect_error(with(kExample, {"--tflops", "300", "--layer-forward-time", "1ms"}),
+               "give either --tflops or --layer-forward-time, not both");
+  expect_error(with(kExample, {"--layer-backward-time", "2ms"}), "--layer-backward-time needs --layer-forward-time");
   expect_error({"analyze", "--model", "llama3-8b", "--num-gpus", "16", "--topology", "switch", "--npus", "8"},
                "--num-gpus 16: topology 'switch-8' has 8 NPUs");
 }

@@ -84,6 +84,20 @@ TEST(TrainingAnalysis, TheBoundIsComputeBubbleAndEveryDimension) {
   EXPECT_EQ(a.dimensions[2].slowest, LinkClass::kNet);
 }
 
+TEST(TrainingAnalysis, MeasuredLayerTimesInsteadOfFlops) {
+  // pp 1, 2 layers x 8 micro-batches x (1 + 3) ms
+  // = 64 ms; full recomputation repeats the forward: 2 x 8 x 5 ms = 80 ms, 1/5 of it forward.
+  TrainingAnalysisOptions o = small_gpt(1, 2, 1);
+  o.layer_forward_s = 1e-3;
+  o.layer_backward_s = 3e-3;
+  const Topology t = ring(2, 100e9, ps_from_us(1));
+  EXPECT_NEAR(analyze_training(t, o).compute_s, 64e-3, 1e-15);
+  EXPECT_NEAR(analyze_training(t, o).forward_share, 0.25, 1e-15);
+  o.setup.recompute = Recompute::kFull;
+  EXPECT_NEAR(analyze_training(t, o).compute_s, 80e-3, 1e-15);
+  EXPECT_NEAR(analyze_training(t, o).forward_share, 0.2, 1e-15);
+}
+
 TEST(TrainingAnalysis, InterleavingShrinksTheBubble) {
   ParallelConfig p;
   p.pp = 4;
