@@ -18,6 +18,7 @@
 #include "topology/builders.h"
 #include "study/training_search.h"
 #include "study/training_step_sim.h"
+#include "run_progress.h"
 #include "topology_options.h"
 
 namespace commsim::cli {
@@ -29,6 +30,7 @@ po::options_description analyze_options() {
   options.add_options()("help,h", "show this help");
   options.add_options()("verbose", "each memory term's formula");
   options.add_options()("closed-form-only", "do not simulate the step");
+  add_quiet_option(options);
   options.add_options()("search", "try every (dp, tp, pp, cp) of powers of two that fits (the degrees given stay "
                                   "fixed) and rank them by simulated step time");
   add_option(options, "jobs", "N", "threads for --search (default: every core)");
@@ -268,7 +270,14 @@ int run_analyze(const std::vector<std::string>& args, std::ostream& out) {
   print_step(out, analysis, options);
   std::optional<SimulatedStep> simulated;
   if (!vm.count("closed-form-only")) {
-    simulated = simulate_training_step(topology, options, analysis, simulation);
+    std::optional<Progress> progress;  // once the total is known
+    StepSimulationOptions with_progress = simulation;
+    with_progress.on_progress = [&](std::size_t, std::size_t total) {
+      if (!progress) progress.emplace(run_progress(vm, total, "nodes"));
+      progress->advance();
+    };
+    simulated = simulate_training_step(topology, options, analysis, with_progress);
+    if (progress) progress->finish();
     print_simulated(out, *simulated, analysis);
   }
   rows.write(options.setup, analysis, simulated);

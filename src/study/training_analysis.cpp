@@ -159,9 +159,13 @@ TrainingAnalysis analyze_training(const Topology& topology, const TrainingAnalys
     a.compute_s = compute_time_s(a.flops.gpu_flops, o.tflops);
     a.forward_share = a.flops.model_flops / (3 * a.flops.hardware_flops);
   }
-  a.bubble_s = a.compute_s * bubble_fraction(o.setup.parallel, a.microbatches);
   a.dimensions = dimension_costs(topology, o);
-  for (const DimensionCost& d : a.dimensions) a.communication_s += d.time_per_step_s;
+  double on_compute_stream_s = 0;  // tp, cp, ep: each micro-batch's work waits for them
+  for (const DimensionCost& d : a.dimensions) {
+    a.communication_s += d.time_per_step_s;
+    if (d.dimension != ParallelDim::kDp && d.dimension != ParallelDim::kPp) on_compute_stream_s += d.time_per_step_s;
+  }
+  a.bubble_s = (a.compute_s + on_compute_stream_s) * bubble_fraction(o.setup.parallel, a.microbatches);
   a.step_bound_s = a.compute_s + a.bubble_s + a.communication_s;
   a.mfu_at_bound = a.flops.model_flops / (a.step_bound_s * static_cast<double>(a.gpus) * o.peak_tflops * 1e12);
   return a;

@@ -4,9 +4,10 @@
 // (model/training_traffic.h) costed on the links its groups span, the compute at a sustained
 // rate, and the step's upper bound with nothing overlapped:
 //
-//   T_bound = T_compute (1 + bubble) + sum over dimensions of T_dim
+//   T_bound = T_compute + bubble (T_compute + T_tp + T_cp + T_ep) + sum over dimensions of T_dim
 //   bubble  = (pp - 1) / m for GPipe and 1F1B, (pp - 1) / (v m) interleaved (Narayanan et
-//             al. 2021, sec. 2.2)
+//             al. 2021, sec. 2.2), of each micro-batch's whole work: its compute and the
+//             TP, CP and EP communication it waits for
 //   T_dim   = sum over the dimension's operations of count x the time of one
 //   MFU     = model FLOPs / (T x GPUs x peak FLOP/s)
 //
@@ -70,7 +71,7 @@ struct TrainingAnalysis {
   StepCompute flops;
   double compute_s = 0;         // the busiest GPU's FLOPs at `tflops` (or its layers' times)
   double forward_share = 0;     // of compute_s, the forwards' (the rest: backwards, recomputation)
-  double bubble_s = 0;
+  double bubble_s = 0;          // of the compute and the TP, CP and EP communication
   std::vector<DimensionCost> dimensions;  // those of degree > 1: dp, tp, pp, cp, ep
   double communication_s = 0;
   double step_bound_s = 0;      // compute + bubble + communication

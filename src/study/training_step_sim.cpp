@@ -230,6 +230,9 @@ SimulatedStep simulate_training_step(const Topology& topology, const TrainingAna
   replay_options.library = options.library;
   replay_options.overhead_ps = options.overhead_ps;
   replay_options.record_timeline = true;
+  std::size_t total = 0, done = 0;
+  for (const RankTrace& rank : workload.ranks) total += rank.nodes.size();
+  if (simulation.on_progress) replay_options.on_node_done = [&] { simulation.on_progress(++done, total); };
   const ReplayResult replay = replay_workload(workload, topology, replay_options);
 
   SimulatedStep step;

@@ -22,6 +22,7 @@
 // Not simulated: the optimizer's compute.
 
 #include <cstdint>
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -41,6 +42,9 @@ struct StepSimulationOptions {
   /// fewer nodes, and k times fewer latencies paid (a coarser, faster simulation).
   std::uint32_t max_slices = 0;
   std::vector<Straggler> stragglers;
+  /// Called as each node of the replay finishes, with the nodes done and their total
+  /// (progress); may be empty.
+  std::function<void(std::size_t done, std::size_t total)> on_progress;
 };
 
 struct SimulatedStep {

@@ -67,7 +67,8 @@ TEST(TrainingAnalysis, TheBoundIsComputeBubbleAndEveryDimension) {
   const TrainingAnalysis a = analyze_training(build_topology(c), o);
   EXPECT_EQ(a.microbatches, 8u);
   EXPECT_NEAR(a.compute_s, a.flops.gpu_flops / 100e12, 1e-15);
-  EXPECT_NEAR(a.bubble_s, a.compute_s / 8, 1e-15);  // (pp - 1) / m
+  // (pp - 1) / m of each micro-batch's compute and TP communication.
+  EXPECT_NEAR(a.bubble_s, (a.compute_s + a.dimensions[1].time_per_step_s) / 8, 1e-15);
   double communication = 0;
   for (const DimensionCost& d : a.dimensions) communication += d.time_per_step_s;
   EXPECT_NEAR(a.step_bound_s, a.compute_s + a.bubble_s + communication, 1e-12);
