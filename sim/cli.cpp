@@ -1,5 +1,6 @@
 #include "cli.h"
 
+#include <algorithm>
 #include <exception>
 #include <functional>
 #include <map>
@@ -37,8 +38,10 @@ const std::map<std::string, CommandInfo>& commands() {
 void print_usage(std::ostream& out) {
   out << "commsim: a discrete-event simulator of communication in GPU clusters\n\n"
       << "Usage: commsim <command> [options]\n\nCommands:\n";
+  std::size_t width = 0;  // the longest name, and two spaces after it
+  for (const auto& [name, info] : commands()) width = std::max(width, name.size() + 2);
   for (const auto& [name, info] : commands()) {
-    out << "  " << name << std::string(10 - name.size(), ' ') << info.summary << "\n";
+    out << "  " << name << std::string(width - name.size(), ' ') << info.summary << "\n";
   }
   out << "\nRun 'commsim <command> --help' for a command's options.\n";
 }
