@@ -39,7 +39,7 @@ TEST(CliGenerate, HelpNamesEveryKindWithExamples) {
       EXPECT_CONTAINS(r.out, text);
     }
   }
-  EXPECT_CONTAINS(run_commsim({"--help"}).out, "generate  write a synthetic workload trace");
+  EXPECT_CONTAINS(run_commsim({"--help"}).out, "generate    write a synthetic workload trace");
 }
 
 TEST(CliGenerate, EveryFormatReplaysTheSame) {
