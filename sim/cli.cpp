@@ -6,6 +6,7 @@
 #include <map>
 
 #include "base/error.h"
+#include "base/name_match.h"
 #include "base/output_file.h"
 #include "commands.h"
 
@@ -19,6 +20,17 @@ struct CommandInfo {
   const char* summary;
 };
 
+// COMMSIM_VERSION is project(VERSION) of the top-level CMakeLists.txt, passed by sim/CMakeLists.txt.
+int run_version(const std::vector<std::string>& args, std::ostream& out) {
+  if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
+    out << "Usage: commsim version (or commsim --version)\n\nPrints \"commsim <version>\".\n";
+    return 0;
+  }
+  if (!args.empty()) throw InputError("version takes no arguments, got '" + args[0] + "'");
+  out << "commsim " << COMMSIM_VERSION << "\n";
+  return 0;
+}
+
 const std::map<std::string, CommandInfo>& commands() {
   static const std::map<std::string, CommandInfo> table{
       {"topo", {run_topo, "summarise a topology; export it as Graphviz DOT; import nvidia-smi topo -m"}},
@@ -31,6 +43,7 @@ const std::map<std::string, CommandInfo>& commands() {
       {"pipeline", {run_pipeline, "pipeline-parallel schedules (gpipe, 1f1b, interleaved) and P2P modes"}},
       {"validate", {run_validate, "published measurements (nccl-tests) against the prediction, with the error"}},
       {"calibrate", {run_calibrate, "fit a library profile to measurements; write the calibrated spec"}},
+      {"version", {run_version, "print commsim's version (also commsim --version)"}},
   };
   return table;
 }
@@ -46,6 +59,14 @@ void print_usage(std::ostream& out) {
   out << "\nRun 'commsim <command> --help' for a command's options.\n";
 }
 
+/// "unknown command 'colective' (did you mean 'collective'?) (see commsim --help)".
+std::string unknown_command_message(const std::string& name) {
+  std::vector<std::string_view> names;
+  for (const auto& [command, info] : commands()) names.push_back(command);
+  names.push_back("help");
+  return "unknown command '" + name + "'" + did_you_mean(name, names) + " (see commsim --help)";
+}
+
 }  // namespace
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -56,7 +77,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       return 2;
     }
     std::vector<std::string> command_args(args.begin() + 1, args.end());
-    std::string name = args[0] == "--help" || args[0] == "-h" ? "help" : args[0];
+    std::string name = args[0];
+    if (name == "--help" || name == "-h") name = "help";
+    if (name == "--version") name = "version";
     if (name == "help" && command_args.size() == 1) {  // "help collective" = "collective --help"
       name = command_args[0];
       command_args = {"--help"};
@@ -68,9 +91,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       print_usage(out);
     } else {
       const auto it = commands().find(name);
-      if (it == commands().end()) {
-        throw InputError("unknown command '" + name + "' (see commsim --help)");
-      }
+      if (it == commands().end()) throw InputError(unknown_command_message(name));
       status = it->second.run(command_args, out);
     }
     // A report lost to a full disk or a closed terminal is a failure, not a success.

@@ -1,8 +1,21 @@
 #include "command_line.h"
 
 #include "base/error.h"
+#include "base/name_match.h"
 
 namespace commsim::cli {
+namespace {
+
+/// "npus", "topology", ...: the options' names without their dashes, in the order declared.
+std::vector<std::string_view> long_names(const po::options_description& options) {
+  std::vector<std::string_view> names;
+  for (const auto& option : options.options()) {
+    if (!option->long_name().empty()) names.push_back(option->long_name());
+  }
+  return names;
+}
+
+}  // namespace
 
 po::variables_map parse_options(const std::vector<std::string>& args,
                                 const po::options_description& options) {
@@ -24,6 +37,8 @@ po::variables_map parse_options(const std::vector<std::string>& args,
                   .run(),
               vm);
     po::notify(vm);
+  } catch (const po::unknown_option& e) {
+    throw InputError(e.what() + did_you_mean_option(e.get_option_name(), long_names(options)));
   } catch (const po::error& e) {
     throw InputError(e.what());
   }

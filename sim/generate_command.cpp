@@ -6,6 +6,7 @@
 #include <set>
 
 #include "base/error.h"
+#include "base/name_table.h"
 #include "collective/algorithms.h"
 #include "commands.h"
 #include "command_line.h"
@@ -19,22 +20,21 @@ namespace {
 
 enum class Kind { kCollective, kPipeline, kDdp, kDdpPipeline };
 
-struct KindInfo {
-  const char* name;
-  Kind kind;
-};
+constexpr NameTable<Kind, 4> kKindNames{{
+    {Kind::kCollective, "collective"},
+    {Kind::kPipeline, "pipeline"},
+    {Kind::kDdp, "ddp"},
+    {Kind::kDdpPipeline, "ddp-pipeline"},
+}};
 
-constexpr KindInfo kKinds[] = {{"collective", Kind::kCollective},
-                               {"pipeline", Kind::kPipeline},
-                               {"ddp", Kind::kDdp},
-                               {"ddp-pipeline", Kind::kDdpPipeline}};
+std::string kind_name(Kind kind) { return std::string(name_in(kKindNames, kind)); }
 
-const char* kind_name(Kind kind) {
-  for (const KindInfo& k : kKinds) {
-    if (k.kind == kind) return k.name;
-  }
-  return "?";
-}
+enum class Format { kCommsim, kChakra };
+
+constexpr NameTable<Format, 2> kFormatNames{{
+    {Format::kCommsim, "commsim"},
+    {Format::kChakra, "chakra"},
+}};
 
 // Which kinds each option applies to; the rest are an error, not ignored.
 const std::map<std::string, std::set<Kind>>& applicability() {
@@ -261,13 +261,6 @@ void print_help(std::ostream& out, const po::options_description& options) {
       << "Then: commsim replay --trace ddp.pb, or commsim replay --chakra dp2pp4 --comm-groups dp2pp4.comm_groups.json\n";
 }
 
-Kind kind_from(const std::string& text) {
-  for (const KindInfo& k : kKinds) {
-    if (text == k.name) return k.kind;
-  }
-  throw InputError("generate: unknown kind '" + text + "' (known: collective, pipeline, ddp, ddp-pipeline)");
-}
-
 Workload generate(Kind kind, const po::variables_map& vm, std::string& note) {
   switch (kind) {
     case Kind::kCollective: {
@@ -310,8 +303,8 @@ struct Written {
   std::string replay_options;  // how commsim replay reads it
 };
 
-Written write_workload(const Workload& workload, const std::string& output, const std::string& format) {
-  if (format == "commsim") {
+Written write_workload(const Workload& workload, const std::string& output, Format format) {
+  if (format == Format::kCommsim) {
     try {
       write_trace_file(workload, output);
     } catch (const InputError& e) {
@@ -348,7 +341,7 @@ int run_generate(const std::vector<std::string>& args, std::ostream& out) {
                      "--output PATH [options]" + (args.empty() ? std::string() : ", got '" + args[0] + "'") +
                      " (see commsim generate --help)");
   }
-  const Kind kind = kind_from(args[0]);
+  const Kind kind = parse_in(kKindNames, args[0], "generate", "kind");
   const po::variables_map vm = parse_options(std::vector<std::string>(args.begin() + 1, args.end()), options);
   if (vm.count("help")) {
     print_help(out, options);
@@ -357,11 +350,8 @@ int run_generate(const std::vector<std::string>& args, std::ostream& out) {
   reject_inapplicable(vm, kind);
   const auto output = option_text(vm, "output");
   if (!output || output->empty()) throw InputError("generate: --output PATH is required");
-  const std::string format = text_or(vm, "format", "commsim");
-  if (format != "commsim" && format != "chakra") {
-    throw InputError("--format: unknown format '" + format + "' (known: commsim, chakra)");
-  }
-  if (format == "chakra") check_chakra_can_hold(vm);
+  const Format format = parse_in(kFormatNames, text_or(vm, "format", "commsim"), "--format", "format");
+  if (format == Format::kChakra) check_chakra_can_hold(vm);
 
   std::string note;
   const Workload workload = generate(kind, vm, note);

@@ -169,6 +169,14 @@ std::vector<std::string> compare_row(const PipelineRun& r) {
           std::to_string(r.peak_in_flight)};
 }
 
+/// A multi-line text (a deadlock report) with "# " after each newline, so that every line of
+/// it stays a comment.
+std::string comment_lines(const std::string& text) {
+  std::string commented;
+  for (const char c : text) commented += c == '\n' ? std::string("\n# ") : std::string(1, c);
+  return commented;
+}
+
 void print_comparison(std::ostream& out, const std::vector<PipelineRun>& runs) {
   Table table({{"schedule", "", 12}, {"p2p mode", "", 11}, {"step", "us", 12}, {"model", "us", 12},
                {"model+p2p", "us", 12}, {"sim/model", "", 10}, {"bubble", "", 8}, {"model", "bubble", 8},
@@ -178,7 +186,7 @@ void print_comparison(std::ostream& out, const std::vector<PipelineRun>& runs) {
     table.add_row(compare_row(r));
     if (!r.deadlock.empty()) {
       deadlocks += "# " + std::string(schedule_name(r.schedule)) + " with " + std::string(p2p_mode_name(r.mode)) +
-                   " P2P: " + r.deadlock + "\n";
+                   " P2P: " + comment_lines(r.deadlock) + "\n";
     }
   }
   table.print(out);

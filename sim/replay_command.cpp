@@ -26,12 +26,11 @@ std::map<CollectiveKind, AlgorithmKind> algorithm_choices(const std::string& tex
     const std::size_t end = std::min(text.find(',', start), text.size());
     const std::string item = text.substr(start, end - start);
     const std::size_t eq = item.find('=');
-    const auto kind = eq == std::string::npos ? std::nullopt : collective_from_name(item.substr(0, eq));
-    const auto algorithm = eq == std::string::npos ? std::nullopt : algorithm_from_name(item.substr(eq + 1));
-    if (!kind || !algorithm) {
+    if (eq == std::string::npos) {
       throw InputError("--algorithm: expected COLLECTIVE=ALGORITHM[,...] such as allreduce=ring, got '" + item + "'");
     }
-    choices[*kind] = *algorithm;
+    const std::string what = "--algorithm '" + item + "'";
+    choices[parse_collective(item.substr(0, eq), what)] = parse_algorithm(item.substr(eq + 1), what);
     start = end + 1;
   }
   return choices;

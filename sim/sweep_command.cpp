@@ -213,8 +213,9 @@ SweepPlan plan_from_options(const po::variables_map& vm) {
     plan.collectives.push_back(parse_collective(name, "--collective"));
   }
   for (const std::string& name : list(option_text(vm, "algorithm").value_or("all"), "algorithm")) {
-    if (name != "all" && name != "nccl") parse_algorithm(name, "--algorithm");
-    plan.algorithms.push_back(name);
+    // Kept as commsim spells it, whatever the spelling given ("Ring": ring).
+    const bool choice = name == "all" || name == "nccl";
+    plan.algorithms.push_back(choice ? name : std::string(algorithm_name(parse_algorithm(name, "--algorithm"))));
   }
   plan.rank_orders = list(option_text(vm, "rank-order").value_or("linear"), "rank-order");
   plan.sizes = sizes_from_options(vm, "1K:1G");

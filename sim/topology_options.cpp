@@ -108,14 +108,7 @@ Topology file_or_fallback(const po::variables_map& vm, const std::optional<std::
 void apply_link_options(const po::variables_map& vm, TopologyConfig& c) {
   if (const auto bw = option_text(vm, "bandwidth")) c.link.bandwidth_Bps = parse_bandwidth(*bw, "--bandwidth");
   if (const auto lat = option_text(vm, "latency")) c.link.latency_ps = parse_time(*lat, "--latency");
-  if (const auto kind = option_text(vm, "link-kind")) {
-    const auto parsed = link_kind_from_name(*kind);
-    if (!parsed) {
-      throw InputError("--link-kind: unknown link kind '" + *kind +
-                       "' (known: nvlink, pcie, infiniband, ethernet, other)");
-    }
-    c.link.kind = *parsed;
-  }
+  if (const auto kind = option_text(vm, "link-kind")) c.link.kind = parse_link_kind(*kind, "--link-kind");
   if (const auto bw = option_text(vm, "nic-bandwidth")) c.nic.bandwidth_Bps = parse_bandwidth(*bw, "--nic-bandwidth");
   if (const auto lat = option_text(vm, "nic-latency")) c.nic.latency_ps = parse_time(*lat, "--nic-latency");
   if (const auto duplex = option_text(vm, "duplex")) {

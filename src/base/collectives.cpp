@@ -85,15 +85,11 @@ std::optional<AlgorithmKind> algorithm_from_name(std::string_view name) {
 }
 
 CollectiveKind parse_collective(std::string_view name, std::string_view what) {
-  if (const auto kind = value_in(kCollectiveNames, name)) return *kind;
-  throw InputError(std::string(what) + ": unknown collective '" + std::string(name) + "' (known: " +
-                   names_in(kCollectiveNames) + ")");
+  return parse_in(kCollectiveNames, name, what, "collective");
 }
 
 AlgorithmKind parse_algorithm(std::string_view name, std::string_view what) {
-  if (const auto kind = value_in(kAlgorithmNames, name)) return *kind;
-  throw InputError(std::string(what) + ": unknown algorithm '" + std::string(name) + "' (known: " +
-                   names_in(kAlgorithmNames) + ")");
+  return parse_in(kAlgorithmNames, name, what, "algorithm");
 }
 
 const std::vector<CollectiveKind>& all_collectives() {

@@ -7,6 +7,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace commsim {
 
@@ -21,6 +22,10 @@ class DeadlockError : public InputError {
  public:
   using InputError::InputError;
 };
+
+/// "<headline>\n  <involved[0]>\n  <involved[1]>...": a deadlock report, one indented line per
+/// rank, stage or node involved, so that a report of many stays readable.
+DeadlockError deadlock_error(const std::string& headline, const std::vector<std::string>& involved);
 
 class InternalError : public std::logic_error {
  public:

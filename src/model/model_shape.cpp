@@ -124,12 +124,7 @@ double logits_forward_flops(const ModelShape& s, std::uint64_t micro_batch, std:
 }
 
 ModelShape model_preset(std::string_view name, std::string_view what) {
-  const std::optional<Preset> preset = value_in(kPresetNames, name);
-  if (!preset) {
-    throw InputError(std::string(what) + ": unknown model '" + std::string(name) + "' (known: " + model_preset_names() +
-                     ")");
-  }
-  return preset_shape(*preset);
+  return preset_shape(parse_in(kPresetNames, name, what, "model"));
 }
 
 std::string model_preset_names() { return names_in(kPresetNames); }

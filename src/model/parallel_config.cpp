@@ -122,19 +122,16 @@ std::string_view pp_schedule_name(PpSchedule schedule) { return name_in(kSchedul
 std::string_view cp_kind_name(CpKind kind) { return name_in(kCpKindNames, kind); }
 
 PpSchedule parse_pp_schedule(std::string_view name, std::string_view what) {
-  if (const auto s = value_in(kScheduleNames, name)) return *s;
-  throw InputError(std::string(what) + ": unknown schedule '" + std::string(name) + "' (known: " +
-                   names_in(kScheduleNames) + ")");
+  return parse_in(kScheduleNames, name, what, "schedule");
 }
 
 CpKind parse_cp_kind(std::string_view name, std::string_view what) {
-  if (const auto k = value_in(kCpKindNames, name)) return *k;
-  throw InputError(std::string(what) + ": unknown context parallelism '" + std::string(name) + "' (known: " +
-                   names_in(kCpKindNames) + ")");
+  return parse_in(kCpKindNames, name, what, "context parallelism");
 }
 
 PlacementOrder parse_placement_order(std::string_view text, std::string_view what) {
-  const std::string context = std::string(what) + " '" + std::string(text) + "': ";
+  const std::string option = std::string(what) + " '" + std::string(text) + "'";
+  const std::string context = option + ": ";
   PlacementOrder order{};
   std::size_t count = 0;
   std::size_t start = 0;
@@ -142,9 +139,8 @@ PlacementOrder parse_placement_order(std::string_view text, std::string_view wha
     const std::size_t dash = std::min(text.find('-', start), text.size());
     const std::string_view name = text.substr(start, dash - start);
     const std::optional<ParallelDim> dim = value_in(kDimNames, name);
-    require(dim && *dim != ParallelDim::kEp,
-            context + (name == "ep" ? "ep is not placed on its own: it is the innermost part of dp"
-                                    : "unknown dimension '" + std::string(name) + "' (known: tp, cp, dp, pp)"));
+    if (!dim) throw InputError(unknown_name_message(option, "dimension", name, {"tp", "cp", "dp", "pp"}));
+    require(*dim != ParallelDim::kEp, context + "ep is not placed on its own: it is the innermost part of dp");
     for (std::size_t i = 0; i < count; ++i) {
       require(order[i] != *dim, context + std::string(name) + " appears twice");
     }

@@ -33,14 +33,6 @@ constexpr NameTable<Recompute, 3> kRecomputeNames{{
     {Recompute::kFull, "full"},
 }};
 
-template <typename Enum, std::size_t N>
-Enum parse_in(const NameTable<Enum, N>& table, std::string_view name, std::string_view what,
-              std::string_view noun) {
-  if (const std::optional<Enum> value = value_in(table, name)) return *value;
-  throw InputError(std::string(what) + ": unknown " + std::string(noun) + " '" + std::string(name) +
-                   "' (known: " + names_in(table) + ")");
-}
-
 /// The shape's split, scaled to the override when there is one.
 ParamCounts counted_params(const ModelShape& shape) {
   const ParamCounts counts = param_counts(shape);

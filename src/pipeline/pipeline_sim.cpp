@@ -4,12 +4,19 @@
 #include <set>
 
 #include "base/error.h"
+#include "base/name_table.h"
 #include "engine/engine.h"
 #include "network/network.h"
 #include "network/rendezvous.h"
 
 namespace commsim {
 namespace {
+
+constexpr NameTable<P2PMode, 3> kP2PModeNames{{
+    {P2PMode::kSequential, "sequential"},
+    {P2PMode::kOverlapped, "overlapped"},
+    {P2PMode::kBatched, "batched"},
+}};
 
 class Executor {
  public:
@@ -35,19 +42,20 @@ class Executor {
   }
 
   /// Empty if every device finished; else what each unfinished device waits on.
-  std::string deadlock_report() const {
-    std::string report;
+  /// What each unfinished stage waits on, a line each; empty when every stage finished.
+  std::vector<std::string> deadlock_report() const {
+    std::vector<std::string> report;
     for (std::uint32_t d = 0; d < devices_.size(); ++d) {
       const Device& dev = devices_[d];
       if (dev.finished) continue;
-      if (!report.empty()) report += "; ";
-      report += "stage " + std::to_string(d) + " (NPU " + std::to_string(npu(d)) + ")";
+      std::string line = "stage " + std::to_string(d) + " (NPU " + std::to_string(npu(d)) + ")";
       if (dev.pc < programs_[d].size()) {
-        report += " waits in a call at step " + std::to_string(dev.pc) + " of its program";
-        for (const std::string& w : dev.waiting_on) report += ", for " + w;
+        line += " waits in a call at step " + std::to_string(dev.pc) + " of its program";
+        for (const std::string& w : dev.waiting_on) line += ", for " + w;
       } else {
-        report += " waits for its sends to be received";
+        line += " waits for its sends to be received";
       }
+      report.push_back(line);
     }
     return report;
   }
@@ -240,21 +248,10 @@ class Executor {
 
 }  // namespace
 
-std::string_view p2p_mode_name(P2PMode mode) {
-  switch (mode) {
-    case P2PMode::kSequential: return "sequential";
-    case P2PMode::kOverlapped: return "overlapped";
-    case P2PMode::kBatched: return "batched";
-  }
-  return "unknown";
-}
+std::string_view p2p_mode_name(P2PMode mode) { return name_in(kP2PModeNames, mode); }
 
 P2PMode parse_p2p_mode(std::string_view name, std::string_view what) {
-  for (const P2PMode m : {P2PMode::kSequential, P2PMode::kOverlapped, P2PMode::kBatched}) {
-    if (p2p_mode_name(m) == name) return m;
-  }
-  throw InputError(std::string(what) + ": unknown mode '" + std::string(name) +
-                   "' (known: sequential, overlapped, batched)");
+  return parse_in(kP2PModeNames, name, what, "mode");
 }
 
 PipelineResult simulate_pipeline(const Topology& topology, const std::vector<DeviceProgram>& programs,
@@ -273,11 +270,11 @@ PipelineResult simulate_pipeline(const Topology& topology, const std::vector<Dev
   Executor executor(programs, options, engine, rendezvous);
   executor.start();
   engine.run();
-  const std::string stuck = executor.deadlock_report();
+  std::vector<std::string> stuck = executor.deadlock_report();
   if (!stuck.empty()) {
-    std::string unmatched;
-    for (const std::string& u : rendezvous.unmatched()) unmatched += "; " + u;
-    throw DeadlockError("pipeline deadlock: " + stuck + unmatched);
+    const std::string waiting = std::to_string(stuck.size()) + (stuck.size() == 1 ? " stage waits" : " stages wait");
+    for (const std::string& u : rendezvous.unmatched()) stuck.push_back(u);
+    throw deadlock_error("pipeline deadlock: " + waiting + " on communication that never comes", stuck);
   }
   return executor.result();
 }

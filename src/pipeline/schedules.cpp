@@ -4,9 +4,16 @@
 #include <string>
 
 #include "base/error.h"
+#include "base/name_table.h"
 
 namespace commsim {
 namespace {
+
+constexpr NameTable<PipelineSchedule, 3> kScheduleNames{{
+    {PipelineSchedule::kGPipe, "gpipe"},
+    {PipelineSchedule::k1F1B, "1f1b"},
+    {PipelineSchedule::kInterleaved, "interleaved"},
+}};
 
 struct Task {
   bool forward;
@@ -131,21 +138,10 @@ class ProgramBuilder {
 
 }  // namespace
 
-std::string_view schedule_name(PipelineSchedule schedule) {
-  switch (schedule) {
-    case PipelineSchedule::kGPipe: return "gpipe";
-    case PipelineSchedule::k1F1B: return "1f1b";
-    case PipelineSchedule::kInterleaved: return "interleaved";
-  }
-  return "unknown";
-}
+std::string_view schedule_name(PipelineSchedule schedule) { return name_in(kScheduleNames, schedule); }
 
 PipelineSchedule parse_schedule(std::string_view name, std::string_view what) {
-  for (const PipelineSchedule s : {PipelineSchedule::kGPipe, PipelineSchedule::k1F1B, PipelineSchedule::kInterleaved}) {
-    if (schedule_name(s) == name) return s;
-  }
-  throw InputError(std::string(what) + ": unknown schedule '" + std::string(name) +
-                   "' (known: gpipe, 1f1b, interleaved)");
+  return parse_in(kScheduleNames, name, what, "schedule");
 }
 
 std::vector<DeviceProgram> make_pipeline_programs(const PipelineShape& shape) {

@@ -1,6 +1,7 @@
 #include "study/measurement.h"
 
 #include "base/error.h"
+#include "base/name_match.h"
 
 namespace commsim {
 namespace {
@@ -11,13 +12,13 @@ constexpr std::string_view kSendRecvName = "sendrecv";
 // Barrier moves no data: nccl-tests has no test of it, and no measurement here is one.
 bool is_measurable(CollectiveKind kind) { return kind != CollectiveKind::kBarrier; }
 
-std::string known_names() {
-  std::string names;
+std::vector<std::string_view> known_names() {
+  std::vector<std::string_view> names;
   for (const CollectiveKind kind : all_collectives()) {
-    if (is_measurable(kind)) names += std::string(collective_name(kind)) + ", ";
+    if (is_measurable(kind)) names.push_back(collective_name(kind));
   }
-  return names + std::string(kSendRecvName) +
-         "; nccl-tests' all_reduce and the like are read without the '_'";
+  names.push_back(kSendRecvName);
+  return names;
 }
 
 }  // namespace
@@ -28,18 +29,16 @@ std::string measured_operation_name(const MeasuredOperation& operation) {
 }
 
 std::optional<MeasuredOperation> measured_operation_from_name(std::string_view name) {
-  std::string joined(name);
-  std::erase(joined, '_');
-  if (joined == kSendRecvName) return MeasuredOperation::point_to_point();
-  const auto kind = collective_from_name(joined);
+  // nccl-tests spells them all_reduce, sendrecv and the like: any spelling is taken.
+  if (same_loose_name(name, kSendRecvName)) return MeasuredOperation::point_to_point();
+  const auto kind = collective_from_name(name);
   if (!kind || !is_measurable(*kind)) return std::nullopt;
   return MeasuredOperation::of(*kind);
 }
 
 MeasuredOperation parse_measured_operation(std::string_view name, std::string_view where) {
   if (const auto operation = measured_operation_from_name(name)) return *operation;
-  throw InputError(std::string(where) + ": unknown collective '" + std::string(name) +
-                   "' (known: " + known_names() + ")");
+  throw InputError(unknown_name_message(where, "collective", name, known_names()));
 }
 
 }  // namespace commsim

@@ -35,8 +35,8 @@ struct MeasuredOperation {
 std::string measured_operation_name(const MeasuredOperation& operation);
 /// The operation an nccl-tests name stands for: all_reduce, all_gather, reduce_scatter,
 /// alltoall, broadcast, reduce, sendrecv. nccl-tests writes commsim's collective names with
-/// '_' between the words, so this is the one place where the two spellings meet: the name is
-/// read with its '_' removed, and commsim's own names ("allreduce") are accepted too.
+/// '_' between the words; names are read in any spelling (base/name_match.h), so commsim's own
+/// ("allreduce") are accepted too.
 std::optional<MeasuredOperation> measured_operation_from_name(std::string_view name);
 /// As measured_operation_from_name; an unknown name is an InputError
 /// "<where>: unknown collective 'gather' (known: ...)".

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "base/error.h"
+#include "base/name_table.h"
 
 namespace commsim {
 
@@ -35,21 +36,26 @@ std::vector<Message> sendrecv_ring(const Topology& topology, Bytes bytes) {
 }
 
 P2pPattern parse_p2p_pattern(const std::string& text, std::string_view what) {
+  using Kind = P2pPattern::Kind;
+  static constexpr NameTable<Kind, 3> kFixedNames{{
+      {Kind::kOneWay, "one-way"},
+      {Kind::kBidirectional, "bidirectional"},
+      {Kind::kAllPairs, "all-pairs"},
+  }};
   P2pPattern p;
-  p.name = text;
-  if (text == "one-way") {
-    p.kind = P2pPattern::Kind::kOneWay;
-  } else if (text == "bidirectional") {
-    p.kind = P2pPattern::Kind::kBidirectional;
-  } else if (text == "all-pairs") {
-    p.kind = P2pPattern::Kind::kAllPairs;
-  } else if (text.rfind("shift:", 0) == 0) {
-    p.kind = P2pPattern::Kind::kShift;
-    p.shift = static_cast<std::uint32_t>(parse_count(text.substr(6), std::string(what) + " shift:K", 1, UINT32_MAX));
-  } else {
-    throw InputError(std::string(what) + ": unknown pattern '" + text +
-                     "' (known: one-way, bidirectional, all-pairs, shift:K)");
+  const std::size_t colon = text.find(':');
+  if (colon != std::string::npos && same_loose_name(text.substr(0, colon), "shift")) {
+    p.kind = Kind::kShift;
+    p.shift = static_cast<std::uint32_t>(parse_count(text.substr(colon + 1), std::string(what) + " shift:K", 1, UINT32_MAX));
+    p.name = "shift:" + text.substr(colon + 1);
+    return p;
   }
+  std::vector<std::string_view> names = names_of(kFixedNames);
+  names.push_back("shift:K");
+  const std::optional<Kind> kind = value_in(kFixedNames, text);
+  if (!kind) throw InputError(unknown_name_message(what, "pattern", text, names));
+  p.kind = *kind;
+  p.name = name_in(kFixedNames, *kind);  // as commsim spells it, whatever the spelling given
   return p;
 }
 

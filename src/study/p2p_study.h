@@ -46,7 +46,7 @@ struct P2pPattern {
   Rank src = 0;             // one-way, bidirectional
   Rank dst = 1;
   std::uint32_t shift = 0;  // shift:K
-  std::string name;         // as given: "one-way", "shift:3"
+  std::string name;         // as commsim spells it: "one-way", "shift:3"
 
   /// One-way and bidirectional: between two given ranks.
   bool pairwise() const { return kind == Kind::kOneWay || kind == Kind::kBidirectional; }

@@ -267,9 +267,7 @@ std::string default_name(const TopologyConfig& c) {
 std::string_view topology_kind_name(TopologyKind kind) { return name_in(kKindNames, kind); }
 
 TopologyKind parse_topology_kind(std::string_view name, std::string_view what) {
-  if (const auto kind = value_in(kKindNames, name)) return *kind;
-  throw InputError(std::string(what) + ": unknown topology kind '" + std::string(name) +
-                   "' (known: " + names_in(kKindNames) + ")");
+  return parse_in(kKindNames, name, what, "topology kind");
 }
 
 std::vector<std::uint32_t> parse_dims(std::string_view text, std::string_view what) {

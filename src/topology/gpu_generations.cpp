@@ -1,8 +1,10 @@
 #include "topology/gpu_generations.h"
 
 #include <array>
+#include <vector>
 
 #include "base/error.h"
+#include "base/name_match.h"
 
 namespace commsim {
 namespace {
@@ -66,11 +68,12 @@ std::uint32_t nccl_lane_rate(std::uint32_t gen) {
 }  // namespace
 
 const GpuGeneration& gpu_generation(std::string_view name, std::string_view what) {
+  std::vector<std::string_view> names;
   for (const GpuGeneration& g : kGenerations) {
-    if (g.name == name) return g;
+    if (same_loose_name(g.name, name)) return g;
+    names.push_back(g.name);
   }
-  throw InputError(std::string(what) + ": unknown GPU '" + std::string(name) + "' (known: " +
-                   gpu_generation_names() + ")");
+  throw InputError(unknown_name_message(what, "GPU", name, names));
 }
 
 std::string gpu_generation_names() {

@@ -1,7 +1,6 @@
 #include "topology/library.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdio>
 
@@ -16,12 +15,6 @@ constexpr NameTable<Protocol, 3> kProtocolNames{{
     {Protocol::kLL128, "ll128"},
     {Protocol::kSimple, "simple"},
 }};
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-  return out;
-}
 
 TimePs us(double microseconds) { return ps_from_seconds(microseconds * 1e-6); }
 
@@ -89,9 +82,7 @@ LibraryProfile gloo_library() {
 std::string_view protocol_name(Protocol protocol) { return name_in(kProtocolNames, protocol); }
 
 Protocol parse_protocol(std::string_view name, std::string_view what) {
-  if (const auto p = value_in(kProtocolNames, lower(name))) return *p;
-  throw InputError(std::string(what) + ": unknown protocol '" + std::string(name) + "' (known: " +
-                   names_in(kProtocolNames) + ")");
+  return parse_in(kProtocolNames, name, what, "protocol");
 }
 
 BandwidthBps ProtocolCosts::rate(BandwidthBps bottleneck) const {
@@ -162,12 +153,12 @@ std::string library_names() {
 }
 
 LibraryProfile library_by_name(std::string_view name, std::string_view what) {
-  const std::string key = lower(name);
+  std::vector<std::string_view> names;
   for (const LibraryProfile& p : built_in_libraries()) {
-    if (p.name == key) return p;
+    if (same_loose_name(p.name, name)) return p;
+    names.push_back(p.name);
   }
-  throw InputError(std::string(what) + ": unknown library '" + std::string(name) + "' (known: " +
-                   library_names() + ")");
+  throw InputError(unknown_name_message(what, "library", name, names));
 }
 
 }  // namespace commsim

@@ -33,8 +33,8 @@ LinkClass link_class(LinkKind kind) {
 
 std::string_view link_kind_name(LinkKind kind) { return name_in(kKindNames, kind); }
 
-std::optional<LinkKind> link_kind_from_name(std::string_view name) {
-  return value_in(kKindNames, name);
+LinkKind parse_link_kind(std::string_view name, std::string_view what) {
+  return parse_in(kKindNames, name, what, "link kind");
 }
 
 std::string_view duplex_name(Duplex duplex) { return duplex == Duplex::kFull ? "full" : "half"; }

@@ -35,7 +35,8 @@ LinkClass link_class(LinkKind kind);
 std::string_view link_class_name(LinkClass c);  // "nvlink", "pcie", "net"
 
 std::string_view link_kind_name(LinkKind kind);
-std::optional<LinkKind> link_kind_from_name(std::string_view name);
+/// InputError "<what>: unknown link kind 'x' (known: ...)" for a name not in the list.
+LinkKind parse_link_kind(std::string_view name, std::string_view what);
 std::string_view duplex_name(Duplex duplex);
 std::optional<Duplex> duplex_from_name(std::string_view name);
 

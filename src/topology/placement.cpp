@@ -54,6 +54,9 @@ std::vector<Rank> read_placement_file(const std::string& path, std::size_t ranks
 
 std::vector<Rank> parse_rank_order(const std::string& text, std::size_t ranks) {
   if (text == "linear") return {};
+  // A shuffle is reproducible only with its seed; "random" alone is not taken for a file of
+  // that name (./random is).
+  if (text == "random") throw InputError("--rank-order random: give a seed, random:SEED (e.g. random:1)");
   if (text.rfind("random:", 0) == 0) {
     return random_rank_order(ranks, parse_count(text.substr(7), "--rank-order random:SEED", 0,
                                                 UINT64_MAX));

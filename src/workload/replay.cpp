@@ -289,7 +289,7 @@ class Replayer {
   }
 
   void report_deadlock() const {
-    std::string report;
+    std::vector<std::string> report;
     std::size_t blocked_behind = 0;
     for (Rank r = 0; r < ranks_.size(); ++r) {
       for (std::uint32_t i = 0; i < ranks_[r].nodes.size(); ++i) {
@@ -300,13 +300,13 @@ class Replayer {
           continue;
         }
         const WorkloadNode& s = w_.ranks[r].nodes[i];
-        if (!report.empty()) report += "; ";
-        report += node_context(w_, r, s) + ": " + why_blocked(r, s);
+        report.push_back(node_context(w_, r, s) + ": " + why_blocked(r, s));
       }
     }
     if (report.empty()) return;
-    if (blocked_behind > 0) report += "; and " + std::to_string(blocked_behind) + " nodes waiting on these";
-    throw DeadlockError("replay deadlock: " + report);
+    const std::string waiting = std::to_string(report.size()) + (report.size() == 1 ? " node waits" : " nodes wait");
+    if (blocked_behind > 0) report.push_back("and " + std::to_string(blocked_behind) + " nodes waiting on these");
+    throw deadlock_error("replay deadlock: " + waiting + " on communication that never comes", report);
   }
 
   std::string why_blocked(Rank r, const WorkloadNode& s) const {

@@ -60,14 +60,6 @@ CollectiveKind collective_kind(const pb::CollectiveSpec& spec, const std::string
   return *kind;
 }
 
-std::string algorithm_names() {
-  std::string names;
-  for (const AlgorithmKind a : all_algorithms()) {
-    names += (names.empty() ? "" : ", ") + std::string(algorithm_name(a));
-  }
-  return names;
-}
-
 class SpecReader {
  public:
   SpecReader(const pb::WorkloadTraceSpec& spec, const std::string& origin)
@@ -146,11 +138,7 @@ class SpecReader {
     const bool sized = node.collective != CollectiveKind::kBarrier || !spec.size().empty();
     if (sized) node.bytes = parse_trace_size(spec.size(), where + ": collective.size");
     if (!spec.algorithm().empty()) {
-      node.algorithm = algorithm_from_name(spec.algorithm());
-      if (!node.algorithm) {
-        throw InputError(where + ": collective.algorithm '" + spec.algorithm() +
-                         "' is unknown (expected " + algorithm_names() + ")");
-      }
+      node.algorithm = parse_algorithm(spec.algorithm(), where + ": collective.algorithm");
     }
     if (!spec.group().empty()) {
       const auto it = group_index_.find(spec.group());

@@ -127,7 +127,8 @@ TEST(ParallelConfig, PlacementOrderParsesEachDimensionOnce) {
   EXPECT_EQ(error("tp-dp"), "--order 'tp-dp': missing cp, pp (each of tp, cp, dp and pp once, innermost first)");
   EXPECT_EQ(error("tp-cp-tp-pp"), "--order 'tp-cp-tp-pp': tp appears twice");
   EXPECT_EQ(error("tp-cp-dp-pp-tp"), "--order 'tp-cp-dp-pp-tp': tp appears twice");
-  EXPECT_EQ(error("tp-xp-dp-pp"), "--order 'tp-xp-dp-pp': unknown dimension 'xp' (known: tp, cp, dp, pp)");
+  EXPECT_EQ(error("tp-xp-dp-pp"),
+            "--order 'tp-xp-dp-pp': unknown dimension 'xp' (did you mean 'tp', 'cp' or 'dp'?) (known: tp, cp, dp, pp)");
   EXPECT_EQ(error("tp--dp-pp"), "--order 'tp--dp-pp': unknown dimension '' (known: tp, cp, dp, pp)");
   EXPECT_EQ(error("tp-cp-ep-dp-pp"),
             "--order 'tp-cp-ep-dp-pp': ep is not placed on its own: it is the innermost part of dp");

@@ -158,9 +158,11 @@ TEST(P2PModes, DeadlocksAreReportedNamingTheStages) {
     FAIL() << "expected a deadlock";
   } catch (const InputError& e) {
     const std::string what = e.what();
-    EXPECT_NE(what.find("pipeline deadlock: stage 0 (NPU 0)"), std::string::npos) << what;
-    EXPECT_NE(what.find("stage 1 (NPU 1)"), std::string::npos) << what;
-    EXPECT_NE(what.find("send 0 -> 1 tag 0 (out) has no matching receive"), std::string::npos) << what;
+    // A first line saying what, then a line for each stage and each unmatched send.
+    EXPECT_EQ(what.rfind("pipeline deadlock: 2 stages wait on communication that never comes\n  stage 0 (NPU 0) ", 0), 0u)
+        << what;
+    EXPECT_NE(what.find("\n  stage 1 (NPU 1) "), std::string::npos) << what;
+    EXPECT_NE(what.find("\n  send 0 -> 1 tag 0 (out) has no matching receive"), std::string::npos) << what;
   }
   // Both receive first, in separate calls: a wait cycle in any mode.
   using D = P2POp::Direction;

@@ -63,7 +63,8 @@ TEST(CliImport, BadInputIsAnErrorAndWritesNothing) {
   };
   expect_nothing_written({"topo", "--import-nvidia-smi", kHgxH100},
                          "--import-nvidia-smi needs --gpu NAME, the GPUs' generation (v100, a100, h100");
-  expect_nothing_written({"topo", "--import-nvidia-smi", kHgxH100, "--gpu", "h900"}, "--gpu: unknown GPU 'h900' (known: v100");
+  expect_nothing_written({"topo", "--import-nvidia-smi", kHgxH100, "--gpu", "h900"},
+                         "--gpu: unknown GPU 'h900' (did you mean 'h100', 'h200' or 'v100'?) (known: v100");
   expect_nothing_written({"topo", "--import-nvidia-smi", kHgxH100, "--gpu", "a100"},
                          "nvidia-smi-topo-hgx-h100-8nic.txt:2: GPU0 has 18 NVLinks in the matrix, but the a100 has 12");
   expect_nothing_written({"topo", "--import-nvidia-smi", bad, "--gpu", "4090"},

@@ -39,6 +39,24 @@ inline void expect_error(const std::vector<std::string>& args, const std::string
   EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "one line: " << r.err;
 }
 
+/// Runs commsim and expects exit status 2 and a report of several lines: "commsim: error: "
+/// `headline`, then only lines indented by two spaces, one of which contains `fragment`.
+inline void expect_report(const std::vector<std::string>& args, const std::string& headline,
+                          const std::string& fragment) {
+  const CliResult r = run_commsim(args);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err.rfind("commsim: error: " + headline + "\n", 0), 0u) << r.err;
+  std::istringstream lines(r.err);
+  std::string line;
+  std::getline(lines, line);
+  bool found = false;
+  while (std::getline(lines, line)) {
+    EXPECT_EQ(line.rfind("  ", 0), 0u) << "indented: " << r.err;
+    found = found || line.find(fragment) != std::string::npos;
+  }
+  EXPECT_TRUE(found) << r.err;
+}
+
 inline std::string source_path(const std::string& relative) {
   return std::string(COMMSIM_SOURCE_DIR) + "/" + relative;
 }

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "base/error.h"
 #include "collective/algorithms.h"
 #include "collective/simulate.h"
@@ -73,7 +75,10 @@ TEST(Replay, ChakraCollectiveSamplesTakeWhatCommsimCollectiveSays) {
 TEST(Replay, LoneSendAndReceiveAreUnmatchedNotHung) {
   const Topology node = build_topology(default_topology_config());
   const std::string send = deadlock_of(load_chakra_trace(kSamples + "generator/one_comm_send_node"), node);
-  EXPECT_NE(send.find("replay deadlock: "), std::string::npos) << send;
+  // One line saying what, then one for each of the 8 ranks' lone sends.
+  EXPECT_EQ(send.rfind("replay deadlock: 8 nodes wait on communication that never comes\n  ", 0), 0u) << send;
+  EXPECT_EQ(std::count(send.begin(), send.end(), '\n'), 8) << send;
+  EXPECT_NE(send.find(".7.et: rank 7: node 119 (COMM_SEND_NODE): send"), std::string::npos) << send;
   EXPECT_NE(send.find("has no matching receive"), std::string::npos) << send;
   const std::string recv = deadlock_of(load_chakra_trace(kSamples + "generator/one_comm_recv_node"), node);
   EXPECT_NE(recv.find("has no matching send"), std::string::npos) << recv;

@@ -238,8 +238,8 @@ TEST(TraceBadInput, MissingOrBadFields) {
   EXPECT_CONTAINS(text_error("ranks { nodes { id: 4 collective { type: ALL_GATHER } } }"),
                   "node 4: collective.size is missing");
   EXPECT_CONTAINS(
-      text_error("ranks { nodes { id: 4 collective { type: BARRIER algorithm: \"fast\" } } }"),
-      "node 4: collective.algorithm 'fast' is unknown (expected ring, ring-bidir,");
+      text_error("ranks { nodes { id: 4 collective { type: BARRIER algorithm: \"rign\" } } }"),
+      "node 4: collective.algorithm: unknown algorithm 'rign' (did you mean 'ring'?) (known: ring, ring-bidir,");
   EXPECT_CONTAINS(text_error("ranks { nodes { id: 4 send { size: \"1\" } } }"),
                   "node 4: send.peer is missing");
   EXPECT_CONTAINS(text_error("ranks { nodes { id: 4 recv { peer: 0 size: \"1Q\" } } }"),
