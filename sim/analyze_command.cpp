@@ -198,7 +198,13 @@ TrainingSearch run_search(std::ostream& out, const po::variables_map& vm, const 
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const auto jobs = static_cast<unsigned>(parse_count(option_text(vm, "jobs").value_or(std::to_string(cores)), "--jobs", 1, 4096));
   const std::size_t top = parse_count(option_text(vm, "top").value_or("10"), "--top", 1, 1u << 20);
-  const TrainingSearch search = search_training(topology, base, held, simulation, jobs, top);
+  std::optional<Progress> progress;  // once the number of splits that fit is known
+  const auto on_split = [&](std::size_t, std::size_t at_most) {
+    if (!progress) progress.emplace(run_progress(vm, at_most, "splits simulated (at most)"));
+    progress->advance();
+  };
+  const TrainingSearch search = search_training(topology, base, held, simulation, jobs, top, on_split);
+  if (progress) progress->finish();
   const TrainingSetup& s = base.setup;
   out << "# commsim analyze --search: " << s.model.name << " on " << topology.npu_count() << " GPUs of " << topology.name()
       << ", global batch " << s.batch.global_batch << " x " << s.batch.seq_length << " tokens; "
