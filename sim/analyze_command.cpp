@@ -13,6 +13,7 @@
 #include "base/error.h"
 #include "commands.h"
 #include "command_line.h"
+#include "link_stats_output.h"
 #include "model/parallel_config.h"
 #include "report/table.h"
 #include "topology/builders.h"
@@ -38,6 +39,7 @@ po::options_description analyze_options() {
   add_option(options, "csv", "FILE", "also write a row per split (one, or each of --search): setup, memory, time per "
                                      "dimension, bound, simulated step, MFU");
   add_option(options, "json", "FILE", "the same rows as JSON Lines");
+  add_link_stats_option(options, "of the simulated step (not with --search or --closed-form-only)");
   add_option(options, "straggler", "RANK:FACTOR[,..]", "slow one rank's compute by a factor, e.g. 5:2");
   add_option(options, "bucket-mb", "MB", "gradient bucket size in MiB, as DDP's bucket_cap_mb (default 25)");
   options.add(analyze_model_options()).add(analyze_parallel_options()).add(analyze_training_options());
@@ -258,7 +260,11 @@ int run_analyze(const std::vector<std::string>& args, std::ostream& out) {
   TrainingAnalysisOptions options = analysis_from_options(vm, topology.npu_count());
   options.library = library_from_options(vm, topology).profile;
   const StepSimulationOptions simulation = simulation_option(vm);
+  if (vm.count("link-stats") && (vm.count("search") || vm.count("closed-form-only"))) {
+    throw InputError("--link-stats writes the links of one simulated step: not with --search or --closed-form-only");
+  }
   RowFiles rows(vm);
+  LinkStatsOutput link_stats(vm);
   if (vm.count("search")) {
     const TrainingSearch search = run_search(out, vm, topology, options, simulation);
     for (const SearchRow& r : search.rows) {
@@ -278,6 +284,7 @@ int run_analyze(const std::vector<std::string>& args, std::ostream& out) {
   if (!vm.count("closed-form-only")) {
     std::optional<Progress> progress;  // once the total is known
     StepSimulationOptions with_progress = simulation;
+    with_progress.record_link_stats = true;  // for the hottest links of the report
     with_progress.on_progress = [&](std::size_t, std::size_t total) {
       if (!progress) progress.emplace(run_progress(vm, total, "nodes"));
       progress->advance();
@@ -285,6 +292,7 @@ int run_analyze(const std::vector<std::string>& args, std::ostream& out) {
     simulated = simulate_training_step(topology, options, analysis, with_progress);
     if (progress) progress->finish();
     print_simulated(out, *simulated, analysis);
+    link_stats.report(out, topology, *simulated->link_stats, "the simulated step");
   }
   rows.write(options.setup, analysis, simulated);
   rows.commit();

@@ -8,6 +8,7 @@
 #include "base/output_file.h"
 #include "commands.h"
 #include "command_line.h"
+#include "link_stats_output.h"
 #include "report/table.h"
 #include "study/p2p_study.h"
 #include "run_progress.h"
@@ -34,6 +35,7 @@ po::options_description p2p_options() {
   add_option(options, "csv", "FILE",
              "also write one row per message: pattern,src,dst,size_bytes,sim_time_us,"
              "model_time_us,sim_over_model,algbw_GBps");
+  add_link_stats_option(options, "of the largest size (all-pairs: every pair alone in turn, one after another)");
   add_quiet_option(options);
   options.add(topology_options());
   options.add(library_options());
@@ -193,17 +195,25 @@ int run_p2p(const std::vector<std::string>& args, std::ostream& out) {
   const TimePs overhead = parse_time(option_text(vm, "overhead").value_or("0"), "--overhead");
   std::optional<OutputFile> csv;  // opened before the simulation, so a bad path fails at once
   if (const auto path = option_text(vm, "csv")) csv.emplace(*path);
+  LinkStatsOutput link_stats(vm);
   const LibraryChoice library = library_from_options(vm, topology);
 
   Progress progress = run_progress(vm, sizes.size(), "sizes");
-  const P2pStudy study =
-      study_p2p(topology, pattern, sizes, {overhead, library.profile, library.protocol, [&] { progress.advance(); }});
+  // Link statistics of the largest size, for the hottest links of every report.
+  const P2pStudy study = study_p2p(topology, pattern, sizes,
+                                   {overhead, library.profile, library.protocol, [&] { progress.advance(); }, true});
   progress.finish();
   print_header(out, topology, pattern, study, library, overhead);
   if (pattern.kind == P2pPattern::Kind::kAllPairs) {
     print_all_pairs(out, study, topology.npu_count());
   } else {
     print_table(out, study, library.profile);
+  }
+  if (const LinkStats* stats = study.link_stats()) {
+    const bool alone = pattern.kind == P2pPattern::Kind::kAllPairs;
+    link_stats.report(out, topology, *stats,
+                      pattern.name + " at " + std::to_string(sizes.back()) + " B" +
+                          (alone ? ", every pair alone in turn, one after another" : ""));
   }
   if (csv) {
     write_csv(csv->stream(), study, pattern);

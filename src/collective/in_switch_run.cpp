@@ -20,7 +20,8 @@ Bytes share_bytes(Bytes n, std::uint64_t numerator, std::uint64_t denominator) {
 }  // namespace
 
 InSwitchRun simulate_in_switch_allreduce(const Topology& topology, AlgorithmKind algorithm, Bytes size,
-                                         const ProtocolCosts& costs, TimePs overhead_ps) {
+                                         const ProtocolCosts& costs, TimePs overhead_ps,
+                                         LinkStatsRecorder* link_stats) {
   const bool tree = algorithm == AlgorithmKind::kNvlsTree;
   COMMSIM_CHECK(reduces_in_switch(algorithm) && !in_switch_unavailable(topology, tree),
                 "in-switch AllReduce on a topology that cannot run it (the caller checks)");
@@ -40,6 +41,7 @@ InSwitchRun simulate_in_switch_allreduce(const Topology& topology, AlgorithmKind
 
   Engine engine;
   Network network(engine, topology, overhead_ps, costs);
+  network.set_link_stats(link_stats);
   const ProtocolCosts full_rate;  // no step latency, efficiency 1
   InSwitchRun run;
   TimePs last_arrival = 0;

@@ -18,6 +18,7 @@
 
 #include "base/collectives.h"
 #include "base/units.h"
+#include "network/link_stats.h"
 #include "topology/library.h"
 #include "topology/topology.h"
 
@@ -30,7 +31,9 @@ struct InSwitchRun {
 
 /// Precondition: the topology can run `algorithm` (in_switch_unavailable is empty; callers
 /// check inapplicable_reason). `costs`: the library's in-switch costs (LibraryProfile::in_switch), or none (ideal).
+/// `link_stats`, if given, records the run's flows (network/link_stats.h).
 InSwitchRun simulate_in_switch_allreduce(const Topology& topology, AlgorithmKind algorithm, Bytes size,
-                                         const ProtocolCosts& costs, TimePs overhead_ps);
+                                         const ProtocolCosts& costs, TimePs overhead_ps,
+                                         LinkStatsRecorder* link_stats = nullptr);
 
 }  // namespace commsim

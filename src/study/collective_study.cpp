@@ -77,6 +77,7 @@ CollectivePoint run_collective_point(const Topology& topology, CollectiveKind ki
   const CollectiveResult result = simulate_collective(topology, kind, choice.algorithm, size, run);
   point.sim_ps = result.time_ps;
   point.verify_error = result.verify_error;
+  point.link_stats = result.link_stats;
   const ModelOptions model = model_options(run, point.costs);
   point.cost = collective_cost(topology, kind, choice.algorithm, size, model);
   point.model_s = point.cost.time_s(model.gamma_s_per_byte);
@@ -91,6 +92,16 @@ const CollectivePoint* CollectiveBlock::first_verify_failure() const {
   const auto failed =
       std::find_if(points.begin(), points.end(), [](const CollectivePoint& p) { return !p.verify_error.empty(); });
   return failed == points.end() ? nullptr : &*failed;
+}
+
+const CollectivePoint* CollectiveStudy::link_stats_point() const {
+  const CollectivePoint* point = nullptr;
+  if (!fastest.empty()) {
+    point = &fastest.back();
+  } else if (!blocks.empty() && !blocks.front().points.empty()) {
+    point = &blocks.front().points.back();
+  }
+  return point && point->link_stats ? point : nullptr;
 }
 
 bool CollectiveStudy::all_verified() const {
@@ -113,10 +124,13 @@ CollectiveStudy study_collective(const Topology& topology, CollectiveKind kind,
                                  const CollectiveStudyOptions& options) {
   check_runs(topology, kind, algorithms, sizes, options.run);
   CollectiveStudy study;
+  CollectiveStudyOptions unrecorded = options;  // the sizes below the largest
+  unrecorded.run.record_link_stats = false;
   for (const AlgorithmChoice& algorithm : algorithms) {
     CollectiveBlock block{algorithm, {}, {}};
-    for (const Bytes size : sizes) {
-      block.points.push_back(run_collective_point(topology, kind, algorithm, size, options));
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+      const bool largest = i + 1 == sizes.size();
+      block.points.push_back(run_collective_point(topology, kind, algorithm, sizes[i], largest ? options : unrecorded));
       if (options.on_point) options.on_point();
     }
     if (algorithm && !block.points.empty()) block.formula = block.points.front().cost.formula;

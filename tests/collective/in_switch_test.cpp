@@ -69,6 +69,24 @@ TEST(InSwitch, NvlsOnOneNodeIsOneRoundOfFlowsToAndFromTheSwitch) {
   EXPECT_NEAR(model_s(node, A::kNvls, 8 * kMiB, kWhole), expected, 1e-15);
 }
 
+TEST(InSwitch, NvlsLinkStatsAreTheWireBytesToAndFromTheSwitch) {
+  // As above: every GPU's link carries 9 MiB of data each way, 9 MiB / 0.8 on the wire,
+  // busy the 9 x 2^20 x 25 ps it flows, one flow at a time, out of T = 27.25 us + that.
+  CollectiveConfig config;
+  config.library = kWhole;
+  config.record_link_stats = true;
+  const Topology node = nvls_topology(TopologyKind::kSwitch, 1, 8);
+  const CollectiveResult r = simulate_collective(node, kAllReduce, A::kNvls, 8 * kMiB, config);
+  ASSERT_TRUE(r.link_stats);
+  EXPECT_EQ(r.link_stats->simulated_ps, r.time_ps);
+  ASSERT_EQ(r.link_stats->loads.size(), 16u);
+  for (const LinkLoad& load : r.link_stats->loads) {
+    EXPECT_DOUBLE_EQ(load.bytes, 9.0 * kMiB / 0.8);
+    EXPECT_EQ(load.busy_ps, 9 * kMiB * 25);
+    EXPECT_EQ(load.peak_flows, 1u);
+  }
+}
+
 TEST(InSwitch, NvlsOnAnH100NodeAsNcclCostsIt) {
   // NCCL's NVLS: base latency 0, one NVLink step of 25 us, nvlsEfficiency 0.85 (Hopper), on
   // 370.8 GB/s: 1 GiB takes 25.25 us + 2^30 x 9/8 B / 315.18 GB/s = 3857.85 us, busbw
