@@ -1,8 +1,10 @@
 #include "topology/graphviz_layout.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <map>
+#include <numbers>
 #include <numeric>
 #include <utility>
 
@@ -11,9 +13,8 @@
 namespace commsim {
 namespace {
 
-constexpr NameTable<DotEngine, 3> kEngineNames{{
+constexpr NameTable<DotEngine, 2> kEngineNames{{
     {DotEngine::kDot, "dot"},
-    {DotEngine::kCirco, "circo"},
     {DotEngine::kNeato, "neato"},
 }};
 
@@ -26,6 +27,8 @@ constexpr double kGridDx = 1.3;
 constexpr double kGridDy = 1.0;
 constexpr double kPlaneDx = 0.9;
 constexpr double kPlaneDy = 0.45;
+// Between neighbours round a circle, inches: a box "npu63" and a gap.
+constexpr double kCircleStep = 1.0;
 
 bool is_network(const LinkParams& p) { return link_class(p.kind) == LinkClass::kNet; }
 
@@ -247,23 +250,36 @@ std::vector<DotPosition> grid_positions(const Topology& t, const Grid& grid) {
   return position;
 }
 
+// NPU r of N on a circle, clockwise from the top: at angle pi/2 - 2 pi r / N, radius
+// N kCircleStep / (2 pi) (at least kCircleStep), so neighbours are kCircleStep apart.
+std::vector<DotPosition> circle_positions(const Topology& t) {
+  const double n = static_cast<double>(t.npu_count());
+  const double radius = std::max(kCircleStep, n * kCircleStep / (2 * std::numbers::pi));
+  std::vector<DotPosition> position(t.vertex_count());
+  for (VertexId r = 0; r < t.npu_count(); ++r) {
+    const double angle = std::numbers::pi / 2 - 2 * std::numbers::pi * r / n;
+    position[r] = {radius * std::cos(angle), radius * std::sin(angle)};
+  }
+  return position;
+}
+
 }  // namespace
 
 std::string_view dot_engine_name(DotEngine engine) { return name_in(kEngineNames, engine); }
 
 DotLayout plan_dot_layout(const Topology& topology) {
   DotLayout layout;
-  if (const auto& grid = topology.grid()) {
-    const bool ring = grid->dims.size() == 1 && grid->wrap;
-    layout.engine = ring ? DotEngine::kCirco : DotEngine::kNeato;
-    if (!ring) layout.position = grid_positions(topology, *grid);
-    return layout;
+  const auto& grid = topology.grid();
+  const bool ring = grid && grid->dims.size() == 1 && grid->wrap;
+  if (ring || (!grid && topology.switch_count() == 0)) {
+    layout.engine = DotEngine::kNeato;
+    layout.position = circle_positions(topology);
+  } else if (grid) {
+    layout.engine = DotEngine::kNeato;
+    layout.position = grid_positions(topology, *grid);
+  } else {
+    plan_mirrored(topology, layout);
   }
-  if (topology.switch_count() == 0) {
-    layout.engine = DotEngine::kCirco;
-    return layout;
-  }
-  plan_mirrored(topology, layout);
   return layout;
 }
 

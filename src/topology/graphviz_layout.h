@@ -4,10 +4,10 @@
 // pinned. Found from the graph itself, so a spec file's explicit graph is drawn like a
 // built topology of the same shape.
 //
-//  - Rings and graphs without switches (fully connected, direct NVLink meshes): circo, the
-//    NPUs round a circle.
-//  - Meshes and tori: neato with every NPU pinned at its grid coordinate (a 3-D grid as its
-//    planes side by side), so rows stay rows.
+//  - Rings and graphs without switches (fully connected, direct NVLink meshes): neato with
+//    the NPUs pinned round a circle in rank order.
+//  - Meshes and tori: neato with every NPU pinned at its grid coordinate (a 3-D grid's planes
+//    in oblique projection), so rows stay rows.
 //  - Everything else: dot, left to right, mirrored round the core of the fabric (the
 //    switches farthest from any NPU: a tree's root, the network switch or spine of a cluster,
 //    a PCIe root complex): half the NPUs on each side, so 64 GPUs make two columns of 32 and
@@ -30,7 +30,7 @@
 
 namespace commsim {
 
-enum class DotEngine { kDot, kCirco, kNeato };
+enum class DotEngine { kDot, kNeato };
 std::string_view dot_engine_name(DotEngine engine);
 
 struct DotCluster {

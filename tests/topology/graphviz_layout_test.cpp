@@ -80,10 +80,22 @@ TEST(GraphvizLayout, LeafSwitchesAreALevel) {
   EXPECT_EQ(layout.column[8], -3);  // node0's NVSwitch, beyond its GPUs
 }
 
+// Round a circle clockwise from the top, neighbours 1 inch apart: a ring of 16 has radius
+// 16 / (2 pi) = 2.546, NPU 4 a quarter turn on at (2.546, 0); 6 NPUs would have 0.955, so
+// the radius is the least, 1, and NPU 3 is at the bottom.
 TEST(GraphvizLayout, RingsAndSwitchlessGraphsGoRoundACircle) {
-  EXPECT_EQ(plan_dot_layout(built(TopologyKind::kRing, 16)).engine, DotEngine::kCirco);
-  EXPECT_EQ(plan_dot_layout(built(TopologyKind::kFullyConnected, 6)).engine, DotEngine::kCirco);
-  EXPECT_EQ(plan_dot_layout(built(TopologyKind::kTorus, 0, {8})).engine, DotEngine::kCirco);
+  const DotLayout ring = plan_dot_layout(built(TopologyKind::kRing, 16));
+  EXPECT_EQ(ring.engine, DotEngine::kNeato);
+  ASSERT_EQ(ring.position.size(), 16u);
+  EXPECT_NEAR(ring.position[0].x, 0, 1e-12);
+  EXPECT_NEAR(ring.position[0].y, 2.546479, 1e-6);
+  EXPECT_NEAR(ring.position[4].x, 2.546479, 1e-6);
+  EXPECT_NEAR(ring.position[4].y, 0, 1e-12);
+  const DotLayout complete = plan_dot_layout(built(TopologyKind::kFullyConnected, 6));
+  EXPECT_NEAR(complete.position[3].x, 0, 1e-12);
+  EXPECT_NEAR(complete.position[3].y, -1, 1e-12);
+  EXPECT_EQ(plan_dot_layout(built(TopologyKind::kTorus, 0, {8})).position[2].x,
+            plan_dot_layout(built(TopologyKind::kRing, 8)).position[2].x);  // a 1-D torus is a ring
 }
 
 // 2-D: npu r at (1.3 (r mod 4), -1.0 (r / 4)) inches. 3-D 4x4x4: cells 3 x 0.9 + 1.3 = 4.0
