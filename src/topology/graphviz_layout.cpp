@@ -84,18 +84,35 @@ std::string node_label(const Topology& t, const std::vector<VertexId>& members, 
   return "node " + std::to_string(index);
 }
 
+// Union-find over vertices, the smallest vertex of a set as its representative.
+struct Sets {
+  std::vector<VertexId> up;
+  explicit Sets(std::size_t n) : up(n) { std::iota(up.begin(), up.end(), VertexId{0}); }
+  VertexId find(VertexId v) {
+    while (up[v] != v) v = up[v] = up[up[v]];
+    return v;
+  }
+  void join(VertexId a, VertexId b) {
+    a = find(a);
+    b = find(b);
+    if (a != b) up[std::max(a, b)] = std::min(a, b);
+  }
+};
+
 std::vector<DotCluster> find_node_clusters(const Topology& t) {
   const auto& links = t.links();
   if (std::none_of(links.begin(), links.end(), [](const Link& l) { return is_network(l.params); })) return {};
-  std::vector<bool> placed(t.vertex_count(), false);
+  Sets pieces(t.vertex_count());
+  for (const Link& l : links) {
+    if (!is_network(l.params)) pieces.join(l.first, l.second);
+  }
+  std::map<VertexId, std::vector<VertexId>> members_of;  // by the piece's first vertex
+  for (VertexId v = 0; v < t.vertex_count(); ++v) members_of[pieces.find(v)].push_back(v);
   std::vector<DotCluster> clusters;
-  for (VertexId v = 0; v < t.npu_count(); ++v) {
-    if (placed[v]) continue;
-    const Search piece = breadth_first(t, {v}, [](const LinkParams& p) { return !is_network(p); });
-    std::vector<VertexId> members = piece.order;
-    std::sort(members.begin(), members.end());
-    for (const VertexId m : members) placed[m] = true;
-    if (members.size() >= 2) clusters.push_back({node_label(t, members, clusters.size()), std::move(members)});
+  for (auto& [first, members] : members_of) {
+    if (first < t.npu_count() && members.size() >= 2) {
+      clusters.push_back({node_label(t, members, clusters.size()), std::move(members)});
+    }
   }
   return clusters;
 }
@@ -143,21 +160,6 @@ std::vector<VertexId> find_core(const Topology& t, const std::vector<std::option
   }
   return core;
 }
-
-// Union-find over vertices, the smallest vertex of a set as its representative.
-struct Sets {
-  std::vector<VertexId> up;
-  explicit Sets(std::size_t n) : up(n) { std::iota(up.begin(), up.end(), VertexId{0}); }
-  VertexId find(VertexId v) {
-    while (up[v] != v) v = up[v] = up[up[v]];
-    return v;
-  }
-  void join(VertexId a, VertexId b) {
-    a = find(a);
-    b = find(b);
-    if (a != b) up[std::max(a, b)] = std::min(a, b);
-  }
-};
 
 // Which side of the core each vertex is drawn on (-1 left, +1 right, 0 the core itself).
 // A branch is everything reached through one neighbour of the core; branches that share a
