@@ -16,6 +16,8 @@ struct CollectiveMeetings::Meeting {
   std::vector<Rank> members;
   std::vector<std::optional<std::uint32_t>> node_of_member;  // by position in members
   std::size_t arrived = 0;
+  std::size_t done = 0;       // members whose part is done
+  std::size_t collective = 0;  // its entry in collectives_
   std::unique_ptr<Schedule> schedule;
   std::unique_ptr<CollectiveRunner> runner;
   bool started = false;  // runner->start() has returned
@@ -88,10 +90,13 @@ void CollectiveMeetings::start(Meeting& m, NodeRef last) {
   } catch (const InputError& e) {
     throw InputError(node_context(workload_, last.rank, s) + ": " + e.what());
   }
+  const std::optional<Protocol> protocol = protocol_for(s.collective, algorithm, s.bytes);
+  record_start(m, s, algorithm, protocol);
   RunOptions run;
   run.npu_of_rank = m.members;
   Meeting* meeting = &m;
   run.on_rank_done = [this, meeting](Rank member) {
+    if (++meeting->done == meeting->members.size()) collectives_[meeting->collective].end_ps = engine_.now();
     const NodeRef done{meeting->members[member], *meeting->node_of_member[member]};
     // A collective with nothing to send (one member) finishes inside start(); finishing
     // it in a later event of the same instant keeps a chain of them from recursing
@@ -102,7 +107,7 @@ void CollectiveMeetings::start(Meeting& m, NodeRef last) {
       engine_.schedule_after(0, [this, done] { finish_(done); });
     }
   };
-  run.library = collective_costs(s.collective, algorithm, s.bytes);
+  run.library = options_.library.costs(protocol);
   const TimePs call_ps = run.library->call_latency_ps;
   m.runner = std::make_unique<CollectiveRunner>(network_, *m.schedule, block_space_bytes(s.collective, s.bytes, g),
                                                 std::move(run));
@@ -117,13 +122,26 @@ void CollectiveMeetings::start(Meeting& m, NodeRef last) {
   }
 }
 
-// The library's costs for one collective: the protocol asked for, or NCCL's choice.
-ProtocolCosts CollectiveMeetings::collective_costs(CollectiveKind kind, AlgorithmKind algorithm, Bytes bytes) const {
+// The library's protocol for one collective: the one asked for, or NCCL's choice by the
+// closed form; none for the ideal library.
+std::optional<Protocol> CollectiveMeetings::protocol_for(CollectiveKind kind, AlgorithmKind algorithm,
+                                                        Bytes bytes) const {
   const LibraryProfile& library = options_.library;
-  if (library.ideal() || options_.protocol) return library.costs(options_.protocol);
+  if (library.ideal() || options_.protocol) return options_.protocol;
   ModelOptions model;
   model.overhead_s = seconds_from_ps(options_.overhead_ps);
-  return library.costs(fastest_protocol(topology_, kind, algorithm, bytes, model, library));
+  return fastest_protocol(topology_, kind, algorithm, bytes, model, library);
+}
+
+void CollectiveMeetings::record_start(Meeting& m, const WorkloadNode& s, AlgorithmKind algorithm,
+                                      std::optional<Protocol> protocol) {
+  m.collective = collectives_.size();
+  ReplayedCollective& c = collectives_.emplace_back();
+  c.call = {s.collective, s.group, m.members.size(), s.bytes, algorithm, protocol};
+  c.first_rank = m.members.front();
+  c.first_node = *m.node_of_member.front();
+  c.start_ps = engine_.now();
+  c.end_ps = c.start_ps;
 }
 
 std::string CollectiveMeetings::missing_members(Rank r, const WorkloadNode& s) const {

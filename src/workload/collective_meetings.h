@@ -17,6 +17,7 @@
 #include "engine/engine.h"
 #include "network/network.h"
 #include "workload/replay.h"
+#include "workload/replayed_collective.h"
 
 namespace commsim::replay {
 
@@ -44,6 +45,9 @@ class CollectiveMeetings {
   /// InputError (naming n) when the algorithm does not apply to the group.
   std::optional<std::vector<NodeRef>> join(NodeRef n);
 
+  /// Every collective started so far, in the order they started.
+  std::vector<ReplayedCollective> take_collectives() { return std::move(collectives_); }
+
   /// The ranks that never reached the collective rank r's node s waits in: "2, 3".
   std::string missing_members(Rank r, const WorkloadNode& s) const;
 
@@ -57,7 +61,8 @@ class CollectiveMeetings {
   Meeting& meeting_of(NodeRef n);
   void start(Meeting& m, NodeRef last);
   AlgorithmKind algorithm_for(const WorkloadNode& s, std::size_t members) const;
-  ProtocolCosts collective_costs(CollectiveKind kind, AlgorithmKind algorithm, Bytes bytes) const;
+  std::optional<Protocol> protocol_for(CollectiveKind kind, AlgorithmKind algorithm, Bytes bytes) const;
+  void record_start(Meeting& m, const WorkloadNode& s, AlgorithmKind algorithm, std::optional<Protocol> protocol);
 
   const Workload& workload_;
   const Topology& topology_;
@@ -67,6 +72,7 @@ class CollectiveMeetings {
   Finish finish_;
   std::vector<std::map<std::size_t, std::uint64_t>> started_;  // per rank: collectives per group
   std::map<std::pair<std::size_t, std::uint64_t>, std::unique_ptr<Meeting>> meetings_;  // (group, k)
+  std::vector<ReplayedCollective> collectives_;
 };
 
 }  // namespace commsim::replay

@@ -230,6 +230,7 @@ class Replayer {
       out.critical_path.push_back({n->rank, n->index, node(*n).start_ps, node(*n).end_ps});
     }
     std::reverse(out.critical_path.begin(), out.critical_path.end());
+    out.collectives = meetings_.take_collectives();
     out.link_busy = merged_link_busy();
     return out;
   }
