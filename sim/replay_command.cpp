@@ -9,6 +9,7 @@
 #include "report/chrome_trace.h"
 #include "report/table.h"
 #include "topology/builders.h"
+#include "replay_rows.h"
 #include "run_progress.h"
 #include "topology_options.h"
 #include "workload/chakra_reader.h"
@@ -88,6 +89,9 @@ po::options_description replay_options() {
   add_option(options, "timeline", "FILE", "write a Chrome trace JSON: a track per rank");
   options.add_options()("link-tracks", "with --timeline, also a track per busy link");
   add_option(options, "csv", "FILE", "also write per-rank rows: rank,finish_time_us,compute_us,exposed_comm_us");
+  add_option(options, "collectives-csv", "FILE",
+             "also write a row per collective, in the order they started: " + collective_rows_header());
+  add_option(options, "collectives-json", "FILE", "the same rows as JSON Lines");
   add_quiet_option(options);
   options.add(topology_options("Topology (default: the 8-GPU H100 node, or as many such nodes as the trace needs)"));
   options.add(library_options());
@@ -136,7 +140,9 @@ void print_report(std::ostream& out, const Workload& workload, const Topology& t
                    fixed(us_from_ps(rr.exposed_comm_ps), 3)});
   }
   table.print(out);
-  out << "# exposed comm: time a rank computed nothing while its communication was under way\n#\n"
+  out << "# exposed comm: time a rank computed nothing while its communication was under way\n#\n";
+  print_collective_table(out, workload, result);
+  out << "#\n"
       << "# critical path (" << result.critical_path.size() << " nodes):\n";
   const std::size_t n = result.critical_path.size();
   for (std::size_t i = 0; i < n; ++i) {
@@ -157,6 +163,18 @@ void write_csv(std::ostream& csv, const ReplayResult& result) {
     write_csv_row(csv, {std::to_string(r), fixed(us_from_ps(rr.finish_ps), 6), fixed(us_from_ps(rr.compute_ps), 6),
                         fixed(us_from_ps(rr.exposed_comm_ps), 6)});
   }
+}
+
+// --collectives-csv and --collectives-json: a row per collective.
+void write_collective_rows(OutputFile* csv, OutputFile* json, const Workload& workload, const ReplayResult& result) {
+  if (csv) csv->stream() << collective_rows_header() << "\n";
+  for (std::size_t i = 0; i < result.collectives.size(); ++i) {
+    const std::vector<std::string> cells = collective_cells(workload, i, result.collectives[i]);
+    if (csv) write_csv_row(csv->stream(), cells);
+    if (json) json->stream() << collective_json_line(cells) << "\n";
+  }
+  if (csv) csv->commit();
+  if (json) json->commit();
 }
 
 // The nodes a replay runs (progress): all but the skipped ones.
@@ -181,6 +199,10 @@ int run_replay(const std::vector<std::string>& args, std::ostream& out) {
   if (const auto path = option_text(vm, "timeline")) timeline.emplace(*path);
   std::optional<OutputFile> csv;
   if (const auto path = option_text(vm, "csv")) csv.emplace(*path);
+  std::optional<OutputFile> collectives_csv;
+  if (const auto path = option_text(vm, "collectives-csv")) collectives_csv.emplace(*path);
+  std::optional<OutputFile> collectives_json;
+  if (const auto path = option_text(vm, "collectives-json")) collectives_json.emplace(*path);
   Progress progress = run_progress(vm, simulated_node_count(workload), "nodes");
   replay.on_node_done = [&] { progress.advance(); };
   const ReplayResult result = replay_workload(workload, topo, replay);
@@ -195,6 +217,8 @@ int run_replay(const std::vector<std::string>& args, std::ostream& out) {
     write_csv(csv->stream(), result);
     csv->commit();
   }
+  write_collective_rows(collectives_csv ? &*collectives_csv : nullptr, collectives_json ? &*collectives_json : nullptr,
+                        workload, result);
   return 0;
 }
 

@@ -1,6 +1,9 @@
-// commsim replay: exit status 2 on deadlocks and bad options; CSV and timeline output.
+// commsim replay: exit status 2 on deadlocks and bad options; CSV and timeline output; the
+// report and rows of each collective.
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 #include "run_cli.h"
 
@@ -56,6 +59,84 @@ TEST(CliReplay, LibraryCostsApplyToEveryCollective) {
       run_commsim({"replay", "--trace", trace, "--topology-file", datasheet_h100(), "--library", "nccl", "--protocol", "ll"});
   ASSERT_EQ(ll.status, 0) << ll.err;
   EXPECT_NE(ll.out.find("# total time 854.911 us"), std::string::npos) << ll.out;
+  // The collective's row names the protocol each run took; busbw = 64 MiB / t x 2(8-1)/8.
+  EXPECT_NE(nccl.out.find("\n      1     allreduce      all      8     67108864               ring   simple     323.979"
+                          "     323.979     323.979      323.979   207.14   362.49\n"),
+            std::string::npos)
+      << nccl.out;
+  EXPECT_NE(ll.out.find("   ring       ll     854.911"), std::string::npos) << ll.out;
+  EXPECT_NE(ideal.out.find("   ring        -     267.979"), std::string::npos) << ideal.out;
+}
+
+// Ranks 0 and 1 AllReduce 1 MiB twice in "left"; rank 2 computes 10 us, then 2 and 3
+// AllGather 4 MiB in "right"; then all four AllReduce 4 MiB.
+constexpr const char* kTwoGroups = R"(
+  name: "two-groups"
+  groups { name: "left" ranks: [0, 1] }
+  groups { name: "right" ranks: [2, 3] }
+  ranks {
+    nodes { id: 1 name: "ar1" collective { type: ALL_REDUCE size: "1M" group: "left" } }
+    nodes { id: 2 deps: 1 name: "ar2" collective { type: ALL_REDUCE size: "1M" group: "left" } }
+    nodes { id: 3 deps: 2 name: "all" collective { type: ALL_REDUCE size: "4M" } }
+  }
+  ranks {
+    nodes { id: 1 name: "ar1" collective { type: ALL_REDUCE size: "1M" group: "left" } }
+    nodes { id: 2 deps: 1 name: "ar2" collective { type: ALL_REDUCE size: "1M" group: "left" } }
+    nodes { id: 3 deps: 2 name: "all" collective { type: ALL_REDUCE size: "4M" } }
+  }
+  ranks {
+    nodes { id: 1 name: "fwd" compute { duration: "10us" } }
+    nodes { id: 2 deps: 1 name: "ag" collective { type: ALL_GATHER size: "4M" group: "right" } }
+    nodes { id: 3 deps: 2 name: "all" collective { type: ALL_REDUCE size: "4M" } }
+  }
+  ranks {
+    nodes { id: 2 name: "ag" collective { type: ALL_GATHER size: "4M" group: "right" } }
+    nodes { id: 3 deps: 2 name: "all" collective { type: ALL_REDUCE size: "4M" } }
+  }
+)";
+
+TEST(CliReplay, EachCollectiveWithItsGroupAlgorithmTimeAndBandwidth) {
+  // On a ring of 4 at 100 GB/s (10 ps a byte) and 1 us a link, with nothing contending:
+  //   left  ring AllReduce 1 MiB, p 2: 2 x (1 + 5.24288 us)  = 12.48576 us, at 0 and 12.48576 us
+  //   right ring AllGather 4 MiB, p 2: 1 + 20.97152 us       = 21.97152 us, at 10 us (rank 2's compute)
+  //   all   ring AllReduce 4 MiB, p 4: 6 x (1 + 10.48576 us) = 68.91456 us, at 31.97152 us
+  // algbw = S / t: 1 MiB / 12.48576 us = 83.981752 GB/s (busbw x 2(2-1)/2 = 1); 4 MiB /
+  // 21.97152 us = 190.897307 (busbw x 1/2 = 95.448654); 4 MiB / 68.91456 us = 60.862378
+  // (busbw x 2(4-1)/4 = 91.293567).
+  const std::string trace = tmp_path("two-groups.textproto");
+  const std::string csv = tmp_path("two-groups-collectives.csv");
+  const std::string json = tmp_path("two-groups-collectives.json");
+  write_file(trace, kTwoGroups);
+  const CliResult r = run_commsim({"replay", "--trace", trace, "--topology", "ring", "--npus", "4", "--bandwidth",
+                                   "100GB/s", "--latency", "1us", "--collectives-csv", csv, "--collectives-json", json});
+  ASSERT_EQ(r.status, 0) << r.err;
+  // One row per (collective, group, size, algorithm, protocol), the most total time first.
+  EXPECT_NE(r.out.find("# collectives: 4 run, 3 distinct (collective, group, size, algorithm, protocol), the most "
+                       "total time first\n"),
+            std::string::npos)
+      << r.out;
+  const std::string rows =
+      "      1     allreduce      all      4      4194304               ring        -      68.915      68.915      "
+      "68.915       68.915    60.86    91.29\n"
+      "      2     allreduce     left      2      1048576               ring        -      12.486      12.486      "
+      "12.486       24.972    83.98    83.98\n"
+      "      1     allgather    right      2      4194304               ring        -      21.972      21.972      "
+      "21.972       21.972   190.90    95.45\n";
+  EXPECT_NE(r.out.find(rows), std::string::npos) << r.out;
+  // Each collective in the order it started, named by its group's first member's node.
+  EXPECT_EQ(read_file(csv),
+            "index,rank,node,name,collective,group,ranks,size_bytes,algorithm,protocol,start_us,time_us,algbw_GBps,"
+            "busbw_GBps\n"
+            "0,0,1,ar1,allreduce,left,2,1048576,ring,-,0.000000,12.485760,83.981752,83.981752\n"
+            "1,2,2,ag,allgather,right,2,4194304,ring,-,10.000000,21.971520,190.897307,95.448654\n"
+            "2,0,2,ar2,allreduce,left,2,1048576,ring,-,12.485760,12.485760,83.981752,83.981752\n"
+            "3,0,3,all,allreduce,all,4,4194304,ring,-,31.971520,68.914560,60.862378,91.293567\n");
+  const std::string lines = read_file(json);
+  EXPECT_EQ(lines.substr(0, lines.find('\n') + 1),
+            "{\"index\":0,\"rank\":0,\"node\":1,\"name\":\"ar1\",\"collective\":\"allreduce\",\"group\":\"left\","
+            "\"ranks\":2,\"size_bytes\":1048576,\"algorithm\":\"ring\",\"protocol\":null,\"start_us\":0.000000,"
+            "\"time_us\":12.485760,\"algbw_GBps\":83.981752,\"busbw_GBps\":83.981752}\n");
+  EXPECT_EQ(std::count(lines.begin(), lines.end(), '\n'), 4);
 }
 
 TEST(CliReplay, PipelineSampleCsvAndTimeline) {

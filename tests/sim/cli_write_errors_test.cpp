@@ -30,6 +30,8 @@ const std::vector<FileOption>& file_options() {
       {{"pipeline"}, "--timeline"},
       {{"replay", "--trace", kTrace}, "--csv"},
       {{"replay", "--trace", kTrace}, "--timeline"},
+      {{"replay", "--trace", kTrace}, "--collectives-csv"},
+      {{"replay", "--trace", kTrace}, "--collectives-json"},
       {{"generate", "collective"}, "--output"},
       {{"topo", "--import-nvidia-smi", source_path("tests/data/nvidia-smi-topo-hgx-h100-8nic.txt"), "--gpu", "h100"}, "--output"},
   };
