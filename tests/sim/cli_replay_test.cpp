@@ -4,8 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "run_cli.h"
+#include "workload/chakra_writer.h"
+#include "workload/trace_file.h"
 
 namespace commsim::testing {
 namespace {
@@ -156,6 +159,86 @@ TEST(CliReplay, PipelineSampleCsvAndTimeline) {
   EXPECT_NE(json.find("\"name\": \"fwd_m0\", \"cat\": \"compute\""), std::string::npos) << json.substr(0, 800);
   EXPECT_NE(json.find("\"name\": \"npu0 -> npu1\""), std::string::npos);
   EXPECT_NE(json.find("\"cat\": \"link\""), std::string::npos);
+}
+
+// The two-group trace as a Chakra trace, with PREFIX.comm_groups.json beside it.
+std::string write_two_groups_chakra(const std::string& name) {
+  const std::string prefix = tmp_path(name);
+  write_chakra_trace(parse_trace(kTwoGroups, TraceEncoding::kText, "two-groups"), prefix);
+  return prefix;
+}
+
+const std::vector<std::string> kRing4{"--topology", "ring", "--npus", "4", "--bandwidth", "100GB/s", "--latency", "1us"};
+
+std::vector<std::string> replay_chakra(const std::string& prefix, std::vector<std::string> more = {}) {
+  std::vector<std::string> args{"replay", "--chakra", prefix};
+  args.insert(args.end(), kRing4.begin(), kRing4.end());
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+
+TEST(CliReplay, ChakraGroupFileBesideTheTraceIsFoundAndSaid) {
+  const std::string prefix = write_two_groups_chakra("two-groups-beside");
+  const std::string chakra_csv = tmp_path("two-groups-beside.csv");
+  const CliResult r = run_commsim(replay_chakra(prefix, {"--collectives-csv", chakra_csv}));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_NE(r.out.find("\n# communicator groups: " + prefix + ".comm_groups.json (found beside the trace), 2 groups\n"),
+            std::string::npos)
+      << r.out;
+  // The same collectives as the trace in commsim's format, group by group.
+  const std::string trace = tmp_path("two-groups-own.textproto");
+  const std::string own_csv = tmp_path("two-groups-own.csv");
+  write_file(trace, kTwoGroups);
+  std::vector<std::string> own{"replay", "--trace", trace, "--collectives-csv", own_csv};
+  own.insert(own.end(), kRing4.begin(), kRing4.end());
+  ASSERT_EQ(run_commsim(own).status, 0);
+  EXPECT_EQ(read_file(chakra_csv), read_file(own_csv));
+  EXPECT_NE(read_file(chakra_csv).find("\n1,2,2,ag,allgather,right,2,4194304,ring,-,10.000000,21.971520,"),
+            std::string::npos);
+
+  // A file given with --comm-groups is read instead, and named without "found".
+  const std::string given = tmp_path("two-groups-given.json");
+  std::filesystem::copy_file(prefix + ".comm_groups.json", given, std::filesystem::copy_options::overwrite_existing);
+  write_file(prefix + ".comm_groups.json", "not JSON");
+  const CliResult g = run_commsim(replay_chakra(prefix, {"--comm-groups", given}));
+  ASSERT_EQ(g.status, 0) << g.err;
+  EXPECT_NE(g.out.find("\n# communicator groups: " + given + ", 2 groups\n"), std::string::npos) << g.out;
+}
+
+TEST(CliReplay, ChakraCollectivesThatNameGroupsWithoutAGroupFileAreWarnedOf) {
+  const std::string prefix = write_two_groups_chakra("two-groups-without");
+  std::filesystem::remove(prefix + ".comm_groups.json");
+  // Six collectives name a group (ar1 and ar2 on ranks 0 and 1, ag on ranks 2 and 3). Taken
+  // to span all ranks, rank 0's first (AllReduce of 1 MiB) meets rank 2's first (AllGather of
+  // 4 MiB): the warning says why the replay then fails.
+  const CliResult r = run_commsim(replay_chakra(prefix));
+  EXPECT_EQ(r.status, 2);
+  const std::string warning = "commsim: warning: " + prefix +
+                              ": 6 collectives name a process group (pg_name), but no group file was given "
+                              "(--comm-groups) or found at " +
+                              prefix + ".comm_groups.json: every collective is taken to span all ranks\n";
+  EXPECT_EQ(r.err.substr(0, warning.size()), warning) << r.err;
+  EXPECT_NE(r.err.find("\ncommsim: error: mismatched collective: "), std::string::npos) << r.err;
+
+  // A trace whose collectives name no group is replayed without a word.
+  const std::string plain_prefix = tmp_path("all-ranks");
+  write_chakra_trace(parse_trace("ranks { nodes { id: 1 collective { type: ALL_REDUCE size: \"1K\" } } }\n"
+                                 "ranks { nodes { id: 1 collective { type: ALL_REDUCE size: \"1K\" } } }\n",
+                                 TraceEncoding::kText, "all-ranks"),
+                     plain_prefix);
+  const CliResult plain = run_commsim({"replay", "--chakra", plain_prefix});
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  EXPECT_EQ(plain.err, "");
+  EXPECT_NE(plain.out.find("\n# communicator groups: none\n"), std::string::npos) << plain.out;
+}
+
+TEST(CliReplay, MalformedGroupFileBesideTheTraceIsAnErrorNamingIt) {
+  const std::string prefix = write_two_groups_chakra("two-groups-malformed");
+  write_file(prefix + ".comm_groups.json", "{\"left\": [0, 1], \"right\": [2,");
+  expect_error(replay_chakra(prefix), prefix + ".comm_groups.json: not a JSON object of communicator groups");
+  write_file(prefix + ".comm_groups.json", "{\"left\": [0, 1]}");  // no "right", which rank 2 names
+  expect_error(replay_chakra(prefix), "pg_name 'right' is not a group of " + prefix + ".comm_groups.json");
 }
 
 }  // namespace
