@@ -13,7 +13,13 @@
 namespace commsim::cli {
 namespace {
 
-using Command = std::function<int(const std::vector<std::string>&, std::ostream&)>;
+/// A command: its arguments, the report's stream and the warnings' stream.
+using Command = std::function<int(const std::vector<std::string>&, std::ostream&, std::ostream&)>;
+
+/// A command that writes only its report.
+Command report_only(int (*run)(const std::vector<std::string>&, std::ostream&)) {
+  return [run](const std::vector<std::string>& args, std::ostream& out, std::ostream&) { return run(args, out); };
+}
 
 struct CommandInfo {
   Command run;
@@ -33,17 +39,17 @@ int run_version(const std::vector<std::string>& args, std::ostream& out) {
 
 const std::map<std::string, CommandInfo>& commands() {
   static const std::map<std::string, CommandInfo> table{
-      {"topo", {run_topo, "summarise a topology; export it as Graphviz DOT; import nvidia-smi topo -m"}},
-      {"p2p", {run_p2p, "point-to-point messages: one-way, bidirectional, all-pairs, shift"}},
-      {"collective", {run_collective, "a collective by one or every algorithm, beside its closed form"}},
-      {"generate", {run_generate, "write a synthetic workload trace: collective, pipeline, ddp, ddp-pipeline"}},
+      {"topo", {report_only(run_topo), "summarise a topology; export it as Graphviz DOT; import nvidia-smi topo -m"}},
+      {"p2p", {report_only(run_p2p), "point-to-point messages: one-way, bidirectional, all-pairs, shift"}},
+      {"collective", {report_only(run_collective), "a collective by one or every algorithm, beside its closed form"}},
+      {"generate", {report_only(run_generate), "write a synthetic workload trace: collective, pipeline, ddp, ddp-pipeline"}},
       {"replay", {run_replay, "replay a workload trace (commsim's format or Chakra ET)"}},
-      {"sweep", {run_sweep, "collectives or pipelines over topology kinds x sizes, libraries, algorithms, modes"}},
-      {"analyze", {run_analyze, "a training step: memory per GPU, communication per DP/TP/PP/CP/EP dimension"}},
-      {"pipeline", {run_pipeline, "pipeline-parallel schedules (gpipe, 1f1b, interleaved) and P2P modes"}},
-      {"validate", {run_validate, "published measurements (nccl-tests) against the prediction, with the error"}},
-      {"calibrate", {run_calibrate, "fit a library profile to measurements; write the calibrated spec"}},
-      {"version", {run_version, "print commsim's version (also commsim --version)"}},
+      {"sweep", {report_only(run_sweep), "collectives or pipelines over topology kinds x sizes, libraries, algorithms, modes"}},
+      {"analyze", {report_only(run_analyze), "a training step: memory per GPU, communication per DP/TP/PP/CP/EP dimension"}},
+      {"pipeline", {report_only(run_pipeline), "pipeline-parallel schedules (gpipe, 1f1b, interleaved) and P2P modes"}},
+      {"validate", {report_only(run_validate), "published measurements (nccl-tests) against the prediction, with the error"}},
+      {"calibrate", {report_only(run_calibrate), "fit a library profile to measurements; write the calibrated spec"}},
+      {"version", {report_only(run_version), "print commsim's version (also commsim --version)"}},
   };
   return table;
 }
@@ -92,7 +98,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     } else {
       const auto it = commands().find(name);
       if (it == commands().end()) throw InputError(unknown_command_message(name));
-      status = it->second.run(command_args, out);
+      status = it->second.run(command_args, out, err);
     }
     // A report lost to a full disk or a closed terminal is a failure, not a success.
     flush_and_check(out, "standard output");

@@ -258,7 +258,7 @@ void print_help(std::ostream& out, const po::options_description& options) {
       << "  commsim generate pipeline --schedule interleaved --stages 4 --microbatches 8 --output pipe.pb\n"
       << "  commsim generate ddp --ranks 8 --layers 24 --layer-size 20M --bucket-mb 25 --output ddp.pb\n"
       << "  commsim generate ddp-pipeline --replicas 2 --stages 4 --gradient-size 1G --format chakra --output dp2pp4\n"
-      << "Then: commsim replay --trace ddp.pb, or commsim replay --chakra dp2pp4 --comm-groups dp2pp4.comm_groups.json\n";
+      << "Then: commsim replay --trace ddp.pb, or commsim replay --chakra dp2pp4 (it reads dp2pp4.comm_groups.json)\n";
 }
 
 Workload generate(Kind kind, const po::variables_map& vm, std::string& note) {

@@ -111,7 +111,10 @@ void parse_json_proto(const std::string& json, google::protobuf::Message& messag
                       const std::string& origin, const std::string& problem) {
   const auto status = google::protobuf::util::JsonStringToMessage(json, &message);
   if (!status.ok()) {
-    throw InputError(origin + ": " + problem + ": " + std::string(status.message()));
+    // The parser's message goes on with the JSON around the error and a caret, on lines of
+    // their own: the first line says what is wrong, and an error is one line.
+    const std::string said(status.message());
+    throw InputError(origin + ": " + problem + ": " + said.substr(0, said.find('\n')));
   }
   boost::property_tree::ptree tree;
   std::istringstream in(json);

@@ -14,7 +14,7 @@ void parse_text_proto(const std::string& text, google::protobuf::Message& messag
                       const std::string& origin);
 
 /// Parses JSON (protobuf's JSON mapping) into `message`. Throws InputError "<origin>:
-/// <problem>: <what the parser said>" on bad JSON, and for a key given twice in one object
+/// <problem>: <what the parser said>" (the first line of it) on bad JSON, and for a key given twice in one object
 /// (which protobuf's parser takes silently, the last one winning) "<origin>: key 'K' is
 /// given twice in <path>".
 void parse_json_proto(const std::string& json, google::protobuf::Message& message,

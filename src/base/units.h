@@ -71,10 +71,12 @@ Bytes checked_size(std::uint64_t value, std::string_view what);
 BandwidthBps checked_bandwidth(BandwidthBps rate, std::string_view what);
 
 constexpr double gb_per_s(BandwidthBps rate) { return rate / kBytesPerGB; }
-/// `bytes` moved in `t`, GB/s (nccl-tests' algbw); 0 for no time.
-constexpr double rate_GBps(Bytes bytes, TimePs t) {
-  return t > 0 ? static_cast<double>(bytes) / seconds_from_ps(t) / kBytesPerGB : 0.0;
+/// `bytes` moved in `seconds`, GB/s (nccl-tests' algbw); 0 for no time.
+constexpr double rate_GBps_in_seconds(Bytes bytes, double seconds) {
+  return seconds > 0 ? static_cast<double>(bytes) / seconds / kBytesPerGB : 0.0;
 }
+/// The same in `t`.
+constexpr double rate_GBps(Bytes bytes, TimePs t) { return rate_GBps_in_seconds(bytes, seconds_from_ps(t)); }
 
 // Parsers. `what` names the source of the text (an option or a file field) and starts
 // the message of the InputError thrown on bad text.

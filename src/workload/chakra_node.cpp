@@ -73,8 +73,8 @@ void read_collective(const Node& spec, const NodeOrigin& origin, const std::stri
                        "dimensions, which commsim does not support");
     }
   }
-  const auto group = string_attribute(spec, "pg_name", where);
-  if (!origin.groups || !group || group->empty()) return;  // all ranks (CHAKRA.md)
+  const auto group = process_group_name(spec, where);
+  if (!origin.groups || !group) return;  // all ranks (CHAKRA.md)
   const auto it = origin.group_index->find(*group);
   if (it == origin.group_index->end()) {
     throw InputError(where + ": pg_name '" + *group + "' is not a group of " +
@@ -121,6 +121,12 @@ void add_dependencies(const google::protobuf::RepeatedField<std::uint64_t>& deps
 }
 
 }  // namespace
+
+std::optional<std::string> process_group_name(const Node& node, const std::string& where) {
+  auto group = string_attribute(node, "pg_name", where);
+  if (group && group->empty()) group.reset();
+  return group;
+}
 
 WorkloadNode to_workload_node(const Node& spec, const NodeOrigin& origin) {
   WorkloadNode node;

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "proto/chakra_et.pb.h"
@@ -22,5 +23,9 @@ struct NodeOrigin {
 
 /// Throws InputError naming the file, rank and node for a node commsim cannot replay.
 WorkloadNode to_workload_node(const ChakraProtoMsg::Node& node, const NodeOrigin& origin);
+
+/// The process group a COMM_COLL_NODE names in its pg_name attribute, if it names one (not
+/// empty). Throws InputError naming `where` when pg_name is not a string.
+std::optional<std::string> process_group_name(const ChakraProtoMsg::Node& node, const std::string& where);
 
 }  // namespace commsim::chakra

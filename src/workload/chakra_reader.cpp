@@ -8,6 +8,7 @@
 #include "base/input_file.h"
 #include "proto/chakra_et.pb.h"
 #include "workload/chakra_node.h"
+#include "workload/chakra_writer.h"
 
 namespace commsim {
 namespace {
@@ -79,8 +80,15 @@ struct GroupLookup {
   std::map<std::string, std::size_t> index;
 };
 
-RankTrace read_rank(std::string_view bytes, const std::string& source, Rank rank, std::size_t ranks,
-                    const GroupLookup& groups) {
+// One rank's file, and how many of its collectives name a process group that no group file
+// resolves.
+struct RankRead {
+  RankTrace trace;
+  std::size_t ungrouped_collectives = 0;
+};
+
+RankRead read_rank(std::string_view bytes, const std::string& source, Rank rank, std::size_t ranks,
+                   const GroupLookup& groups) {
   const std::string where = source + ": rank " + std::to_string(rank);
   DelimitedReader reader(bytes, where);
   const auto metadata = reader.next();
@@ -96,7 +104,7 @@ RankTrace read_rank(std::string_view bytes, const std::string& source, Rank rank
                      ": not a Chakra GlobalMetadata (protobuf parse failed)");
   }
   const chakra::NodeOrigin origin{source, rank, ranks, groups.file, &groups.index};
-  RankTrace trace{source, {}};
+  RankRead read{{source, {}}, 0};
   ChakraProtoMsg::Node node;
   while (const auto message = reader.next()) {
     if (!parse(*message, node)) {
@@ -104,9 +112,13 @@ RankTrace read_rank(std::string_view bytes, const std::string& source, Rank rank
                        DelimitedReader::message_name(reader.count() - 1, message->offset) +
                        ": not a Chakra Node (protobuf parse failed)");
     }
-    trace.nodes.push_back(chakra::to_workload_node(node, origin));
+    const WorkloadNode& added = read.trace.nodes.emplace_back(chakra::to_workload_node(node, origin));
+    if (!groups.file && added.kind == NodeKind::kCollective &&
+        chakra::process_group_name(node, node_context(source, rank, added))) {
+      ++read.ungrouped_collectives;
+    }
   }
-  return trace;
+  return read;
 }
 
 GroupLookup group_lookup(const std::optional<CommGroupFile>& groups) {
@@ -119,12 +131,38 @@ GroupLookup group_lookup(const std::optional<CommGroupFile>& groups) {
   return lookup;
 }
 
-std::string rank_file(const std::string& prefix, Rank rank) {
-  return prefix + "." + std::to_string(rank) + ".et";
-}
-
 std::string read_file(const std::string& path) {
   return read_input_file(path, "Chakra trace file");
+}
+
+// The ranks of the trace at `prefix`: its files up to the first missing one; at least one.
+Rank count_rank_files(const std::string& prefix) {
+  Rank ranks = 0;
+  for (std::error_code error; std::filesystem::is_regular_file(chakra_rank_path(prefix, ranks), error);) {
+    ++ranks;
+  }
+  if (ranks == 0) {
+    throw InputError(chakra_rank_path(prefix, 0) + ": cannot open Chakra trace (expected one file per rank: " +
+                     chakra_rank_path(prefix, 0) + ", " + chakra_rank_path(prefix, 1) + ", ...)");
+  }
+  return ranks;
+}
+
+// Every rank's file, one at a time (only one is in memory at once), with `groups`.
+ChakraTrace read_chakra_files(const std::string& prefix, Rank ranks, const std::optional<CommGroupFile>& groups) {
+  ChakraTrace trace;
+  Workload& workload = trace.workload;
+  workload.name = std::filesystem::path(prefix).filename().string();
+  if (groups) workload.groups = groups->groups;
+  const GroupLookup lookup = group_lookup(groups);
+  for (Rank r = 0; r < ranks; ++r) {
+    const std::string path = chakra_rank_path(prefix, r);
+    RankRead read = read_rank(read_file(path), path, r, ranks, lookup);
+    workload.ranks.push_back(std::move(read.trace));
+    trace.ungrouped_collectives += read.ungrouped_collectives;
+  }
+  validate_workload(workload);
+  return trace;
 }
 
 }  // namespace
@@ -136,7 +174,7 @@ Workload parse_chakra_trace(const std::vector<ChakraFile>& files,
   if (groups) workload.groups = groups->groups;
   const GroupLookup lookup = group_lookup(groups);
   for (Rank r = 0; r < files.size(); ++r) {
-    workload.ranks.push_back(read_rank(files[r].bytes, files[r].name, r, files.size(), lookup));
+    workload.ranks.push_back(read_rank(files[r].bytes, files[r].name, r, files.size(), lookup).trace);
   }
   validate_workload(workload);
   return workload;
@@ -144,29 +182,32 @@ Workload parse_chakra_trace(const std::vector<ChakraFile>& files,
 
 Workload load_chakra_trace(const std::string& prefix,
                            const std::optional<std::string>& comm_groups_path) {
-  // Count the ranks first, then read one file at a time: only one is in memory at once.
-  Rank ranks = 0;
-  for (std::error_code error; std::filesystem::is_regular_file(rank_file(prefix, ranks), error);) {
-    ++ranks;
-  }
-  if (ranks == 0) {
-    throw InputError(rank_file(prefix, 0) +
-                     ": cannot open Chakra trace (expected one file per "
-                     "rank: " +
-                     rank_file(prefix, 0) + ", " + rank_file(prefix, 1) + ", ...)");
-  }
+  const Rank ranks = count_rank_files(prefix);
   std::optional<CommGroupFile> groups;
   if (comm_groups_path) groups = load_comm_groups_file(*comm_groups_path);
-  Workload workload;
-  workload.name = std::filesystem::path(prefix).filename().string();
-  if (groups) workload.groups = groups->groups;
-  const GroupLookup lookup = group_lookup(groups);
-  for (Rank r = 0; r < ranks; ++r) {
-    const std::string path = rank_file(prefix, r);
-    workload.ranks.push_back(read_rank(read_file(path), path, r, ranks, lookup));
+  return read_chakra_files(prefix, ranks, groups).workload;
+}
+
+ChakraTrace load_chakra_trace_and_groups(const std::string& prefix,
+                                         const std::optional<std::string>& comm_groups_path) {
+  const Rank ranks = count_rank_files(prefix);
+  std::optional<std::string> path = comm_groups_path;
+  const std::string beside = chakra_groups_path(prefix);
+  std::error_code error;
+  const bool found_beside = !path && std::filesystem::exists(beside, error);
+  if (found_beside) path = beside;
+  std::optional<CommGroupFile> groups;
+  try {
+    if (path) groups = load_comm_groups_file(*path);
+  } catch (const InputError& e) {
+    if (!found_beside) throw;
+    throw InputError(std::string(e.what()) +
+                     " (the group file found beside the trace, read as its communicator groups)");
   }
-  validate_workload(workload);
-  return workload;
+  ChakraTrace trace = read_chakra_files(prefix, ranks, groups);
+  trace.groups_file = path;
+  trace.groups_found_beside = found_beside;
+  return trace;
 }
 
 }  // namespace commsim

@@ -11,7 +11,7 @@
 //                                  ReduceScatter; GATHER and SCATTER are rejected: commsim has
 //                                  no collective that moves the same data), comm_size bytes
 //                                  (a BARRIER's must be absent or 0), group pg_name when a
-//                                  group file is given, else all ranks
+//                                  group file is read, else all ranks
 //   COMM_SEND_NODE, COMM_RECV_NODE send to comm_dst / receive from comm_src, comm_size bytes
 //                                  (else tensor_size, which Chakra's generator writes),
 //                                  comm_tag (0 when absent, as in ASTRA-sim). A missing peer
@@ -44,6 +44,23 @@ struct ChakraFile {
 /// exist), and the group file when given; validates the result (validate_workload).
 Workload load_chakra_trace(const std::string& prefix,
                            const std::optional<std::string>& comm_groups_path = std::nullopt);
+
+/// A Chakra trace and what a user should be told of its communicator groups.
+struct ChakraTrace {
+  Workload workload;
+  std::optional<std::string> groups_file;  // the group file read, if any
+  bool groups_found_beside = false;        // it was not given but found beside the trace
+  /// Collectives (over all ranks' files) that name a process group in pg_name yet span
+  /// every rank, as no group file was read.
+  std::size_t ungrouped_collectives = 0;
+};
+
+/// As load_chakra_trace, except that without a group file given it reads
+/// `<prefix>.comm_groups.json` (chakra_groups_path, where `commsim generate --format chakra`
+/// writes the groups) if that exists. A group file found so that cannot be read or parsed is
+/// an InputError naming it, never skipped.
+ChakraTrace load_chakra_trace_and_groups(const std::string& prefix,
+                                         const std::optional<std::string>& comm_groups_path);
 
 /// The same from files in memory, rank r being files[r]; `name` becomes Workload::name.
 Workload parse_chakra_trace(const std::vector<ChakraFile>& files,

@@ -2,25 +2,19 @@
 
 #include <algorithm>
 #include <deque>
-#include <memory>
 #include <optional>
 
 #include "base/error.h"
-#include "collective/algorithms.h"
-#include "collective/footprint.h"
-#include "collective/runner.h"
-#include "model/collective_model.h"
 #include "engine/engine.h"
 #include "network/network.h"
 #include "network/rendezvous.h"
+#include "workload/collective_meetings.h"
+#include "workload/replay_deadlock.h"
 
 namespace commsim {
 namespace {
 
-struct NodeRef {
-  Rank rank;
-  std::uint32_t index;
-};
+using replay::NodeRef;
 
 enum class NodeState : std::uint8_t { kWaiting, kReady, kRunning, kDone };
 
@@ -42,28 +36,16 @@ struct RankRun {
   std::uint32_t active_comm = 0;
   TimePs last_change = 0;
   RankReplay report;
-  std::map<std::size_t, std::uint64_t> collectives_started;  // per group
 };
-
-// One collective instance: the k-th of a group, met by every member.
-struct Meeting {
-  const WorkloadNode* first = nullptr;
-  NodeRef first_ref{};
-  std::vector<Rank> members;
-  std::vector<std::optional<std::uint32_t>> node_of_member;  // by position in members
-  std::size_t arrived = 0;
-  NodeRef last_arrival{};
-  std::unique_ptr<Schedule> schedule;
-  std::unique_ptr<CollectiveRunner> runner;
-  bool started = false;  // runner->start() has returned
-};
-
-constexpr std::size_t kEveryRank = SIZE_MAX;
 
 class Replayer {
  public:
   Replayer(const Workload& w, const Topology& t, const ReplayOptions& o)
-      : w_(w), topology_(t), options_(o), network_(engine_, t, o.overhead_ps, o.library.costs(o.protocol)), rendezvous_(network_),
+      : w_(w),
+        options_(o),
+        network_(engine_, t, o.overhead_ps, o.library.costs(o.protocol)),
+        rendezvous_(network_),
+        meetings_(w, t, o, engine_, network_, [this](NodeRef n) { finish(n); }),
         ranks_(w.rank_count()) {
     for (Rank r = 0; r < w.rank_count(); ++r) {
       const RankTrace& trace = w.ranks[r];
@@ -188,85 +170,9 @@ class Replayer {
   }
 
   void join_collective(NodeRef n) {
-    const WorkloadNode& s = spec(n);
-    const std::size_t group = s.group.value_or(kEveryRank);
-    const std::uint64_t seq = ranks_[n.rank].collectives_started[group]++;
-    Meeting& m = meetings_[{group, seq}];
-    if (!m.first) {
-      m.first = &s;
-      m.first_ref = n;
-      m.members = w_.members(s);
-      m.node_of_member.resize(m.members.size());
-    } else if (m.first->collective != s.collective || m.first->bytes != s.bytes) {
-      throw DeadlockError("mismatched collective: " + node_context(w_, n.rank, s) + " is " +
-                          std::string(collective_name(s.collective)) + " of " + std::to_string(s.bytes) +
-                          " B, but " + node_context(w_, m.first_ref.rank, *m.first) + " is " +
-                          std::string(collective_name(m.first->collective)) + " of " +
-                          std::to_string(m.first->bytes) + " B");
-    }
-    const auto pos = std::find(m.members.begin(), m.members.end(), n.rank) - m.members.begin();
-    m.node_of_member[pos] = n.index;
-    ++m.arrived;
-    m.last_arrival = n;
-    if (m.arrived < m.members.size()) return;
-
-    // Everyone is here: the last to arrive held the others up.
-    for (std::size_t i = 0; i < m.members.size(); ++i) {
-      const NodeRef member{m.members[i], *m.node_of_member[i]};
-      if (member.rank != n.rank) node(member).cause = n;
-    }
-    const std::size_t g = m.members.size();
-    const bool whole = g == topology_.npu_count();
-    const auto chosen = options_.algorithms.find(s.collective);
-    const AlgorithmKind algorithm =
-        s.algorithm ? *s.algorithm
-                    : chosen != options_.algorithms.end() ? chosen->second : default_algorithm(s.collective, topology_, whole);
-    try {
-      m.schedule = make_group_schedule(s.collective, algorithm, topology_, g, 0);
-      check_footprint(*m.schedule, 1, std::string(algorithm_name(algorithm)) + " " +
-                                          std::string(collective_name(s.collective)) + " of " +
-                                          std::to_string(g) + " ranks");
-    } catch (const InputError& e) {
-      throw InputError(node_context(w_, n.rank, s) + ": " + e.what());
-    }
-    RunOptions run;
-    run.npu_of_rank = m.members;
-    Meeting* meeting = &m;
-    run.on_rank_done = [this, meeting](Rank member) {
-      const NodeRef done{meeting->members[member], *meeting->node_of_member[member]};
-      // A collective with nothing to send (one member) finishes inside start(); finishing
-      // it in a later event of the same instant keeps a chain of them from recursing
-      // make_ready -> finish -> make_ready once per node, which would overflow the stack.
-      if (meeting->started) {
-        finish(done);
-      } else {
-        engine_.schedule_after(0, [this, done] { finish(done); });
-      }
-    };
-    run.library = collective_costs(s.collective, algorithm, s.bytes);
-    const TimePs call_ps = run.library->call_latency_ps;
-    m.runner = std::make_unique<CollectiveRunner>(network_, *m.schedule, block_space_bytes(s.collective, s.bytes, g),
-                                                  std::move(run));
-    const auto start = [meeting] {
-      meeting->runner->start();
-      meeting->started = true;
-    };
-    if (call_ps == 0) {
-      start();
-    } else {
-      engine_.schedule_after(call_ps, start);  // the library's launch and set-up
-    }
-  }
-
-  // The library's costs for one collective: the protocol asked for, or NCCL's choice.
-  ProtocolCosts collective_costs(CollectiveKind kind, AlgorithmKind algorithm, Bytes bytes) const {
-    const LibraryProfile& library = options_.library;
-    if (library.ideal() || options_.protocol) {
-      return library.costs(options_.protocol);
-    }
-    ModelOptions model;
-    model.overhead_s = seconds_from_ps(options_.overhead_ps);
-    return library.costs(fastest_protocol(topology_, kind, algorithm, bytes, model, library));
+    const auto waited = meetings_.join(n);
+    if (!waited) return;
+    for (const NodeRef member : *waited) node(member).cause = n;
   }
 
   void finish(NodeRef n) {
@@ -292,63 +198,22 @@ class Replayer {
     try_compute(n.rank);
   }
 
+  // Nodes that started and never finished, and how many wait behind them.
   void report_deadlock() const {
-    std::vector<std::string> report;
-    std::size_t blocked_behind = 0;
+    std::vector<NodeRef> blocked;
+    std::size_t waiting_behind = 0;
     for (Rank r = 0; r < ranks_.size(); ++r) {
       for (std::uint32_t i = 0; i < ranks_[r].nodes.size(); ++i) {
-        const NodeRun& nr = ranks_[r].nodes[i];
-        if (nr.state == NodeState::kDone || !simulated({r, i})) continue;
-        if (nr.state == NodeState::kWaiting || nr.state == NodeState::kReady) {
-          ++blocked_behind;
-          continue;
-        }
-        const WorkloadNode& s = w_.ranks[r].nodes[i];
-        report.push_back(node_context(w_, r, s) + ": " + why_blocked(r, s));
-      }
-    }
-    if (report.empty()) return;
-    const std::string waiting = std::to_string(report.size()) + (report.size() == 1 ? " node waits" : " nodes wait");
-    if (blocked_behind > 0) report.push_back("and " + std::to_string(blocked_behind) + " nodes waiting on these");
-    throw deadlock_error("replay deadlock: " + waiting + " on communication that never comes", report);
-  }
-
-  std::string why_blocked(Rank r, const WorkloadNode& s) const {
-    const std::string tag = " tag " + std::to_string(s.tag);
-    switch (s.kind) {
-      case NodeKind::kSend:
-        return s.peer ? "send of " + std::to_string(s.bytes) + " B to rank " + std::to_string(*s.peer) + tag +
-                            " has no matching receive"
-                      : "send with no destination rank has no matching receive";
-      case NodeKind::kRecv:
-        return s.peer ? "receive from rank " + std::to_string(*s.peer) + tag + " has no matching send"
-                      : "receive with no source rank has no matching send";
-      case NodeKind::kCollective: {
-        const std::size_t group = s.group.value_or(kEveryRank);
-        const auto started = ranks_[r].collectives_started.find(group);
-        const std::uint64_t seq = started == ranks_[r].collectives_started.end() ? 0 : started->second - 1;
-        const auto it = meetings_.find({group, seq});
-        std::string missing;
-        if (it != meetings_.end()) {
-          const Meeting& m = it->second;
-          for (std::size_t i = 0; i < m.members.size(); ++i) {
-            if (m.node_of_member[i]) continue;
-            if (!missing.empty()) missing += ", ";
-            missing += std::to_string(m.members[i]);
-          }
-        }
-        std::string text(collective_name(s.collective));
-        if (s.group) {
-          text += " of group '";
-          text += w_.groups[*s.group].name;
-          text += "'";
+        const NodeState state = ranks_[r].nodes[i].state;
+        if (state == NodeState::kDone || !simulated({r, i})) continue;
+        if (state == NodeState::kRunning) {
+          blocked.push_back({r, i});
         } else {
-          text += " of all ranks";
+          ++waiting_behind;
         }
-        return text + " waits for rank(s) " + missing + " that never reach it";
       }
-      default: return "did not finish";
     }
+    replay::report_deadlock(w_, blocked, waiting_behind, meetings_);
   }
 
   ReplayResult result() {
@@ -369,6 +234,7 @@ class Replayer {
       out.critical_path.push_back({n->rank, n->index, node(*n).start_ps, node(*n).end_ps});
     }
     std::reverse(out.critical_path.begin(), out.critical_path.end());
+    out.collectives = meetings_.take_collectives();
     out.link_busy = merged_link_busy();
     if (link_stats_) out.link_stats = link_stats_->stats(out.total_ps);
     return out;
@@ -391,13 +257,12 @@ class Replayer {
   }
 
   const Workload& w_;
-  const Topology& topology_;
   const ReplayOptions& options_;
   Engine engine_;
   Network network_;
   Rendezvous rendezvous_;
+  replay::CollectiveMeetings meetings_;
   std::vector<RankRun> ranks_;
-  std::map<std::pair<std::size_t, std::uint64_t>, Meeting> meetings_;
   NodeRef last_send_{};
   std::vector<LinkSpan> link_busy_;
   std::optional<LinkStatsRecorder> link_stats_;

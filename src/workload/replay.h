@@ -10,7 +10,10 @@
 // both nodes, unless the receive's size is 0 (unknown, see WorkloadNode::bytes). The k-th
 // collective a rank starts in a group meets the k-th of every other member; it runs when
 // all members have reached it, with the chosen algorithm, and each member's node finishes
-// when that member's part is done. Trace rank r runs on NPU r.
+// when that member's part is done. Trace rank r runs on NPU r. Each collective is reported
+// (ReplayedCollective): what ran, how (algorithm, protocol) and its time, from the instant
+// the last member reached it to the instant every member's part was done, so it holds the
+// library's call latency but not the members' wait for each other.
 //
 // When the network falls silent with nodes left, the replay is a deadlock: DeadlockError
 // names every rank's blocked nodes (unmatched sends and receives with peer and tag,
@@ -28,6 +31,7 @@
 #include "network/link_stats.h"
 #include "topology/library.h"
 #include "topology/topology.h"
+#include "workload/replayed_collective.h"
 #include "workload/workload.h"
 
 namespace commsim {
@@ -73,6 +77,7 @@ struct ReplayResult {
   std::vector<RankReplay> ranks;
   /// From the first node to the one that finished last, each started by the one before.
   std::vector<ReplayedNode> critical_path;
+  std::vector<ReplayedCollective> collectives;  // every collective, in the order they started
   std::vector<ReplayedNode> timeline;   // every node but skipped ones, with record_timeline
   std::vector<LinkSpan> link_busy;      // merged busy intervals per channel, likewise
   std::optional<LinkStats> link_stats;  // with record_link_stats, T = total_ps

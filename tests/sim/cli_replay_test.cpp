@@ -1,8 +1,14 @@
-// commsim replay: exit status 2 on deadlocks and bad options; CSV and timeline output.
+// commsim replay: exit status 2 on deadlocks and bad options; CSV and timeline output; the
+// report and rows of each collective.
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
+
 #include "run_cli.h"
+#include "workload/chakra_writer.h"
+#include "workload/trace_file.h"
 
 namespace commsim::testing {
 namespace {
@@ -56,6 +62,84 @@ TEST(CliReplay, LibraryCostsApplyToEveryCollective) {
       run_commsim({"replay", "--trace", trace, "--topology-file", datasheet_h100(), "--library", "nccl", "--protocol", "ll"});
   ASSERT_EQ(ll.status, 0) << ll.err;
   EXPECT_NE(ll.out.find("# total time 854.911 us"), std::string::npos) << ll.out;
+  // The collective's row names the protocol each run took; busbw = 64 MiB / t x 2(8-1)/8.
+  EXPECT_NE(nccl.out.find("\n      1     allreduce      all      8     67108864               ring   simple     323.979"
+                          "     323.979     323.979      323.979   207.14   362.49\n"),
+            std::string::npos)
+      << nccl.out;
+  EXPECT_NE(ll.out.find("   ring       ll     854.911"), std::string::npos) << ll.out;
+  EXPECT_NE(ideal.out.find("   ring        -     267.979"), std::string::npos) << ideal.out;
+}
+
+// Ranks 0 and 1 AllReduce 1 MiB twice in "left"; rank 2 computes 10 us, then 2 and 3
+// AllGather 4 MiB in "right"; then all four AllReduce 4 MiB.
+constexpr const char* kTwoGroups = R"(
+  name: "two-groups"
+  groups { name: "left" ranks: [0, 1] }
+  groups { name: "right" ranks: [2, 3] }
+  ranks {
+    nodes { id: 1 name: "ar1" collective { type: ALL_REDUCE size: "1M" group: "left" } }
+    nodes { id: 2 deps: 1 name: "ar2" collective { type: ALL_REDUCE size: "1M" group: "left" } }
+    nodes { id: 3 deps: 2 name: "all" collective { type: ALL_REDUCE size: "4M" } }
+  }
+  ranks {
+    nodes { id: 1 name: "ar1" collective { type: ALL_REDUCE size: "1M" group: "left" } }
+    nodes { id: 2 deps: 1 name: "ar2" collective { type: ALL_REDUCE size: "1M" group: "left" } }
+    nodes { id: 3 deps: 2 name: "all" collective { type: ALL_REDUCE size: "4M" } }
+  }
+  ranks {
+    nodes { id: 1 name: "fwd" compute { duration: "10us" } }
+    nodes { id: 2 deps: 1 name: "ag" collective { type: ALL_GATHER size: "4M" group: "right" } }
+    nodes { id: 3 deps: 2 name: "all" collective { type: ALL_REDUCE size: "4M" } }
+  }
+  ranks {
+    nodes { id: 2 name: "ag" collective { type: ALL_GATHER size: "4M" group: "right" } }
+    nodes { id: 3 deps: 2 name: "all" collective { type: ALL_REDUCE size: "4M" } }
+  }
+)";
+
+TEST(CliReplay, EachCollectiveWithItsGroupAlgorithmTimeAndBandwidth) {
+  // On a ring of 4 at 100 GB/s (10 ps a byte) and 1 us a link, with nothing contending:
+  //   left  ring AllReduce 1 MiB, p 2: 2 x (1 + 5.24288 us)  = 12.48576 us, at 0 and 12.48576 us
+  //   right ring AllGather 4 MiB, p 2: 1 + 20.97152 us       = 21.97152 us, at 10 us (rank 2's compute)
+  //   all   ring AllReduce 4 MiB, p 4: 6 x (1 + 10.48576 us) = 68.91456 us, at 31.97152 us
+  // algbw = S / t: 1 MiB / 12.48576 us = 83.981752 GB/s (busbw x 2(2-1)/2 = 1); 4 MiB /
+  // 21.97152 us = 190.897307 (busbw x 1/2 = 95.448654); 4 MiB / 68.91456 us = 60.862378
+  // (busbw x 2(4-1)/4 = 91.293567).
+  const std::string trace = tmp_path("two-groups.textproto");
+  const std::string csv = tmp_path("two-groups-collectives.csv");
+  const std::string json = tmp_path("two-groups-collectives.json");
+  write_file(trace, kTwoGroups);
+  const CliResult r = run_commsim({"replay", "--trace", trace, "--topology", "ring", "--npus", "4", "--bandwidth",
+                                   "100GB/s", "--latency", "1us", "--collectives-csv", csv, "--collectives-json", json});
+  ASSERT_EQ(r.status, 0) << r.err;
+  // One row per (collective, group, size, algorithm, protocol), the most total time first.
+  EXPECT_NE(r.out.find("# collectives: 4 run, 3 distinct (collective, group, size, algorithm, protocol), the most "
+                       "total time first\n"),
+            std::string::npos)
+      << r.out;
+  const std::string rows =
+      "      1     allreduce      all      4      4194304               ring        -      68.915      68.915      "
+      "68.915       68.915    60.86    91.29\n"
+      "      2     allreduce     left      2      1048576               ring        -      12.486      12.486      "
+      "12.486       24.972    83.98    83.98\n"
+      "      1     allgather    right      2      4194304               ring        -      21.972      21.972      "
+      "21.972       21.972   190.90    95.45\n";
+  EXPECT_NE(r.out.find(rows), std::string::npos) << r.out;
+  // Each collective in the order it started, named by its group's first member's node.
+  EXPECT_EQ(read_file(csv),
+            "index,rank,node,name,collective,group,ranks,size_bytes,algorithm,protocol,start_us,time_us,algbw_GBps,"
+            "busbw_GBps\n"
+            "0,0,1,ar1,allreduce,left,2,1048576,ring,-,0.000000,12.485760,83.981752,83.981752\n"
+            "1,2,2,ag,allgather,right,2,4194304,ring,-,10.000000,21.971520,190.897307,95.448654\n"
+            "2,0,2,ar2,allreduce,left,2,1048576,ring,-,12.485760,12.485760,83.981752,83.981752\n"
+            "3,0,3,all,allreduce,all,4,4194304,ring,-,31.971520,68.914560,60.862378,91.293567\n");
+  const std::string lines = read_file(json);
+  EXPECT_EQ(lines.substr(0, lines.find('\n') + 1),
+            "{\"index\":0,\"rank\":0,\"node\":1,\"name\":\"ar1\",\"collective\":\"allreduce\",\"group\":\"left\","
+            "\"ranks\":2,\"size_bytes\":1048576,\"algorithm\":\"ring\",\"protocol\":null,\"start_us\":0.000000,"
+            "\"time_us\":12.485760,\"algbw_GBps\":83.981752,\"busbw_GBps\":83.981752}\n");
+  EXPECT_EQ(std::count(lines.begin(), lines.end(), '\n'), 4);
 }
 
 TEST(CliReplay, PipelineSampleCsvAndTimeline) {
@@ -75,6 +159,86 @@ TEST(CliReplay, PipelineSampleCsvAndTimeline) {
   EXPECT_NE(json.find("\"name\": \"fwd_m0\", \"cat\": \"compute\""), std::string::npos) << json.substr(0, 800);
   EXPECT_NE(json.find("\"name\": \"npu0 -> npu1\""), std::string::npos);
   EXPECT_NE(json.find("\"cat\": \"link\""), std::string::npos);
+}
+
+// The two-group trace as a Chakra trace, with PREFIX.comm_groups.json beside it.
+std::string write_two_groups_chakra(const std::string& name) {
+  const std::string prefix = tmp_path(name);
+  write_chakra_trace(parse_trace(kTwoGroups, TraceEncoding::kText, "two-groups"), prefix);
+  return prefix;
+}
+
+const std::vector<std::string> kRing4{"--topology", "ring", "--npus", "4", "--bandwidth", "100GB/s", "--latency", "1us"};
+
+std::vector<std::string> replay_chakra(const std::string& prefix, std::vector<std::string> more = {}) {
+  std::vector<std::string> args{"replay", "--chakra", prefix};
+  args.insert(args.end(), kRing4.begin(), kRing4.end());
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+
+TEST(CliReplay, ChakraGroupFileBesideTheTraceIsFoundAndSaid) {
+  const std::string prefix = write_two_groups_chakra("two-groups-beside");
+  const std::string chakra_csv = tmp_path("two-groups-beside.csv");
+  const CliResult r = run_commsim(replay_chakra(prefix, {"--collectives-csv", chakra_csv}));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_NE(r.out.find("\n# communicator groups: " + prefix + ".comm_groups.json (found beside the trace), 2 groups\n"),
+            std::string::npos)
+      << r.out;
+  // The same collectives as the trace in commsim's format, group by group.
+  const std::string trace = tmp_path("two-groups-own.textproto");
+  const std::string own_csv = tmp_path("two-groups-own.csv");
+  write_file(trace, kTwoGroups);
+  std::vector<std::string> own{"replay", "--trace", trace, "--collectives-csv", own_csv};
+  own.insert(own.end(), kRing4.begin(), kRing4.end());
+  ASSERT_EQ(run_commsim(own).status, 0);
+  EXPECT_EQ(read_file(chakra_csv), read_file(own_csv));
+  EXPECT_NE(read_file(chakra_csv).find("\n1,2,2,ag,allgather,right,2,4194304,ring,-,10.000000,21.971520,"),
+            std::string::npos);
+
+  // A file given with --comm-groups is read instead, and named without "found".
+  const std::string given = tmp_path("two-groups-given.json");
+  std::filesystem::copy_file(prefix + ".comm_groups.json", given, std::filesystem::copy_options::overwrite_existing);
+  write_file(prefix + ".comm_groups.json", "not JSON");
+  const CliResult g = run_commsim(replay_chakra(prefix, {"--comm-groups", given}));
+  ASSERT_EQ(g.status, 0) << g.err;
+  EXPECT_NE(g.out.find("\n# communicator groups: " + given + ", 2 groups\n"), std::string::npos) << g.out;
+}
+
+TEST(CliReplay, ChakraCollectivesThatNameGroupsWithoutAGroupFileAreWarnedOf) {
+  const std::string prefix = write_two_groups_chakra("two-groups-without");
+  std::filesystem::remove(prefix + ".comm_groups.json");
+  // Six collectives name a group (ar1 and ar2 on ranks 0 and 1, ag on ranks 2 and 3). Taken
+  // to span all ranks, rank 0's first (AllReduce of 1 MiB) meets rank 2's first (AllGather of
+  // 4 MiB): the warning says why the replay then fails.
+  const CliResult r = run_commsim(replay_chakra(prefix));
+  EXPECT_EQ(r.status, 2);
+  const std::string warning = "commsim: warning: " + prefix +
+                              ": 6 collectives name a process group (pg_name), but no group file was given "
+                              "(--comm-groups) or found at " +
+                              prefix + ".comm_groups.json: every collective is taken to span all ranks\n";
+  EXPECT_EQ(r.err.substr(0, warning.size()), warning) << r.err;
+  EXPECT_NE(r.err.find("\ncommsim: error: mismatched collective: "), std::string::npos) << r.err;
+
+  // A trace whose collectives name no group is replayed without a word.
+  const std::string plain_prefix = tmp_path("all-ranks");
+  write_chakra_trace(parse_trace("ranks { nodes { id: 1 collective { type: ALL_REDUCE size: \"1K\" } } }\n"
+                                 "ranks { nodes { id: 1 collective { type: ALL_REDUCE size: \"1K\" } } }\n",
+                                 TraceEncoding::kText, "all-ranks"),
+                     plain_prefix);
+  const CliResult plain = run_commsim({"replay", "--chakra", plain_prefix});
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  EXPECT_EQ(plain.err, "");
+  EXPECT_NE(plain.out.find("\n# communicator groups: none\n"), std::string::npos) << plain.out;
+}
+
+TEST(CliReplay, MalformedGroupFileBesideTheTraceIsAnErrorNamingIt) {
+  const std::string prefix = write_two_groups_chakra("two-groups-malformed");
+  write_file(prefix + ".comm_groups.json", "{\"left\": [0, 1], \"right\": [2,");
+  expect_error(replay_chakra(prefix), prefix + ".comm_groups.json: not a JSON object of communicator groups");
+  write_file(prefix + ".comm_groups.json", "{\"left\": [0, 1]}");  // no "right", which rank 2 names
+  expect_error(replay_chakra(prefix), "pg_name 'right' is not a group of " + prefix + ".comm_groups.json");
 }
 
 }  // namespace

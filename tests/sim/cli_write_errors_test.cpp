@@ -34,6 +34,8 @@ const std::vector<FileOption>& file_options() {
       {{"collective", "--size", "1K"}, "--link-stats"},
       {{"pipeline"}, "--link-stats"},
       {{"replay", "--trace", kTrace}, "--link-stats"},
+      {{"replay", "--trace", kTrace}, "--collectives-csv"},
+      {{"replay", "--trace", kTrace}, "--collectives-json"},
       {{"generate", "collective"}, "--output"},
       {{"topo", "--import-nvidia-smi", source_path("tests/data/nvidia-smi-topo-hgx-h100-8nic.txt"), "--gpu", "h100"}, "--output"},
   };

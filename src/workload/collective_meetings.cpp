@@ -1,0 +1,163 @@
+#include "workload/collective_meetings.h"
+
+#include <algorithm>
+
+#include "base/error.h"
+#include "collective/algorithms.h"
+#include "collective/footprint.h"
+#include "model/collective_model.h"
+
+namespace commsim::replay {
+
+// One collective instance: the k-th of a group, met by every member.
+struct CollectiveMeetings::Meeting {
+  const WorkloadNode* first = nullptr;
+  NodeRef first_ref{};
+  std::vector<Rank> members;
+  std::vector<std::optional<std::uint32_t>> node_of_member;  // by position in members
+  std::size_t arrived = 0;
+  std::size_t done = 0;       // members whose part is done
+  std::size_t collective = 0;  // its entry in collectives_
+  std::unique_ptr<Schedule> schedule;
+  std::unique_ptr<CollectiveRunner> runner;
+  bool started = false;  // runner->start() has returned
+};
+
+CollectiveMeetings::CollectiveMeetings(const Workload& workload, const Topology& topology,
+                                       const ReplayOptions& options, Engine& engine, Network& network, Finish finish)
+    : workload_(workload),
+      topology_(topology),
+      options_(options),
+      engine_(engine),
+      network_(network),
+      finish_(std::move(finish)),
+      started_(workload.rank_count()) {}
+
+CollectiveMeetings::~CollectiveMeetings() = default;
+
+CollectiveMeetings::Meeting& CollectiveMeetings::meeting_of(NodeRef n) {
+  const WorkloadNode& s = workload_.ranks[n.rank].nodes[n.index];
+  const std::size_t group = group_key(s);
+  const std::uint64_t seq = started_[n.rank][group]++;
+  std::unique_ptr<Meeting>& slot = meetings_[{group, seq}];
+  if (!slot) {
+    slot = std::make_unique<Meeting>();
+    slot->first = &s;
+    slot->first_ref = n;
+    slot->members = workload_.members(s);
+    slot->node_of_member.resize(slot->members.size());
+  } else if (slot->first->collective != s.collective || slot->first->bytes != s.bytes) {
+    const WorkloadNode& first = *slot->first;
+    throw DeadlockError("mismatched collective: " + node_context(workload_, n.rank, s) + " is " +
+                        std::string(collective_name(s.collective)) + " of " + std::to_string(s.bytes) + " B, but " +
+                        node_context(workload_, slot->first_ref.rank, first) + " is " +
+                        std::string(collective_name(first.collective)) + " of " + std::to_string(first.bytes) + " B");
+  }
+  return *slot;
+}
+
+std::optional<std::vector<NodeRef>> CollectiveMeetings::join(NodeRef n) {
+  Meeting& m = meeting_of(n);
+  const auto pos = std::find(m.members.begin(), m.members.end(), n.rank) - m.members.begin();
+  m.node_of_member[pos] = n.index;
+  if (++m.arrived < m.members.size()) return std::nullopt;
+
+  // Everyone is here: the last to arrive held the others up.
+  std::vector<NodeRef> waited;
+  for (std::size_t i = 0; i < m.members.size(); ++i) {
+    if (m.members[i] != n.rank) waited.push_back({m.members[i], *m.node_of_member[i]});
+  }
+  start(m, n);
+  return waited;
+}
+
+AlgorithmKind CollectiveMeetings::algorithm_for(const WorkloadNode& s, std::size_t members) const {
+  if (s.algorithm) return *s.algorithm;
+  const auto chosen = options_.algorithms.find(s.collective);
+  if (chosen != options_.algorithms.end()) return chosen->second;
+  return default_algorithm(s.collective, topology_, members == topology_.npu_count());
+}
+
+void CollectiveMeetings::start(Meeting& m, NodeRef last) {
+  const WorkloadNode& s = workload_.ranks[last.rank].nodes[last.index];
+  const std::size_t g = m.members.size();
+  const AlgorithmKind algorithm = algorithm_for(s, g);
+  try {
+    m.schedule = make_group_schedule(s.collective, algorithm, topology_, g, 0);
+    check_footprint(*m.schedule, 1, std::string(algorithm_name(algorithm)) + " " +
+                                        std::string(collective_name(s.collective)) + " of " + std::to_string(g) +
+                                        " ranks");
+  } catch (const InputError& e) {
+    throw InputError(node_context(workload_, last.rank, s) + ": " + e.what());
+  }
+  const std::optional<Protocol> protocol = protocol_for(s.collective, algorithm, s.bytes);
+  record_start(m, s, algorithm, protocol);
+  RunOptions run;
+  run.npu_of_rank = m.members;
+  Meeting* meeting = &m;
+  run.on_rank_done = [this, meeting](Rank member) {
+    if (++meeting->done == meeting->members.size()) collectives_[meeting->collective].end_ps = engine_.now();
+    const NodeRef done{meeting->members[member], *meeting->node_of_member[member]};
+    // A collective with nothing to send (one member) finishes inside start(); finishing
+    // it in a later event of the same instant keeps a chain of them from recursing
+    // make_ready -> finish -> make_ready once per node, which would overflow the stack.
+    if (meeting->started) {
+      finish_(done);
+    } else {
+      engine_.schedule_after(0, [this, done] { finish_(done); });
+    }
+  };
+  run.library = options_.library.costs(protocol);
+  const TimePs call_ps = run.library->call_latency_ps;
+  m.runner = std::make_unique<CollectiveRunner>(network_, *m.schedule, block_space_bytes(s.collective, s.bytes, g),
+                                                std::move(run));
+  const auto launch = [meeting] {
+    meeting->runner->start();
+    meeting->started = true;
+  };
+  if (call_ps == 0) {
+    launch();
+  } else {
+    engine_.schedule_after(call_ps, launch);  // the library's launch and set-up
+  }
+}
+
+// The library's protocol for one collective: the one asked for, or NCCL's choice by the
+// closed form; none for the ideal library.
+std::optional<Protocol> CollectiveMeetings::protocol_for(CollectiveKind kind, AlgorithmKind algorithm,
+                                                        Bytes bytes) const {
+  const LibraryProfile& library = options_.library;
+  if (library.ideal() || options_.protocol) return options_.protocol;
+  ModelOptions model;
+  model.overhead_s = seconds_from_ps(options_.overhead_ps);
+  return fastest_protocol(topology_, kind, algorithm, bytes, model, library);
+}
+
+void CollectiveMeetings::record_start(Meeting& m, const WorkloadNode& s, AlgorithmKind algorithm,
+                                      std::optional<Protocol> protocol) {
+  m.collective = collectives_.size();
+  ReplayedCollective& c = collectives_.emplace_back();
+  c.call = {s.collective, s.group, m.members.size(), s.bytes, algorithm, protocol};
+  c.first_rank = m.members.front();
+  c.first_node = *m.node_of_member.front();
+  c.start_ps = engine_.now();
+  c.end_ps = c.start_ps;
+}
+
+std::string CollectiveMeetings::missing_members(Rank r, const WorkloadNode& s) const {
+  const std::size_t group = group_key(s);
+  const auto started = started_[r].find(group);
+  const std::uint64_t seq = started == started_[r].end() ? 0 : started->second - 1;
+  const auto it = meetings_.find({group, seq});
+  std::string missing;
+  if (it == meetings_.end()) return missing;
+  const Meeting& m = *it->second;
+  for (std::size_t i = 0; i < m.members.size(); ++i) {
+    if (m.node_of_member[i]) continue;
+    if (!missing.empty()) missing += ", ";
+    missing += std::to_string(m.members[i]);
+  }
+  return missing;
+}
+
+}  // namespace commsim::replay
