@@ -38,7 +38,8 @@ CollectiveResult simulate_collective(const Topology& topology, CollectiveKind ki
                                      const CollectiveConfig& config) {
   if (reduces_in_switch(algorithm)) {
     if (const auto reason = inapplicable_reason(kind, algorithm, topology)) throw InputError(*reason);
-    const InSwitchRun run = simulate_in_switch_allreduce(topology, algorithm, size, config.library, config.overhead_ps);
+    const InSwitchRun run = simulate_in_switch_allreduce(topology, algorithm, size, config.library, config.overhead_ps,
+                                                           config.on_message);
     return {run.time_ps, run.flows, {}};  // the switch reduces: there is no data path to verify
   }
   const std::unique_ptr<Schedule> schedule = make_schedule(kind, algorithm, topology, config.root, config.channels);
@@ -54,6 +55,7 @@ CollectiveResult simulate_collective(const Topology& topology, CollectiveKind ki
   options.gamma_s_per_byte = config.gamma_s_per_byte;
   options.npu_of_rank = config.npu_of_rank;
   options.tracker = tracker ? &*tracker : nullptr;
+  options.on_message = config.on_message;
   CollectiveRunner runner(network, *schedule, block_space_bytes(kind, size, p), options);
   // The library's per-call latency (launch, set-up) passes before any rank starts.
   engine.schedule_after(config.library.call_latency_ps, [&runner] { runner.start(); });

@@ -7,6 +7,7 @@
 
 #include "base/collectives.h"
 #include "base/units.h"
+#include "collective/collective_message.h"
 #include "topology/library.h"
 #include "topology/topology.h"
 
@@ -21,6 +22,7 @@ struct CollectiveConfig {
   Rank root = 0;                 // Broadcast, Reduce
   std::vector<Rank> npu_of_rank; // empty: rank r on NPU r
   bool verify = false;           // track data symbolically and check the result
+  OnCollectiveMessage on_message;  // optional: every message as it arrives (timelines)
 };
 
 struct CollectiveResult {

@@ -14,6 +14,7 @@
 // A run in which devices stop with work left is a deadlock: reported, never hung on.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,8 +46,13 @@ struct TimelineEvent {
   std::uint32_t device;
   std::string category;  // forward, backward, send, recv
   std::string name;
-  TimePs start_ps;
-  TimePs end_ps;
+  TimePs start_ps;       // compute: started; send, recv: posted
+  TimePs end_ps;         // finished; send, recv: the data arrived
+  std::uint32_t microbatch = 0;  // forward, backward
+  std::uint32_t chunk = 0;       // forward, backward: the device's model chunk
+  /// send, recv: the operation (peer device, tag); a receive's bytes are those of the send
+  /// it matched.
+  std::optional<P2POp> op;
 };
 
 struct DeviceStats {

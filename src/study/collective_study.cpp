@@ -4,6 +4,7 @@
 
 #include "base/error.h"
 #include "collective/algorithms.h"
+#include "collective/footprint.h"
 
 namespace commsim {
 namespace {
@@ -31,6 +32,45 @@ void check_runs(const Topology& topology, CollectiveKind kind, const std::vector
       check_collective_footprint(topology, kind, algorithm, run);
     }
   }
+}
+
+// A timeline of more than kMaxTimelineMessages is refused before any simulation, with the
+// estimate of collective/footprint.h for the algorithm each block runs at the largest size.
+void check_timeline(const Topology& topology, CollectiveKind kind, const std::vector<AlgorithmChoice>& algorithms,
+                    Bytes largest, const CollectiveStudyOptions& o) {
+  for (const AlgorithmChoice& choice : algorithms) {
+    const AlgorithmKind algorithm = choose(topology, kind, choice, largest, o).algorithm;
+    if (reduces_in_switch(algorithm)) continue;  // two or three flows per NPU
+    const auto schedule = make_schedule(kind, algorithm, topology, o.run.root, o.run.channels);
+    const double messages = estimate_footprint(*schedule, o.run.chunks).messages;
+    if (messages > kMaxTimelineMessages) {
+      throw InputError("timeline: " + std::string(algorithm_name(algorithm)) + " " +
+                       std::string(collective_name(kind)) + " of " + std::to_string(largest) + " B on " +
+                       std::to_string(topology.npu_count()) + " ranks sends about " +
+                       std::to_string(static_cast<std::uint64_t>(messages)) + " messages; a timeline holds at most " +
+                       std::to_string(static_cast<std::uint64_t>(kMaxTimelineMessages)) + " (fewer ranks or chunks)");
+    }
+  }
+}
+
+// The block of one choice; with record_timeline, the run at `largest` records its messages.
+CollectiveBlock run_block(const Topology& topology, CollectiveKind kind, AlgorithmChoice algorithm,
+                          const std::vector<Bytes>& sizes, Bytes largest, const CollectiveStudyOptions& options) {
+  CollectiveBlock block{algorithm, {}, {}, {}, 0};
+  CollectiveStudyOptions recording = options;
+  recording.run.on_message = [&block](const CollectiveMessage& m) { block.timeline.push_back(m); };
+  bool recorded = false;
+  for (const Bytes size : sizes) {
+    const bool record = options.record_timeline && size == largest && !recorded;
+    if (record) {
+      block.timeline_point = block.points.size();
+      recorded = true;
+    }
+    block.points.push_back(run_collective_point(topology, kind, algorithm, size, record ? recording : options));
+    if (options.on_point) options.on_point();
+  }
+  if (algorithm && !block.points.empty()) block.formula = block.points.front().cost.formula;
+  return block;
 }
 
 std::vector<CollectivePoint> fastest_at_each_size(const std::vector<CollectiveBlock>& blocks) {
@@ -112,15 +152,11 @@ CollectiveStudy study_collective(const Topology& topology, CollectiveKind kind,
                                  const std::vector<AlgorithmChoice>& algorithms, const std::vector<Bytes>& sizes,
                                  const CollectiveStudyOptions& options) {
   check_runs(topology, kind, algorithms, sizes, options.run);
+  const Bytes largest = sizes.empty() ? 0 : *std::max_element(sizes.begin(), sizes.end());
+  if (options.record_timeline) check_timeline(topology, kind, algorithms, largest, options);
   CollectiveStudy study;
   for (const AlgorithmChoice& algorithm : algorithms) {
-    CollectiveBlock block{algorithm, {}, {}};
-    for (const Bytes size : sizes) {
-      block.points.push_back(run_collective_point(topology, kind, algorithm, size, options));
-      if (options.on_point) options.on_point();
-    }
-    if (algorithm && !block.points.empty()) block.formula = block.points.front().cost.formula;
-    study.blocks.push_back(std::move(block));
+    study.blocks.push_back(run_block(topology, kind, algorithm, sizes, largest, options));
   }
   if (study.blocks.size() > 1) study.fastest = fastest_at_each_size(study.blocks);
   return study;

@@ -32,6 +32,8 @@ struct NodeRun {
   TimePs start_ps = 0;
   TimePs end_ps = 0;
   std::optional<NodeRef> cause;  // what it waited for last
+  std::optional<AlgorithmKind> algorithm;  // a collective: what it ran with
+  std::optional<Protocol> protocol;
 };
 
 struct RankRun {
@@ -239,7 +241,13 @@ class Replayer {
         engine_.schedule_after(0, [this, done] { finish(done); });
       }
     };
-    run.library = collective_costs(s.collective, algorithm, s.bytes);
+    const std::optional<Protocol> protocol = collective_protocol(s.collective, algorithm, s.bytes);
+    for (std::size_t i = 0; i < m.members.size(); ++i) {
+      NodeRun& member = node({m.members[i], *m.node_of_member[i]});
+      member.algorithm = algorithm;
+      member.protocol = protocol;
+    }
+    run.library = options_.library.costs(protocol);
     const TimePs call_ps = run.library->call_latency_ps;
     m.runner = std::make_unique<CollectiveRunner>(network_, *m.schedule, block_space_bytes(s.collective, s.bytes, g),
                                                   std::move(run));
@@ -254,15 +262,13 @@ class Replayer {
     }
   }
 
-  // The library's costs for one collective: the protocol asked for, or NCCL's choice.
-  ProtocolCosts collective_costs(CollectiveKind kind, AlgorithmKind algorithm, Bytes bytes) const {
+  // The library's protocol for one collective: the one asked for, or NCCL's choice.
+  std::optional<Protocol> collective_protocol(CollectiveKind kind, AlgorithmKind algorithm, Bytes bytes) const {
     const LibraryProfile& library = options_.library;
-    if (library.ideal() || options_.protocol) {
-      return library.costs(options_.protocol);
-    }
+    if (library.ideal() || options_.protocol) return options_.protocol;
     ModelOptions model;
     model.overhead_s = seconds_from_ps(options_.overhead_ps);
-    return library.costs(fastest_protocol(topology_, kind, algorithm, bytes, model, library));
+    return fastest_protocol(topology_, kind, algorithm, bytes, model, library);
   }
 
   void finish(NodeRef n) {
@@ -358,7 +364,7 @@ class Replayer {
         const NodeRun& nr = ranks_[r].nodes[i];
         if (!simulated({r, i})) continue;  // no time of its own
         if (!last || nr.end_ps > node(*last).end_ps) last = NodeRef{r, i};
-        if (options_.record_timeline) out.timeline.push_back({r, i, nr.start_ps, nr.end_ps});
+        if (options_.record_timeline) out.timeline.push_back({r, i, nr.start_ps, nr.end_ps, nr.algorithm, nr.protocol});
       }
     }
     for (std::optional<NodeRef> n = last; n; n = node(*n).cause) {
@@ -378,6 +384,7 @@ class Replayer {
     for (const LinkSpan& s : link_busy_) {
       if (!merged.empty() && merged.back().channel == s.channel && s.start_ps <= merged.back().end_ps) {
         merged.back().end_ps = std::max(merged.back().end_ps, s.end_ps);
+        ++merged.back().flows;
       } else {
         merged.push_back(s);
       }
