@@ -10,6 +10,7 @@
 #include "command_line.h"
 #include "report/table.h"
 #include "study/p2p_study.h"
+#include "study/timelines.h"
 #include "run_progress.h"
 #include "topology_options.h"
 
@@ -34,6 +35,9 @@ po::options_description p2p_options() {
   add_option(options, "csv", "FILE",
              "also write one row per message: pattern,src,dst,size_bytes,sim_time_us,"
              "model_time_us,sim_over_model,algbw_GBps");
+  add_option(options, "timeline", "FILE",
+             "write a Chrome trace JSON (Perfetto, chrome://tracing) of the largest size: a process per sending "
+             "rank, each message from its send to its arrival (all-pairs: one after another, as each ran alone)");
   add_quiet_option(options);
   options.add(topology_options());
   options.add(library_options());
@@ -191,8 +195,11 @@ int run_p2p(const std::vector<std::string>& args, std::ostream& out) {
   const P2pPattern pattern = pattern_option(vm, topology);
   const std::vector<Bytes> sizes = sizes_from_options(vm, kDefaultSweep);
   const TimePs overhead = parse_time(option_text(vm, "overhead").value_or("0"), "--overhead");
-  std::optional<OutputFile> csv;  // opened before the simulation, so a bad path fails at once
+  // Opened before the simulation, so that a bad path fails at once.
+  std::optional<OutputFile> csv;
   if (const auto path = option_text(vm, "csv")) csv.emplace(*path);
+  std::optional<OutputFile> timeline;
+  if (const auto path = option_text(vm, "timeline")) timeline.emplace(*path);
   const LibraryChoice library = library_from_options(vm, topology);
 
   Progress progress = run_progress(vm, sizes.size(), "sizes");
@@ -208,6 +215,10 @@ int run_p2p(const std::vector<std::string>& args, std::ostream& out) {
   if (csv) {
     write_csv(csv->stream(), study, pattern);
     csv->commit();
+  }
+  if (timeline) {
+    write_p2p_timeline(timeline->stream(), study, pattern);
+    timeline->commit();
   }
   return 0;
 }
