@@ -13,6 +13,7 @@
 #include "base/error.h"
 #include "commands.h"
 #include "command_line.h"
+#include "link_stats_output.h"
 #include "model/parallel_config.h"
 #include "report/table.h"
 #include "topology/builders.h"
@@ -38,6 +39,7 @@ po::options_description analyze_options() {
   add_option(options, "csv", "FILE", "also write a row per split (one, or each of --search): setup, memory, time per "
                                      "dimension, bound, simulated step, MFU");
   add_option(options, "json", "FILE", "the same rows as JSON Lines");
+  add_link_stats_option(options, "of the simulated step (not with --search or --closed-form-only)");
   add_option(options, "straggler", "RANK:FACTOR[,..]", "slow one rank's compute by a factor, e.g. 5:2");
   add_option(options, "bucket-mb", "MB", "gradient bucket size in MiB, as DDP's bucket_cap_mb (default 25)");
   options.add(analyze_model_options()).add(analyze_parallel_options()).add(analyze_training_options());
@@ -198,7 +200,13 @@ TrainingSearch run_search(std::ostream& out, const po::variables_map& vm, const 
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const auto jobs = static_cast<unsigned>(parse_count(option_text(vm, "jobs").value_or(std::to_string(cores)), "--jobs", 1, 4096));
   const std::size_t top = parse_count(option_text(vm, "top").value_or("10"), "--top", 1, 1u << 20);
-  const TrainingSearch search = search_training(topology, base, held, simulation, jobs, top);
+  std::optional<Progress> progress;  // once the number of splits that fit is known
+  const auto on_split = [&](std::size_t, std::size_t at_most) {
+    if (!progress) progress.emplace(run_progress(vm, at_most, "splits simulated (at most)"));
+    progress->advance();
+  };
+  const TrainingSearch search = search_training(topology, base, held, simulation, jobs, top, on_split);
+  if (progress) progress->finish();
   const TrainingSetup& s = base.setup;
   out << "# commsim analyze --search: " << s.model.name << " on " << topology.npu_count() << " GPUs of " << topology.name()
       << ", global batch " << s.batch.global_batch << " x " << s.batch.seq_length << " tokens; "
@@ -252,7 +260,11 @@ int run_analyze(const std::vector<std::string>& args, std::ostream& out) {
   TrainingAnalysisOptions options = analysis_from_options(vm, topology.npu_count());
   options.library = library_from_options(vm, topology).profile;
   const StepSimulationOptions simulation = simulation_option(vm);
+  if (vm.count("link-stats") && (vm.count("search") || vm.count("closed-form-only"))) {
+    throw InputError("--link-stats writes the links of one simulated step: not with --search or --closed-form-only");
+  }
   RowFiles rows(vm);
+  LinkStatsOutput link_stats(vm);
   if (vm.count("search")) {
     const TrainingSearch search = run_search(out, vm, topology, options, simulation);
     for (const SearchRow& r : search.rows) {
@@ -272,6 +284,7 @@ int run_analyze(const std::vector<std::string>& args, std::ostream& out) {
   if (!vm.count("closed-form-only")) {
     std::optional<Progress> progress;  // once the total is known
     StepSimulationOptions with_progress = simulation;
+    with_progress.record_link_stats = true;  // for the hottest links of the report
     with_progress.on_progress = [&](std::size_t, std::size_t total) {
       if (!progress) progress.emplace(run_progress(vm, total, "nodes"));
       progress->advance();
@@ -279,6 +292,7 @@ int run_analyze(const std::vector<std::string>& args, std::ostream& out) {
     simulated = simulate_training_step(topology, options, analysis, with_progress);
     if (progress) progress->finish();
     print_simulated(out, *simulated, analysis);
+    link_stats.report(out, topology, *simulated->link_stats, "the simulated step");
   }
   rows.write(options.setup, analysis, simulated);
   rows.commit();

@@ -12,6 +12,7 @@
 #include "collective/algorithms.h"
 #include "commands.h"
 #include "command_line.h"
+#include "link_stats_output.h"
 #include "report/progress.h"
 #include "report/table.h"
 #include "study/sweep_rows.h"
@@ -47,6 +48,7 @@ po::options_description collective_options() {
   add_option(options, "timeline", "FILE",
              "write a Chrome trace JSON (Perfetto, chrome://tracing) of the largest size: each algorithm's run, "
              "a process per rank with its sends (bytes, peer, step, chunk, channel in each slice's args)");
+  add_link_stats_option(options, "of the largest size (with several algorithms, of the fastest there)");
   options.add_options()("verbose", "print the closed form with the values substituted");
   options.add_options()("verify", "check symbolically that every rank ends with the right data");
   add_quiet_option(options);
@@ -117,6 +119,7 @@ CollectiveConfig run_option(const po::variables_map& vm, CollectiveKind kind, st
   }
   run.npu_of_rank = parse_rank_order(option_text(vm, "rank-order").value_or("linear"), p);
   run.verify = vm.count("verify") > 0;
+  run.record_link_stats = true;  // for the hottest links of the report (the largest size only)
   return run;
 }
 
@@ -227,6 +230,7 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
   if (const auto path = option_text(vm, "csv")) csv.emplace(*path);
   std::optional<OutputFile> timeline;
   if (const auto path = option_text(vm, "timeline")) timeline.emplace(*path);
+  LinkStatsOutput link_stats(vm);
 
   // Progress on stderr once the run has taken 2 s: one point per algorithm and size.
   Progress progress = run_progress(vm, algorithms.size() * sizes.size(), "points");
@@ -240,6 +244,11 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
     print_block(out, block, kind, p, study_options, vm.count("verbose"));
   }
   if (!study.fastest.empty()) print_fastest(out, study.fastest);
+  if (const CollectivePoint* point = study.link_stats_point()) {
+    link_stats.report(out, topology, *point->link_stats,
+                      std::string(algorithm_name(point->algorithm)) + " " + std::string(collective_name(kind)) + " at " +
+                          std::to_string(point->size) + " B" + (study.fastest.empty() ? "" : " (the fastest there)"));
+  }
   if (csv) {
     write_csv(csv->stream(), study, kind, topology, {study_options.library.name, rank_order, study_options.run.overhead_ps});
     csv->commit();

@@ -8,6 +8,7 @@
 #include "base/output_file.h"
 #include "commands.h"
 #include "command_line.h"
+#include "link_stats_output.h"
 #include "report/table.h"
 #include "study/p2p_study.h"
 #include "study/timelines.h"
@@ -38,6 +39,7 @@ po::options_description p2p_options() {
   add_option(options, "timeline", "FILE",
              "write a Chrome trace JSON (Perfetto, chrome://tracing) of the largest size: a process per sending "
              "rank, each message from its send to its arrival (all-pairs: one after another, as each ran alone)");
+  add_link_stats_option(options, "of the largest size (all-pairs: every pair alone in turn, one after another)");
   add_quiet_option(options);
   options.add(topology_options());
   options.add(library_options());
@@ -200,17 +202,25 @@ int run_p2p(const std::vector<std::string>& args, std::ostream& out) {
   if (const auto path = option_text(vm, "csv")) csv.emplace(*path);
   std::optional<OutputFile> timeline;
   if (const auto path = option_text(vm, "timeline")) timeline.emplace(*path);
+  LinkStatsOutput link_stats(vm);
   const LibraryChoice library = library_from_options(vm, topology);
 
   Progress progress = run_progress(vm, sizes.size(), "sizes");
-  const P2pStudy study =
-      study_p2p(topology, pattern, sizes, {overhead, library.profile, library.protocol, [&] { progress.advance(); }});
+  // Link statistics of the largest size, for the hottest links of every report.
+  const P2pStudy study = study_p2p(topology, pattern, sizes,
+                                   {overhead, library.profile, library.protocol, [&] { progress.advance(); }, true});
   progress.finish();
   print_header(out, topology, pattern, study, library, overhead);
   if (pattern.kind == P2pPattern::Kind::kAllPairs) {
     print_all_pairs(out, study, topology.npu_count());
   } else {
     print_table(out, study, library.profile);
+  }
+  if (const LinkStats* stats = study.link_stats()) {
+    const bool alone = pattern.kind == P2pPattern::Kind::kAllPairs;
+    link_stats.report(out, topology, *stats,
+                      pattern.name + " at " + std::to_string(sizes.back()) + " B" +
+                          (alone ? ", every pair alone in turn, one after another" : ""));
   }
   if (csv) {
     write_csv(csv->stream(), study, pattern);

@@ -7,6 +7,7 @@
 #include "base/output_file.h"
 #include "commands.h"
 #include "command_line.h"
+#include "link_stats_output.h"
 #include "report/table.h"
 #include "study/pipeline_study.h"
 #include "study/sweep_rows.h"
@@ -44,6 +45,7 @@ po::options_description pipeline_options() {
              "deadlocks sequential mode (to see a deadlock report)");
   add_option(options, "timeline", "FILE", "write a Chrome trace JSON (Perfetto, chrome://tracing): a track per stage");
   add_option(options, "csv", "FILE", "also write one row per run, as commsim sweep --pipeline writes them");
+  add_link_stats_option(options, "of the last run (as --timeline)");
   add_quiet_option(options);
   options.add(topology_options("Topology (default: a ring of --stages NPUs)"));
   options.add(library_options());
@@ -123,6 +125,7 @@ void placement_options(const po::variables_map& vm, const Topology& topo, Pipeli
   }
   o.run.send_first = order == "send-first";
   o.run.record_timeline = vm.count("timeline") > 0;
+  o.run.record_link_stats = true;  // for the hottest links of the report
 }
 
 void print_header(std::ostream& out, const po::variables_map& vm, const Topology& topo, const PipelineStudyOptions& o,
@@ -229,6 +232,7 @@ int run_pipeline(const std::vector<std::string>& args, std::ostream& out) {
   if (const auto path = option_text(vm, "timeline")) timeline.emplace(*path);
   std::optional<OutputFile> csv;
   if (const auto path = option_text(vm, "csv")) csv.emplace(*path);
+  LinkStatsOutput link_stats(vm);
   const LibraryChoice library = library_from_options(vm, topo);
   study_options.library = library.profile;
   study_options.protocol = library.protocol;
@@ -242,6 +246,14 @@ int run_pipeline(const std::vector<std::string>& args, std::ostream& out) {
     print_run(out, study.runs.front());
   } else {
     print_comparison(out, study.runs);
+  }
+  const PipelineRun& last = study.runs.back();
+  if (last.deadlock.empty()) {
+    link_stats.report(out, topo, *last.result.link_stats,
+                      std::string(schedule_name(last.schedule)) + " with " + std::string(p2p_mode_name(last.mode)) +
+                          " P2P" + (study.runs.size() > 1 ? " (the last run)" : ""));
+  } else if (link_stats.requested()) {
+    throw InputError("--link-stats: the last run deadlocked");
   }
   if (timeline) {
     if (!study.runs.back().deadlock.empty()) throw InputError("--timeline: the last run deadlocked");

@@ -6,6 +6,7 @@
 #include "base/output_file.h"
 #include "commands.h"
 #include "command_line.h"
+#include "link_stats_output.h"
 #include "report/table.h"
 #include "study/timelines.h"
 #include "topology/builders.h"
@@ -60,6 +61,7 @@ po::options_description replay_options() {
   add_option(options, "timeline", "FILE", "write a Chrome trace JSON: a track per rank");
   options.add_options()("link-tracks", "with --timeline, also a track per busy link");
   add_option(options, "csv", "FILE", "also write per-rank rows: rank,finish_time_us,compute_us,exposed_comm_us");
+  add_link_stats_option(options, "of the whole replay");
   add_quiet_option(options);
   options.add(topology_options("Topology (default: the 8-GPU H100 node, or as many such nodes as the trace needs)"));
   options.add(library_options());
@@ -153,12 +155,15 @@ int run_replay(const std::vector<std::string>& args, std::ostream& out) {
   if (const auto path = option_text(vm, "timeline")) timeline.emplace(*path);
   std::optional<OutputFile> csv;
   if (const auto path = option_text(vm, "csv")) csv.emplace(*path);
+  LinkStatsOutput link_stats(vm);
+  replay.record_link_stats = true;  // for the hottest links of the report
   Progress progress = run_progress(vm, simulated_node_count(workload), "nodes");
   replay.on_node_done = [&] { progress.advance(); };
   const ReplayResult result = replay_workload(workload, topo, replay);
   progress.finish();
 
   print_report(out, workload, topo, result);
+  link_stats.report(out, topo, *result.link_stats, "the replay");
   if (timeline) {
     write_replay_timeline(timeline->stream(), workload, topo, result, vm.count("link-tracks"));
     timeline->commit();

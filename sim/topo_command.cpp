@@ -128,7 +128,9 @@ int run_topo(const std::vector<std::string>& args, std::ostream& out) {
   po::options_description options(
       "commsim topo: summarise a topology, export it to Graphviz, or import one from nvidia-smi topo -m");
   options.add_options()("help,h", "show this help");
-  add_option(options, "dot", "FILE", "write the topology as Graphviz DOT to FILE (- for stdout)");
+  add_option(options, "dot", "FILE",
+             "write the topology as Graphviz DOT to FILE (- for stdout): a box per node, links coloured by "
+             "kind and wider with bandwidth, a legend; render with dot -Tsvg FILE");
   po::options_description import("Import (a topology spec from nvidia-smi's matrix)");
   add_option(import, "import-nvidia-smi", "FILE",
              "read FILE, the output of nvidia-smi topo -m, and write a topology spec of that node: GPUs, "

@@ -17,11 +17,20 @@ Bytes share_bytes(Bytes n, std::uint64_t numerator, std::uint64_t denominator) {
   return static_cast<Bytes>((product + denominator - 1) / denominator);
 }
 
+// Before any flow starts: L_call, and for nvls-tree over N nodes 2 ceil(log2 N) L_net.
+TimePs start_latency(const ProtocolCosts& costs, bool tree, std::uint64_t nodes) {
+  if (!tree) return costs.call_latency_ps;
+  const std::uint64_t levels = 2 * static_cast<std::uint64_t>(std::bit_width(nodes - 1));  // 2 ceil(log2 N)
+  return add_times(costs.call_latency_ps,
+                   multiply_time(costs.step_latency(LinkClass::kNet), levels, "nvls-tree latency"),
+                   "nvls-tree latency");
+}
+
 }  // namespace
 
 InSwitchRun simulate_in_switch_allreduce(const Topology& topology, AlgorithmKind algorithm, Bytes size,
                                          const ProtocolCosts& costs, TimePs overhead_ps,
-                                         const OnCollectiveMessage& on_message) {
+                                         const OnCollectiveMessage& on_message, LinkStatsRecorder* link_stats) {
   const bool tree = algorithm == AlgorithmKind::kNvlsTree;
   COMMSIM_CHECK(reduces_in_switch(algorithm) && !in_switch_unavailable(topology, tree),
                 "in-switch AllReduce on a topology that cannot run it (the caller checks)");
@@ -43,6 +52,7 @@ InSwitchRun simulate_in_switch_allreduce(const Topology& topology, AlgorithmKind
 
   Engine engine;
   Network network(engine, topology, overhead_ps, costs);
+  network.set_link_stats(link_stats);
   const ProtocolCosts full_rate;  // no step latency, efficiency 1
   InSwitchRun run;
   TimePs last_arrival = 0;
@@ -73,13 +83,7 @@ InSwitchRun simulate_in_switch_allreduce(const Topology& topology, AlgorithmKind
       }
     }
   };
-  TimePs latency_ps = costs.call_latency_ps;
-  if (tree) {
-    const std::uint64_t levels = 2 * static_cast<std::uint64_t>(std::bit_width(nodes - 1));  // 2 ceil(log2 N)
-    latency_ps = add_times(latency_ps, multiply_time(costs.step_latency(LinkClass::kNet), levels, "nvls-tree latency"),
-                           "nvls-tree latency");
-  }
-  engine.schedule_after(latency_ps, start);
+  engine.schedule_after(start_latency(costs, tree, nodes), start);
   engine.run();
   run.time_ps = last_arrival;
   return run;

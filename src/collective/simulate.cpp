@@ -21,6 +21,18 @@ std::string run_name(const Topology& topology, CollectiveKind kind, AlgorithmKin
          std::to_string(topology.npu_count()) + " ranks";
 }
 
+// nvls, nvls-tree: the switch reduces, so there is no data path to verify.
+CollectiveResult simulate_in_switch(const Topology& topology, AlgorithmKind algorithm, Bytes size,
+                                    const CollectiveConfig& config) {
+  std::optional<LinkStatsRecorder> recorder;
+  if (config.record_link_stats) recorder.emplace(topology);
+  const InSwitchRun run = simulate_in_switch_allreduce(topology, algorithm, size, config.library, config.overhead_ps,
+                                                       config.on_message, recorder ? &*recorder : nullptr);
+  CollectiveResult result{run.time_ps, run.flows, {}, {}};
+  if (recorder) result.link_stats = recorder->stats(run.time_ps);
+  return result;
+}
+
 }  // namespace
 
 void check_collective_footprint(const Topology& topology, CollectiveKind kind,
@@ -38,9 +50,7 @@ CollectiveResult simulate_collective(const Topology& topology, CollectiveKind ki
                                      const CollectiveConfig& config) {
   if (reduces_in_switch(algorithm)) {
     if (const auto reason = inapplicable_reason(kind, algorithm, topology)) throw InputError(*reason);
-    const InSwitchRun run = simulate_in_switch_allreduce(topology, algorithm, size, config.library, config.overhead_ps,
-                                                           config.on_message);
-    return {run.time_ps, run.flows, {}};  // the switch reduces: there is no data path to verify
+    return simulate_in_switch(topology, algorithm, size, config);
   }
   const std::unique_ptr<Schedule> schedule = make_schedule(kind, algorithm, topology, config.root, config.channels);
   check_footprint(*schedule, config.chunks, run_name(topology, kind, algorithm));
@@ -50,6 +60,9 @@ CollectiveResult simulate_collective(const Topology& topology, CollectiveKind ki
 
   Engine engine;
   Network network(engine, topology, config.overhead_ps, config.library);
+  std::optional<LinkStatsRecorder> recorder;
+  if (config.record_link_stats) recorder.emplace(topology);
+  network.set_link_stats(recorder ? &*recorder : nullptr);
   RunOptions options;
   options.chunks = config.chunks;
   options.gamma_s_per_byte = config.gamma_s_per_byte;
@@ -69,6 +82,7 @@ CollectiveResult simulate_collective(const Topology& topology, CollectiveKind ki
   result.time_ps = runner.finish_time();
   result.messages = runner.messages_sent();
   if (tracker) result.verify_error = tracker->verify();
+  if (recorder) result.link_stats = recorder->stats(result.time_ps);
   return result;
 }
 

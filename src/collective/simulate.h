@@ -2,12 +2,14 @@
 // One collective on the flow-level network of a topology, from start to finish.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "base/collectives.h"
 #include "base/units.h"
 #include "collective/collective_message.h"
+#include "network/link_stats.h"
 #include "topology/library.h"
 #include "topology/topology.h"
 
@@ -23,6 +25,7 @@ struct CollectiveConfig {
   std::vector<Rank> npu_of_rank; // empty: rank r on NPU r
   bool verify = false;           // track data symbolically and check the result
   OnCollectiveMessage on_message;  // optional: every message as it arrives (timelines)
+  bool record_link_stats = false; // per-link statistics of the run (network/link_stats.h)
 };
 
 struct CollectiveResult {
@@ -30,6 +33,8 @@ struct CollectiveResult {
   std::uint64_t messages = 0;
   /// With verify: empty if every rank ends with what the collective defines, else why not.
   std::string verify_error;
+  /// With record_link_stats: the links over the run, T = time_ps.
+  std::optional<LinkStats> link_stats;
 };
 
 /// Throws InputError if the algorithm does not apply, or if the run would be beyond the

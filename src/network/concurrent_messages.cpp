@@ -8,9 +8,11 @@ namespace commsim {
 std::vector<TimePs> simulate_concurrent_messages(const Topology& topology, TimePs overhead_ps,
                                                  const std::vector<Message>& messages,
                                                  const ProtocolCosts& library,
-                                                 const std::optional<P2pChannels>& p2p) {
+                                                 const std::optional<P2pChannels>& p2p,
+                                                 LinkStatsRecorder* link_stats) {
   Engine engine;
   Network network(engine, topology, overhead_ps, library);
+  network.set_link_stats(link_stats);
   std::vector<TimePs> arrival(messages.size(), -1);
   const auto send_all = [&] {
     for (std::size_t i = 0; i < messages.size(); ++i) {

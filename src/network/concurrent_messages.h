@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/units.h"
+#include "network/link_stats.h"
 #include "topology/library.h"
 #include "topology/topology.h"
 
@@ -19,10 +20,12 @@ struct Message {
   Bytes bytes;
 };
 
-/// Arrival time of each message, in the order given.
+/// Arrival time of each message, in the order given. `link_stats`, if given, records the
+/// run's flows (network/link_stats.h).
 std::vector<TimePs> simulate_concurrent_messages(const Topology& topology, TimePs overhead_ps,
                                                  const std::vector<Message>& messages,
                                                  const ProtocolCosts& library = {},
-                                                 const std::optional<P2pChannels>& p2p = std::nullopt);
+                                                 const std::optional<P2pChannels>& p2p = std::nullopt,
+                                                 LinkStatsRecorder* link_stats = nullptr);
 
 }  // namespace commsim

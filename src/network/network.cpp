@@ -93,6 +93,7 @@ void Network::start_flow(FlowId id) {
     dirty_resources_.push_back(r);
   }
   ++active_flows_;
+  if (link_stats_) link_stats_->flow_started(*flow.route, flow.remaining_bytes, flow.start_ps);
 }
 
 void Network::finish_flow(FlowId id) {
@@ -109,6 +110,7 @@ void Network::finish_flow(FlowId id) {
   }
   --active_flows_;
   if (flow_observer_) flow_observer_(*flow.route, flow.start_ps, engine_.now());
+  if (link_stats_) link_stats_->flow_finished(*flow.route, engine_.now());
   engine_.schedule_after(flow.latency_ps, std::move(flow.on_arrival));
   release_flow(id);
 }

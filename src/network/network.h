@@ -24,6 +24,7 @@
 
 #include "base/units.h"
 #include "engine/engine.h"
+#include "network/link_stats.h"
 #include "network/max_min_fair.h"
 #include "network/transport.h"
 #include "topology/library.h"
@@ -52,6 +53,9 @@ class Network : public Transport {
   /// timelines). Zero-byte messages and messages to oneself have no flow.
   using FlowObserver = std::function<void(const Route& route, TimePs start_ps, TimePs end_ps)>;
   void set_flow_observer(FlowObserver observer) { flow_observer_ = std::move(observer); }
+  /// Tells `recorder` (which must outlive the run; null: none) of every flow's start and
+  /// finish, for per-link statistics (link_stats.h).
+  void set_link_stats(LinkStatsRecorder* recorder) { link_stats_ = recorder; }
 
   Engine& engine() { return engine_; }
   const Topology& topology() const { return topology_; }
@@ -103,6 +107,7 @@ class Network : public Transport {
   std::uint64_t recomputations_ = 0;
   std::uint64_t flow_rate_evaluations_ = 0;
   FlowObserver flow_observer_;
+  LinkStatsRecorder* link_stats_ = nullptr;
 
   // Working memory of recompute_rates(), kept to avoid allocation.
   std::uint64_t epoch_ = 0;

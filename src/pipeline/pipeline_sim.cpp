@@ -283,6 +283,9 @@ PipelineResult simulate_pipeline(const Topology& topology, const std::vector<Dev
   Engine engine;
   // o (and the library's call latency) is paid per launch here, not per message.
   Network network(engine, topology, 0, options.library);
+  std::optional<LinkStatsRecorder> recorder;
+  if (options.record_link_stats) recorder.emplace(topology);
+  network.set_link_stats(recorder ? &*recorder : nullptr);
   Rendezvous rendezvous(network);
   Executor executor(programs, options, engine, rendezvous);
   executor.start();
@@ -293,7 +296,9 @@ PipelineResult simulate_pipeline(const Topology& topology, const std::vector<Dev
     for (const std::string& u : rendezvous.unmatched()) stuck.push_back(u);
     throw deadlock_error("pipeline deadlock: " + waiting + " on communication that never comes", stuck);
   }
-  return executor.result();
+  PipelineResult result = executor.result();
+  if (recorder) result.link_stats = recorder->stats(result.step_ps);
+  return result;
 }
 
 }  // namespace commsim

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "base/error.h"
+#include "network/link_stats.h"
 #include "pipeline/program.h"
 #include "topology/topology.h"
 
@@ -40,6 +41,7 @@ struct PipelineRunOptions {
   std::vector<Rank> npu_of_device;   // empty: device d on NPU d
   bool send_first = false;           // sequential: every device sends first (can deadlock)
   bool record_timeline = false;
+  bool record_link_stats = false;    // per-link statistics (network/link_stats.h)
 };
 
 struct TimelineEvent {
@@ -67,6 +69,7 @@ struct PipelineResult {
   TimePs step_ps = 0;
   std::vector<DeviceStats> devices;
   std::vector<TimelineEvent> timeline;
+  std::optional<LinkStats> link_stats;  // with record_link_stats, T = step_ps
 };
 
 /// Throws InputError for a placement that does not fit the topology, and DeadlockError

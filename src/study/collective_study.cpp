@@ -53,20 +53,22 @@ void check_timeline(const Topology& topology, CollectiveKind kind, const std::ve
   }
 }
 
-// The block of one choice; with record_timeline, the run at `largest` records its messages.
+// The block of one choice. With run.record_link_stats the run at the last size records its
+// links (CollectiveStudy::link_stats_point); with record_timeline the first run at `largest`
+// records its messages. The two are independent: one run may record both.
 CollectiveBlock run_block(const Topology& topology, CollectiveKind kind, AlgorithmChoice algorithm,
                           const std::vector<Bytes>& sizes, Bytes largest, const CollectiveStudyOptions& options) {
   CollectiveBlock block{algorithm, {}, {}, {}, 0};
-  CollectiveStudyOptions recording = options;
-  recording.run.on_message = [&block](const CollectiveMessage& m) { block.timeline.push_back(m); };
   bool recorded = false;
-  for (const Bytes size : sizes) {
-    const bool record = options.record_timeline && size == largest && !recorded;
-    if (record) {
-      block.timeline_point = block.points.size();
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    CollectiveStudyOptions point_options = options;
+    point_options.run.record_link_stats = options.run.record_link_stats && i + 1 == sizes.size();
+    if (options.record_timeline && sizes[i] == largest && !recorded) {
+      block.timeline_point = i;
       recorded = true;
+      point_options.run.on_message = [&block](const CollectiveMessage& m) { block.timeline.push_back(m); };
     }
-    block.points.push_back(run_collective_point(topology, kind, algorithm, size, record ? recording : options));
+    block.points.push_back(run_collective_point(topology, kind, algorithm, sizes[i], point_options));
     if (options.on_point) options.on_point();
   }
   if (algorithm && !block.points.empty()) block.formula = block.points.front().cost.formula;
@@ -117,6 +119,7 @@ CollectivePoint run_collective_point(const Topology& topology, CollectiveKind ki
   const CollectiveResult result = simulate_collective(topology, kind, choice.algorithm, size, run);
   point.sim_ps = result.time_ps;
   point.verify_error = result.verify_error;
+  point.link_stats = result.link_stats;
   const ModelOptions model = model_options(run, point.costs);
   point.cost = collective_cost(topology, kind, choice.algorithm, size, model);
   point.model_s = point.cost.time_s(model.gamma_s_per_byte);
@@ -131,6 +134,16 @@ const CollectivePoint* CollectiveBlock::first_verify_failure() const {
   const auto failed =
       std::find_if(points.begin(), points.end(), [](const CollectivePoint& p) { return !p.verify_error.empty(); });
   return failed == points.end() ? nullptr : &*failed;
+}
+
+const CollectivePoint* CollectiveStudy::link_stats_point() const {
+  const CollectivePoint* point = nullptr;
+  if (!fastest.empty()) {
+    point = &fastest.back();
+  } else if (!blocks.empty() && !blocks.front().points.empty()) {
+    point = &blocks.front().points.back();
+  }
+  return point && point->link_stats ? point : nullptr;
 }
 
 bool CollectiveStudy::all_verified() const {

@@ -26,6 +26,8 @@ namespace commsim {
 struct CollectiveStudyOptions {
   /// Overhead, chunks, channels, gamma, root, rank order and verify, as the simulator takes
   /// them; the closed form takes the same (model_options). `run.library` is set per point.
+  /// With `run.record_link_stats` a study records the links of each block's largest size
+  /// only (a single point, run_collective_point, records its own).
   CollectiveConfig run;
   LibraryProfile library;            // ideal: the wire alone
   std::optional<Protocol> protocol;  // forced; empty: the fastest by the closed form, as NCCL picks
@@ -54,6 +56,7 @@ struct CollectivePoint {
   double busbw_GBps = 0;
   std::optional<double> sim_over_model;            // empty when the model is 0
   std::string verify_error;                        // with run.verify: empty if the data is right
+  std::optional<LinkStats> link_stats;             // with run.record_link_stats, T = sim_ps
 };
 
 /// The rings a library runs at once by default: on a hierarchical topology one per GPU of a
@@ -92,6 +95,9 @@ struct CollectiveStudy {
   std::vector<CollectivePoint> fastest;
 
   bool all_verified() const;
+  /// The point whose links a report shows: at the largest size, the fastest choice (or the
+  /// only one). Null when the study recorded no link statistics.
+  const CollectivePoint* link_stats_point() const;
 };
 
 /// The sizes nccl-tests runs for the requested ones on `ranks` ranks (base/collectives.h

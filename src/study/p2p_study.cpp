@@ -98,14 +98,34 @@ std::vector<Message> p2p_pattern_messages(const P2pPattern& pattern, std::size_t
 
 namespace {
 
-std::vector<TimePs> arrivals(const Topology& topology, const std::vector<Message>& messages, TimePs overhead_ps,
-                             const ProtocolCosts& costs, const LibraryProfile& profile, bool each_alone) {
-  if (!each_alone) return simulate_concurrent_messages(topology, overhead_ps, messages, costs, profile.p2p);
-  std::vector<TimePs> arrival;
-  for (const Message& m : messages) {
-    arrival.push_back(simulate_concurrent_messages(topology, overhead_ps, {m}, costs, profile.p2p)[0]);
+struct Arrivals {
+  std::vector<TimePs> times;             // of each message, in order
+  std::optional<LinkStats> link_stats;   // when recorded
+};
+
+// The messages at once, or each alone in turn; with `record` the links' statistics of the
+// run, or of the runs one after another (each run's T: its last arrival).
+Arrivals arrivals(const Topology& topology, const std::vector<Message>& messages, TimePs overhead_ps,
+                  const ProtocolCosts& costs, const LibraryProfile& profile, bool each_alone, bool record) {
+  Arrivals out;
+  const auto run = [&](const std::vector<Message>& set) {
+    std::optional<LinkStatsRecorder> recorder;
+    if (record) recorder.emplace(topology);
+    const std::vector<TimePs> times =
+        simulate_concurrent_messages(topology, overhead_ps, set, costs, profile.p2p, recorder ? &*recorder : nullptr);
+    if (recorder) {
+      if (!out.link_stats) out.link_stats.emplace();
+      const TimePs last = times.empty() ? 0 : *std::max_element(times.begin(), times.end());
+      append_run(*out.link_stats, recorder->stats(last));
+    }
+    out.times.insert(out.times.end(), times.begin(), times.end());
+  };
+  if (!each_alone) {
+    run(messages);
+  } else {
+    for (const Message& m : messages) run({m});
   }
-  return arrival;
+  return out;
 }
 
 std::optional<double> ratio(TimePs sim_ps, double model_s) {
@@ -121,7 +141,10 @@ P2pPoint run_p2p_point(const Topology& topology, const std::vector<Message>& mes
   point.size = messages.empty() ? 0 : messages.front().bytes;
   point.protocol = options.protocol ? options.protocol : p2p_protocol(topology, messages, options.overhead_ps, profile);
   const ProtocolCosts costs = profile.costs(point.protocol);
-  const std::vector<TimePs> arrival = arrivals(topology, messages, options.overhead_ps, costs, profile, each_alone);
+  Arrivals run = arrivals(topology, messages, options.overhead_ps, costs, profile, each_alone,
+                          options.record_link_stats);
+  const std::vector<TimePs>& arrival = run.times;
+  point.link_stats = std::move(run.link_stats);
   const Message* last = messages.empty() ? nullptr : &messages.front();
   for (std::size_t i = 0; i < messages.size(); ++i) {
     const Message& m = messages[i];
@@ -149,9 +172,12 @@ P2pStudy study_p2p(const Topology& topology, const P2pPattern& pattern, const st
   if (pattern.pairwise()) study.route = path_params(topology, pattern.src, pattern.dst);
   study.sizes = sizes;
   const bool each_alone = pattern.kind == P2pPattern::Kind::kAllPairs;
-  for (const Bytes size : sizes) {
-    const std::vector<Message> messages = p2p_pattern_messages(pattern, topology.npu_count(), size);
-    study.points.push_back(run_p2p_point(topology, messages, options, each_alone));
+  P2pStudyOptions unrecorded = options;  // the sizes below the largest
+  unrecorded.record_link_stats = false;
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    const std::vector<Message> messages = p2p_pattern_messages(pattern, topology.npu_count(), sizes[i]);
+    const bool largest = i + 1 == sizes.size();
+    study.points.push_back(run_p2p_point(topology, messages, largest ? options : unrecorded, each_alone));
     if (options.on_point) options.on_point();
   }
   return study;

@@ -65,6 +65,9 @@ struct P2pStudyOptions {
   LibraryProfile library;            // ideal: the wire alone
   std::optional<Protocol> protocol;  // forced; empty: p2p_protocol
   std::function<void()> on_point;    // called after each size of a study (progress); may be empty
+  /// Record per-link statistics (network/link_stats.h): a study of its largest size only;
+  /// with each message alone (all-pairs), of every message's run, one after another.
+  bool record_link_stats = false;
 };
 
 struct P2pMessageResult {
@@ -89,6 +92,8 @@ struct P2pPoint {
   /// Under a profile with P2P channels: those of the last message to arrive (the first of
   /// equal arrivals).
   std::optional<std::uint32_t> channels;
+  /// When recorded: T is sim_ps, or with each message alone the sum of their arrivals.
+  std::optional<LinkStats> link_stats;
 };
 
 /// The messages, all of one size, sent at once (or with `each_alone`, each on an idle
@@ -100,6 +105,11 @@ struct P2pStudy {
   std::optional<PathParams> route;  // one-way, bidirectional: the route src -> dst
   std::vector<Bytes> sizes;
   std::vector<P2pPoint> points;     // one per size
+
+  /// The links of the largest size, when recorded; else null.
+  const LinkStats* link_stats() const {
+    return !points.empty() && points.back().link_stats ? &*points.back().link_stats : nullptr;
+  }
 };
 
 /// The pattern at every size. Throws InputError if it does not fit the topology

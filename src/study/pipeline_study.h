@@ -27,7 +27,8 @@ struct PipelineStudyOptions {
   std::uint32_t virtual_stages = 2;  // v of the interleaved schedule (the others run 1)
   std::vector<PipelineSchedule> schedules{PipelineSchedule::k1F1B};
   std::vector<P2PMode> modes{P2PMode::kOverlapped};
-  /// Overhead, placement, send-first order, timeline; the mode and library are set per run.
+  /// Overhead, placement, send-first order, timeline, link statistics; the mode and library
+  /// are set per run.
   PipelineRunOptions run;
   LibraryProfile library;            // ideal: the wire alone
   std::optional<Protocol> protocol;  // forced; empty: pipeline_protocol

@@ -89,7 +89,7 @@ SimulatedStep simulate_split(const Topology& topology, const TrainingAnalysisOpt
 
 TrainingSearch search_training(const Topology& topology, const TrainingAnalysisOptions& base,
                                const SearchConstraints& fixed, const StepSimulationOptions& simulation, unsigned jobs,
-                               std::size_t top) {
+                               std::size_t top, const SearchProgress& on_split) {
   TrainingSearch search;
   std::vector<SearchRow> fitting;
   for (const ParallelConfig& p : splits(base, fixed, topology.npu_count())) {
@@ -112,6 +112,7 @@ TrainingSearch search_training(const Topology& topology, const TrainingAnalysisO
                    [](const SearchRow& a, const SearchRow& b) { return lower_bound_s(a.analysis) < lower_bound_s(b.analysis); });
   StepSimulationOptions coarse = simulation;
   if (coarse.max_slices == 0) coarse.max_slices = 1;
+  coarse.on_progress = nullptr;  // steps run on several threads: progress is per split
   std::vector<double> steps_s;  // simulated so far, sorted
   for (std::size_t next = 0; next < fitting.size(); next += kBatch) {
     if (steps_s.size() >= top && lower_bound_s(fitting[next].analysis) > steps_s[top - 1]) break;
@@ -128,6 +129,7 @@ TrainingSearch search_training(const Topology& topology, const TrainingAnalysisO
           steps_s.insert(std::upper_bound(steps_s.begin(), steps_s.end(), seconds_from_ps(step.step_ps)),
                          seconds_from_ps(step.step_ps));
           fitting[next + i].simulated = std::move(step);
+          if (on_split) on_split(steps_s.size(), fitting.size());
         });
   }
   const auto key = [](const SearchRow& r) {

@@ -20,6 +20,7 @@
 // once the pipeline is full every micro-batch adds the same time (training_search.cpp).
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -45,11 +46,16 @@ struct TrainingSearch {
   std::size_t too_large = 0;     // that do not fit in memory
 };
 
-/// `base` gives everything but the degrees searched; `jobs` threads simulate. The global
-/// batch stays `base.setup.batch.global_batch` for every split. Throws InputError if no
-/// split is possible.
+/// Called on the calling thread as each split's step is simulated: how many so far, of at
+/// most how many (the search stops early once the top is certain).
+using SearchProgress = std::function<void(std::size_t simulated, std::size_t at_most)>;
+
+/// `base` gives everything but the degrees searched; `jobs` threads simulate (the steps'
+/// own `simulation.on_progress` is not called). The global batch stays
+/// `base.setup.batch.global_batch` for every split. Throws InputError if no split is
+/// possible.
 TrainingSearch search_training(const Topology& topology, const TrainingAnalysisOptions& base,
                                const SearchConstraints& fixed, const StepSimulationOptions& simulation, unsigned jobs,
-                               std::size_t top = 10);
+                               std::size_t top = 10, const SearchProgress& on_split = {});
 
 }  // namespace commsim

@@ -230,6 +230,7 @@ SimulatedStep simulate_training_step(const Topology& topology, const TrainingAna
   replay_options.library = options.library;
   replay_options.overhead_ps = options.overhead_ps;
   replay_options.record_timeline = true;
+  replay_options.record_link_stats = simulation.record_link_stats;
   std::size_t total = 0, done = 0;
   for (const RankTrace& rank : workload.ranks) total += rank.nodes.size();
   if (simulation.on_progress) replay_options.on_node_done = [&] { simulation.on_progress(++done, total); };
@@ -250,6 +251,7 @@ SimulatedStep simulate_training_step(const Topology& topology, const TrainingAna
   step.mfu = analysis.flops.model_flops /
              (seconds_from_ps(step.step_ps) * static_cast<double>(analysis.gpus) * options.peak_tflops * 1e12);
   for (const RankTrace& rank : workload.ranks) step.nodes += rank.nodes.size();
+  step.link_stats = replay.link_stats;
   return step;
 }
 

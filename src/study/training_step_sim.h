@@ -23,9 +23,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <utility>
 #include <vector>
 
+#include "network/link_stats.h"
 #include "study/training_analysis.h"
 
 namespace commsim {
@@ -45,6 +47,7 @@ struct StepSimulationOptions {
   /// Called as each node of the replay finishes, with the nodes done and their total
   /// (progress); may be empty.
   std::function<void(std::size_t done, std::size_t total)> on_progress;
+  bool record_link_stats = false;  // per-link statistics of the step (network/link_stats.h)
 };
 
 struct SimulatedStep {
@@ -57,6 +60,7 @@ struct SimulatedStep {
   std::vector<std::pair<ParallelDim, TimePs>> exposed_by_dimension;
   double mfu = 0;
   std::size_t nodes = 0;           // of the workload
+  std::optional<LinkStats> link_stats;  // with record_link_stats, T = step_ps
 };
 
 /// Throws InputError for a straggler rank out of range or a factor that is not positive, and

@@ -86,6 +86,10 @@ class Replayer {
         for (const ChannelId c : route) link_busy_.push_back({c, start, end});
       });
     }
+    if (options_.record_link_stats) {
+      link_stats_.emplace(t);
+      network_.set_link_stats(&*link_stats_);
+    }
   }
 
   ReplayResult run() {
@@ -372,6 +376,7 @@ class Replayer {
     }
     std::reverse(out.critical_path.begin(), out.critical_path.end());
     out.link_busy = merged_link_busy();
+    if (link_stats_) out.link_stats = link_stats_->stats(out.total_ps);
     return out;
   }
 
@@ -402,6 +407,7 @@ class Replayer {
   std::map<std::pair<std::size_t, std::uint64_t>, Meeting> meetings_;
   NodeRef last_send_{};
   std::vector<LinkSpan> link_busy_;
+  std::optional<LinkStatsRecorder> link_stats_;
 };
 
 }  // namespace

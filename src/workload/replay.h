@@ -25,6 +25,7 @@
 
 #include "base/collectives.h"
 #include "base/units.h"
+#include "network/link_stats.h"
 #include "topology/library.h"
 #include "topology/topology.h"
 #include "workload/workload.h"
@@ -42,6 +43,7 @@ struct ReplayOptions {
   std::optional<Protocol> protocol;
   std::map<CollectiveKind, AlgorithmKind> algorithms;  // else default_algorithm()
   bool record_timeline = false;
+  bool record_link_stats = false;  // per-link statistics (network/link_stats.h)
   /// Called as each node finishes (progress); may be empty.
   std::function<void()> on_node_done;
 };
@@ -77,6 +79,7 @@ struct ReplayResult {
   std::vector<ReplayedNode> critical_path;
   std::vector<ReplayedNode> timeline;   // every node but skipped ones, with record_timeline
   std::vector<LinkSpan> link_busy;      // merged busy intervals per channel, likewise
+  std::optional<LinkStats> link_stats;  // with record_link_stats, T = total_ps
 };
 
 /// Throws InputError if the workload does not fit the topology or a chosen algorithm does

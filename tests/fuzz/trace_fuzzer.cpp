@@ -8,7 +8,7 @@
 // Built by tests/CMakeLists.txt when the compiler accepts -fsanitize=fuzzer (clang):
 //   CXX=clang++ cmake -S . -B build-fuzz -DCOMMSIM_SANITIZE=fuzzer-no-link,address,undefined
 //   cmake --build build-fuzz --target trace_fuzzer
-//   mkdir -p corpus && cp ../shared/chakra-samples/generator/*.et workloads/*.textproto corpus/
+//   mkdir -p corpus && cp tests/data/chakra-samples/generator/*.et workloads/*.textproto corpus/
 //   build-fuzz/tests/trace_fuzzer -max_total_time=300 corpus
 // (COMMSIM_SANITIZE=fuzzer-no-link instruments the readers and replay for coverage; without
 // it only this file is.)

@@ -1,7 +1,7 @@
 // Golden outputs of collective, p2p and pipeline in the shapes their reports take: blocks
 // per algorithm with the fastest at each size, NCCL's choice with its protocol, verbose
 // closed forms, data checks, P2P channels, pipeline comparisons with deadlocks, a single
-// pipeline run per stage, and the CSV rows beside them.
+// pipeline run per stage, and the CSV rows beside them; the Graphviz picture of two nodes.
 // Set COMMSIM_UPDATE_GOLDEN=1 to rewrite the golden files after an intended change.
 
 #include <gtest/gtest.h>
@@ -67,6 +67,11 @@ TEST(CliGolden, PipelineInterleavedPerStage) {
                  "--virtual-stages", "4", "--stages", "8", "--microbatches", "16", "--forward-time",
                  "1ms,1ms,1ms,1ms,1ms,1ms,1ms,2ms"},
                 "pipeline_interleaved_nccl.txt");
+}
+
+TEST(CliGolden, TopoGraphvizOfTwoNodes) {
+  expect_golden({"topo", "--topology", "hierarchical", "--nodes", "2", "--gpus-per-node", "4", "--dot", "-"},
+                "topo_hierarchical_2x4.dot");
 }
 
 }  // namespace

@@ -104,7 +104,7 @@ TEST(CliOutput, TopoWritesGraphviz) {
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string text = read_file(dot);
   EXPECT_EQ(text.rfind("graph G {", 0), 0u);
-  EXPECT_NE(text.find("0--1"), std::string::npos) << text;
+  EXPECT_NE(text.find("  0 -- 1 ["), std::string::npos) << text;
 }
 
 }  // namespace

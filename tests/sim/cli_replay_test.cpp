@@ -7,7 +7,7 @@
 namespace commsim::testing {
 namespace {
 
-const std::string kSamples = std::string(COMMSIM_SHARED_DIR) + "/chakra-samples/";
+const std::string kSamples = std::string(COMMSIM_SOURCE_DIR) + "/tests/data/chakra-samples/";
 
 TEST(CliReplay, BadInputAndDeadlocks) {
   expect_error({"replay"}, "give one of --trace FILE or --chakra PREFIX");

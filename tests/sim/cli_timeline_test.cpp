@@ -98,6 +98,23 @@ TEST(CliTimeline, CollectiveRingStepsByHand) {
   EXPECT_EQ(t.processes.at(1), "rank 0");
 }
 
+TEST(CliTimeline, CollectiveTimelineAndLinkStatsOfOneRun) {
+  // The run above with --link-stats too: the same 24 slices, and the links of that run.
+  // Rank r sends its 6 messages of 1 KiB to r+1, so each forward channel carries 6144 B,
+  // busy 6 x 1.024 us, out of T = 6 x 2.024 = 12.144 us: utilisation 6.144 / 12.144.
+  const std::string csv = tmp_path("collective-links.csv");
+  const ParsedTrace t = run_timeline({"collective", "--topology", "ring", "--npus", "4", "--bandwidth", "1GB/s",
+                                      "--latency", "1us", "--algorithm", "ring", "--sizes", "1K:4K", "--link-stats",
+                                      csv},
+                                     "collective-with-links.json");
+  ASSERT_EQ(t.slices.size(), 24u);
+  EXPECT_EQ(t.slices.back().end_ns, 12'144);
+  const std::string links = read_file(csv);
+  EXPECT_NE(links.find("0,nvlink,npu0 -> npu1,1.000,6144,6.144000,0.505929,1\n"), std::string::npos) << links;
+  EXPECT_NE(links.find("3,nvlink,npu3 -> npu0,1.000,6144,6.144000,0.505929,1\n"), std::string::npos) << links;
+  EXPECT_NE(links.find("0,nvlink,npu1 -> npu0,1.000,0,0.000000,0.000000,0\n"), std::string::npos) << links;
+}
+
 TEST(CliTimeline, CollectiveAlgorithmsAndInSwitch) {
   const ParsedTrace all = run_timeline({"collective", "--topology", "ring", "--npus", "4", "--algorithm", "all",
                                         "--size", "64K"},

@@ -32,6 +32,10 @@ const std::vector<FileOption>& file_options() {
       {{"pipeline"}, "--timeline"},
       {{"replay", "--trace", kTrace}, "--csv"},
       {{"replay", "--trace", kTrace}, "--timeline"},
+      {{"p2p", "--size", "1K"}, "--link-stats"},
+      {{"collective", "--size", "1K"}, "--link-stats"},
+      {{"pipeline"}, "--link-stats"},
+      {{"replay", "--trace", kTrace}, "--link-stats"},
       {{"generate", "collective"}, "--output"},
       {{"topo", "--import-nvidia-smi", source_path("tests/data/nvidia-smi-topo-hgx-h100-8nic.txt"), "--gpu", "h100"}, "--output"},
   };

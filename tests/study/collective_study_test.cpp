@@ -110,6 +110,77 @@ TEST(CollectiveStudy, FastestIsTheLeastSimulatedTimeAtEachSize) {
   EXPECT_TRUE(study.all_verified());  // nothing was checked
 }
 
+TEST(CollectiveStudy, LinkStatsOfTheLargestSize) {
+  // Ring AllReduce of 4 MiB on 4 NPUs of a switch, as derived above: T = 135.42912 us. Rank r
+  // sends its 6 steps of 1 MiB through npu r -> switch -> npu r+1, one at a time: each
+  // direction of each link carries 6 MiB, busy 6 x 2^20 x 20 ps = 125.82912 us (o and the
+  // latency of each step are not busy), utilisation 6 MiB / (50 GB/s x T).
+  CollectiveStudyOptions options;
+  options.run.overhead_ps = ps_from_us(1);
+  options.run.record_link_stats = true;
+  const CollectiveStudy study = study_collective(built(TopologyKind::kSwitch, 4), CollectiveKind::kAllReduce,
+                                                 {AlgorithmKind::kRing}, {kMiB, 4 * kMiB}, options);
+  const std::vector<CollectivePoint>& points = study.blocks[0].points;
+  EXPECT_FALSE(points[0].link_stats);  // only the largest size is recorded
+  ASSERT_EQ(study.link_stats_point(), &points[1]);
+  const LinkStats& stats = *points[1].link_stats;
+  EXPECT_EQ(stats.simulated_ps, 135'429'120);
+  ASSERT_EQ(stats.loads.size(), 8u);
+  for (const LinkLoad& load : stats.loads) {
+    EXPECT_EQ(load.bytes, 6.0 * kMiB);
+    EXPECT_EQ(load.busy_ps, 125'829'120);
+    EXPECT_EQ(load.peak_flows, 1u);
+    EXPECT_DOUBLE_EQ(load.utilisation, 6.0 * kMiB / (50e9 * 135.42912e-6));
+  }
+}
+
+TEST(CollectiveStudy, LinkStatsOfTheFastestChoice) {
+  // Several algorithms: the links shown are those of the fastest at the largest size.
+  const Topology t = built(TopologyKind::kSwitch, 8);
+  CollectiveStudyOptions options;
+  options.run.record_link_stats = true;
+  const CollectiveStudy study = study_collective(
+      t, CollectiveKind::kAllReduce, {AlgorithmKind::kRing, AlgorithmKind::kDirect}, {1024, 64 * kMiB}, options);
+  const CollectivePoint* point = study.link_stats_point();
+  ASSERT_NE(point, nullptr);
+  EXPECT_EQ(point->algorithm, study.fastest.back().algorithm);
+  EXPECT_EQ(point->size, 64 * kMiB);
+  EXPECT_EQ(point->link_stats->simulated_ps, point->sim_ps);
+  EXPECT_EQ(study_collective(t, CollectiveKind::kAllReduce, {AlgorithmKind::kRing}, {1024}, {}).link_stats_point(),
+            nullptr);  // not recorded
+}
+
+TEST(CollectiveStudy, TimelineAndLinkStatsOfTheSameRun) {
+  // Both asked for: the largest size's run records its messages and its links. Ring AllReduce
+  // of 4 MiB on 4 NPUs of a switch, as derived above: 6 steps x 4 ranks = 24 messages of
+  // 1 MiB, each over 2 links (npu -> switch -> npu), so the 8 channels carry 48 MiB in all,
+  // and the last message arrives at T = 135.42912 us. The 1 MiB size records neither.
+  CollectiveStudyOptions options;
+  options.run.overhead_ps = ps_from_us(1);
+  options.run.record_link_stats = true;
+  options.record_timeline = true;
+  const CollectiveStudy study = study_collective(built(TopologyKind::kSwitch, 4), CollectiveKind::kAllReduce,
+                                                 {AlgorithmKind::kRing}, {kMiB, 4 * kMiB}, options);
+  const CollectiveBlock& block = study.blocks[0];
+  EXPECT_EQ(block.timeline_point, 1u);
+  EXPECT_FALSE(block.points[0].link_stats);
+  ASSERT_EQ(study.link_stats_point(), &block.points[1]);
+  ASSERT_EQ(block.timeline.size(), 24u);
+  Bytes message_bytes = 0;
+  TimePs last = 0;
+  for (const CollectiveMessage& m : block.timeline) {
+    message_bytes += m.bytes;
+    last = std::max(last, m.arrived_ps);
+  }
+  EXPECT_EQ(message_bytes, 24 * kMiB);
+  EXPECT_EQ(last, 135'429'120);
+  const LinkStats& stats = *block.points[1].link_stats;
+  EXPECT_EQ(stats.simulated_ps, last);
+  double link_bytes = 0;
+  for (const LinkLoad& load : stats.loads) link_bytes += load.bytes;
+  EXPECT_EQ(link_bytes, 2.0 * message_bytes);
+}
+
 TEST(CollectiveStudy, VerifiedDataOfEveryRank) {
   CollectiveStudyOptions options;
   options.run.verify = true;

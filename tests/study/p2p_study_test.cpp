@@ -86,6 +86,28 @@ TEST(P2pStudy, AllPairsRunEachAlone) {
   EXPECT_EQ(p.sim_ps, 12'485'760);  // the two-hop pairs
 }
 
+TEST(P2pStudy, AllPairsLinkStatsAreTheRunsOneAfterAnother) {
+  // The 8 one-hop pairs arrive at 11.48576 us, the 4 two-hop ones (0->2, 1->3, and on a tie
+  // the positive way 2->3->0, 3->0->1) at 12.48576 us: T = 8 x 11.48576 + 4 x 12.48576 =
+  // 141.82912 us. npu0 -> npu1 carries 0->1, 0->2 and 3->1, each alone: 3 MiB, busy
+  // 3 x 10.48576 us, peak 1; npu1 -> npu0 only 1->0. Only the largest size is recorded.
+  P2pStudyOptions options;
+  options.record_link_stats = true;
+  const P2pStudy study = study_p2p(ring4(), pattern("all-pairs"), {1024, 1 << 20}, options);
+  EXPECT_FALSE(study.points[0].link_stats);
+  ASSERT_NE(study.link_stats(), nullptr);
+  const LinkStats& stats = *study.link_stats();
+  EXPECT_EQ(stats.simulated_ps, 141'829'120);
+  const LinkLoad& forward = stats.loads[0];   // link 0, npu0 -> npu1
+  const LinkLoad& backward = stats.loads[1];  // npu1 -> npu0
+  EXPECT_EQ(forward.bytes, 3.0 * (1 << 20));
+  EXPECT_EQ(forward.busy_ps, 31'457'280);
+  EXPECT_EQ(forward.peak_flows, 1u);
+  EXPECT_DOUBLE_EQ(forward.utilisation, 31.45728 / 141.82912);
+  EXPECT_EQ(backward.bytes, 1.0 * (1 << 20));
+  EXPECT_DOUBLE_EQ(backward.utilisation, 10.48576 / 141.82912);
+}
+
 TEST(P2pStudy, NcclSendsSpreadOverChannels) {
   // Inside a node NCCL starts a send on 2 channels and doubles them while one would carry
   // more than 32 MiB: 64 MiB on 2, 128 MiB on 4.

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "study/training_search.h"
 #include "study_test_support.h"
 #include "topology/builders.h"
 
@@ -101,6 +102,23 @@ TEST(TrainingStepSimulation, AStragglerOfFactorTwoAddsItsCompute) {
                     simulate(t, o, slow);
                   }),
                   "--straggler 2: the job has ranks 0 to 1");
+}
+
+TEST(TrainingSearchProgress, CountsEverySimulatedSplitOnTheCallingThread) {
+  // 8 GPUs of the small model: every split that fits and is simulated is reported once, in
+  // order, against the number that fit; the table's simulated rows are exactly those.
+  const Topology t = two_nodes_of_four();
+  std::vector<std::pair<std::size_t, std::size_t>> calls;
+  const TrainingSearch search = search_training(
+      t, small_gpt(8, 1, 1), {}, {}, 2, 2, [&](std::size_t done, std::size_t at_most) { calls.emplace_back(done, at_most); });
+  std::size_t simulated = 0;
+  for (const SearchRow& r : search.rows) simulated += r.simulated.has_value();
+  ASSERT_EQ(calls.size(), simulated);
+  ASSERT_GE(simulated, 2u);
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    EXPECT_EQ(calls[i].first, i + 1);
+    EXPECT_EQ(calls[i].second, search.rows.size());  // every row fits: the rows are those that fit
+  }
 }
 
 }  // namespace

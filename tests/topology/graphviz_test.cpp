@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "topology/builders.h"
+#include "topology/spec_file.h"
 
 namespace commsim {
 namespace {
@@ -15,21 +16,150 @@ std::size_t count(const std::string& text, const std::string& what) {
   return n;
 }
 
-TEST(Graphviz, OneNodePerVertexAndOneEdgePerLink) {
+std::string dot_of(const Topology& t) {
+  std::ostringstream dot;
+  write_dot(dot, t);
+  return dot.str();
+}
+
+Topology two_nodes_of_four() {
   TopologyConfig c;
   c.kind = TopologyKind::kHierarchical;
   c.nodes = 2;
-  c.gpus_per_node = 2;
-  const Topology t = build_topology(c);
-  std::ostringstream dot;
-  write_dot(dot, t);
-  const std::string text = dot.str();
-  EXPECT_EQ(text.rfind("graph G {", 0), 0u);
-  EXPECT_EQ(count(text, "--"), t.link_count());  // edges print as "0--4"
-  EXPECT_EQ(count(text, "shape=box"), 4u);
-  EXPECT_EQ(count(text, "shape=ellipse"), 3u);
-  EXPECT_NE(text.find("label=\"node1/gpu0\""), std::string::npos);
-  EXPECT_NE(text.find("label=\"50 GB/s 1 us infiniband\""), std::string::npos);
+  c.gpus_per_node = 4;
+  return build_topology(c);
+}
+
+std::vector<std::string> lines_with(const std::string& text, const std::string& what) {
+  std::vector<std::string> found;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (line.find(what) != std::string::npos) found.push_back(line);
+  }
+  return found;
+}
+
+// The vertex ids written inside the block of "subgraph cluster_<index>".
+std::vector<std::string> cluster_members(const std::string& text, int index) {
+  const std::size_t begin = text.find("subgraph cluster_" + std::to_string(index) + " {");
+  const std::size_t end = text.find("\n  }\n", begin);
+  std::vector<std::string> ids;
+  std::istringstream in(text.substr(begin, end - begin));
+  for (std::string line; std::getline(in, line);) {
+    if (line.find(" [label=") != std::string::npos) ids.push_back(line.substr(4, line.find(' ', 4) - 4));
+  }
+  return ids;
+}
+
+// GPUs 0-7, NVSwitches 8 and 9, the network switch 10: 8 NVLink and 8 InfiniBand links.
+TEST(Graphviz, OneEdgePerLinkColouredByKind) {
+  const Topology t = two_nodes_of_four();
+  const std::string text = dot_of(t);
+  EXPECT_EQ(text.rfind("graph G {\n", 0), 0u);
+  const auto edges = lines_with(text, " -- ");
+  ASSERT_EQ(edges.size(), t.link_count());  // a full-duplex link is one line, not two
+  std::size_t nvlink = 0;
+  std::size_t infiniband = 0;
+  for (const std::string& e : edges) {
+    nvlink += e.find("color=\"#009E73\"") != std::string::npos && e.find(" nvlink\"") != std::string::npos;
+    infiniband += e.find("color=\"#D55E00\"") != std::string::npos && e.find(" infiniband\"") != std::string::npos;
+  }
+  EXPECT_EQ(nvlink, 8u);
+  EXPECT_EQ(infiniband, 8u);
+  // 450 GB/s over the slowest 50 GB/s: 1 + log2(9) = 4.17 points; the slowest 1.
+  EXPECT_EQ(count(text, "penwidth=4.2"), 8u);
+  EXPECT_EQ(count(text, "penwidth=1.0"), 8u);
+}
+
+TEST(Graphviz, ANodeBoxPerNvswitchAndItsGpus) {
+  const std::string text = dot_of(two_nodes_of_four());
+  EXPECT_EQ(count(text, "subgraph cluster_"), 2u);
+  // Left of the core, a node is written switch first, GPUs downwards from the last.
+  EXPECT_EQ(cluster_members(text, 0), (std::vector<std::string>{"8", "3", "2", "1", "0"}));
+  EXPECT_EQ(cluster_members(text, 1), (std::vector<std::string>{"4", "5", "6", "7", "9"}));
+  EXPECT_NE(text.find("label=\"node0\";"), std::string::npos);
+  EXPECT_NE(text.find("4 [label=\"gpu0\", tooltip=\"node1/gpu0\"]"), std::string::npos);
+  EXPECT_NE(text.find("10 [label=\"netswitch\", tooltip=\"netswitch\", shape=ellipse"), std::string::npos);
+  // Links are written from the lower column: node0's from the outside in, node1's out.
+  EXPECT_NE(text.find("  8 -- 0 ["), std::string::npos);
+  EXPECT_NE(text.find("  0 -- 10 ["), std::string::npos);
+  EXPECT_NE(text.find("  10 -- 4 ["), std::string::npos);
+  EXPECT_NE(text.find("  4 -- 9 ["), std::string::npos);
+}
+
+TEST(Graphviz, LegendRowPerKindOfLink) {
+  const std::string text = dot_of(two_nodes_of_four());
+  EXPECT_NE(text.find("<b>hierarchical-2x4</b>: hierarchical, 2 nodes x 4 GPUs"), std::string::npos);
+  // A bar as high as the line is wide, rounded up: ceil(4.17) = 5 and 1.
+  EXPECT_NE(text.find("<td bgcolor=\"#009E73\" width=\"36\" height=\"5\" fixedsize=\"true\" cellpadding=\"0\"></td>"
+                      "<td align=\"left\">450 GB/s 250 ns nvlink</td><td align=\"right\">8 links</td>"),
+            std::string::npos);
+  EXPECT_NE(text.find("height=\"1\" fixedsize=\"true\" cellpadding=\"0\"></td><td align=\"left\">50 GB/s 1 us "
+                      "infiniband</td><td align=\"right\">8 links</td>"),
+            std::string::npos);
+  EXPECT_NE(text.find("box: NPU, ellipse: switch; line width grows"), std::string::npos);
+}
+
+// Uplinks of a binary tree of 64 carry 1, 2, ..., 64 x 450 GB/s: widths 1 to 6, then capped.
+TEST(Graphviz, PenWidthGrowsWithTheLogOfBandwidth) {
+  EXPECT_DOUBLE_EQ(link_pen_width(50e9, 50e9), 1);
+  EXPECT_DOUBLE_EQ(link_pen_width(400e9, 50e9), 4);
+  EXPECT_DOUBLE_EQ(link_pen_width(32 * 450e9, 450e9), 6);
+  EXPECT_DOUBLE_EQ(link_pen_width(64 * 450e9, 450e9), 6);
+  EXPECT_NE(link_colour(LinkKind::kPcie), link_colour(LinkKind::kNvlink));
+  EXPECT_NE(link_colour(LinkKind::kEthernet), link_colour(LinkKind::kInfiniband));
+}
+
+TEST(Graphviz, HalfDuplexDashedAndHostMemoryACylinder) {
+  const std::string text = dot_of(load_topology_file(std::string(COMMSIM_SOURCE_DIR) +
+                                                     "/topologies/pcie-2080ti-pair-no-p2p.textproto"));
+  EXPECT_EQ(lines_with(text, " -- ").size(), 2u);
+  EXPECT_EQ(count(text, "style=dashed, tooltip="), 2u);
+  EXPECT_NE(text.find("11.09 GB/s 500 ns pcie half-duplex (x0.72 both ways) (dashed)"), std::string::npos);
+  EXPECT_NE(text.find("shape=cylinder"), std::string::npos);
+}
+
+TEST(Graphviz, EnginePerShape) {
+  TopologyConfig ring;
+  ring.kind = TopologyKind::kRing;
+  ring.npus = 4;
+  const std::string circle = dot_of(build_topology(ring));
+  EXPECT_NE(circle.find("layout=neato;"), std::string::npos);
+  EXPECT_EQ(circle.find("rankdir"), std::string::npos);
+  // Radius 1 (the least): NPU 1 a quarter turn clockwise from the top, NPU 2 at the bottom.
+  EXPECT_NE(circle.find("1 [label=\"npu1\", tooltip=\"npu1\", pos=\"1.00,0.00!\"];"), std::string::npos);
+  EXPECT_NE(circle.find("2 [label=\"npu2\", tooltip=\"npu2\", pos=\"0.00,-1.00!\"];"), std::string::npos);
+  TopologyConfig torus;
+  torus.kind = TopologyKind::kTorus;
+  torus.dims = {4, 4};
+  const std::string grid = dot_of(build_topology(torus));
+  EXPECT_NE(grid.find("layout=neato;"), std::string::npos);
+  EXPECT_NE(grid.find("6 [label=\"npu6\", tooltip=\"npu6\", pos=\"2.60,-1.00!\"];"), std::string::npos);
+  EXPECT_NE(dot_of(two_nodes_of_four()).find("layout=dot;\n  rankdir=LR;"), std::string::npos);
+}
+
+// Names are always quoted, so a keyword or a quote in a name cannot end the statement.
+TEST(Graphviz, NamesAreQuotedStrings) {
+  const std::string spec = R"(
+    name: "a<b>"
+    graph {
+      vertices { name: "node" } vertices { name: "say \"hi\" \\N" }
+      links { a: "node" b: "say \"hi\" \\N" link { bandwidth: "25GB/s" latency: "1us" kind: PCIE } }
+    })";
+  const std::string text = dot_of(parse_topology_spec(spec, "names.textproto", false));
+  EXPECT_NE(text.find("0 [label=\"node\", tooltip=\"node\", pos="), std::string::npos) << text;
+  EXPECT_NE(text.find("1 [label=\"say \\\"hi\\\" \\\\N\""), std::string::npos) << text;
+  EXPECT_NE(text.find("<b>a&lt;b&gt;</b>"), std::string::npos) << text;
+}
+
+// Two topologies built apart from the same parameters print the same bytes.
+TEST(Graphviz, SameTopologySameBytes) {
+  TopologyConfig c;
+  c.kind = TopologyKind::kHierarchical;
+  c.nodes = 8;
+  c.gpus_per_node = 8;
+  c.leaf_size = 2;
+  EXPECT_EQ(dot_of(build_topology(c)), dot_of(build_topology(c)));
 }
 
 }  // namespace

@@ -12,7 +12,7 @@
 
 namespace commsim::testing {
 
-inline const std::string kChakraSamples = std::string(COMMSIM_SHARED_DIR) + "/chakra-samples/";
+inline const std::string kChakraSamples = std::string(COMMSIM_SOURCE_DIR) + "/tests/data/chakra-samples/";
 
 inline std::string varint(std::uint64_t value) {
   std::string bytes;

@@ -16,7 +16,7 @@
 namespace commsim {
 namespace {
 
-const std::string kSamples = std::string(COMMSIM_SHARED_DIR) + "/chakra-samples/";
+const std::string kSamples = std::string(COMMSIM_SOURCE_DIR) + "/tests/data/chakra-samples/";
 
 Topology ring(std::uint32_t npus, BandwidthBps bandwidth, TimePs latency) {
   TopologyConfig c;
