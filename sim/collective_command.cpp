@@ -17,6 +17,7 @@
 #include "report/table.h"
 #include "study/sweep_rows.h"
 #include "study/collective_study.h"
+#include "study/timelines.h"
 #include "topology/placement.h"
 #include "run_progress.h"
 #include "topology_options.h"
@@ -44,6 +45,9 @@ po::options_description collective_options() {
   add_option(options, "root", "R", "root rank of broadcast and reduce (default 0)");
   add_option(options, "csv", "FILE",
              "also write one row per point, as commsim sweep does: " + sweep_csv_header());
+  add_option(options, "timeline", "FILE",
+             "write a Chrome trace JSON (Perfetto, chrome://tracing) of the largest size: each algorithm's run, "
+             "a process per rank with its sends (bytes, peer, step, chunk, channel in each slice's args)");
   add_link_stats_option(options, "of the largest size (with several algorithms, of the fastest there)");
   options.add_options()("verbose", "print the closed form with the values substituted");
   options.add_options()("verify", "check symbolically that every rank ends with the right data");
@@ -221,14 +225,17 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
   const LibraryChoice library = library_from_options(vm, topology);
   const std::vector<AlgorithmChoice> algorithms = algorithm_option(vm, kind, topology, library.profile);
   const std::vector<Bytes> sizes = sizes_option(vm, kind, p);
-  std::optional<OutputFile> csv;  // opened before the simulation, so a bad path fails at once
+  // Opened before the simulation, so that a bad path fails at once.
+  std::optional<OutputFile> csv;
   if (const auto path = option_text(vm, "csv")) csv.emplace(*path);
+  std::optional<OutputFile> timeline;
+  if (const auto path = option_text(vm, "timeline")) timeline.emplace(*path);
   LinkStatsOutput link_stats(vm);
 
   // Progress on stderr once the run has taken 2 s: one point per algorithm and size.
   Progress progress = run_progress(vm, algorithms.size() * sizes.size(), "points");
   const CollectiveStudyOptions study_options{run_option(vm, kind, p, library.channels), library.profile,
-                                             library.protocol, [&] { progress.advance(); }};
+                                             library.protocol, [&] { progress.advance(); }, timeline.has_value()};
   const CollectiveStudy study = study_collective(topology, kind, algorithms, sizes, study_options);
   progress.finish();
   const std::string rank_order = option_text(vm, "rank-order").value_or("linear");
@@ -245,6 +252,10 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
   if (csv) {
     write_csv(csv->stream(), study, kind, topology, {study_options.library.name, rank_order, study_options.run.overhead_ps});
     csv->commit();
+  }
+  if (timeline) {
+    write_collective_timeline(timeline->stream(), study, kind, p, study_options.run.npu_of_rank);
+    timeline->commit();
   }
   return study.all_verified() ? 0 : 1;
 }

@@ -11,6 +11,7 @@
 #include "link_stats_output.h"
 #include "report/table.h"
 #include "study/p2p_study.h"
+#include "study/timelines.h"
 #include "run_progress.h"
 #include "topology_options.h"
 
@@ -35,6 +36,9 @@ po::options_description p2p_options() {
   add_option(options, "csv", "FILE",
              "also write one row per message: pattern,src,dst,size_bytes,sim_time_us,"
              "model_time_us,sim_over_model,algbw_GBps");
+  add_option(options, "timeline", "FILE",
+             "write a Chrome trace JSON (Perfetto, chrome://tracing) of the largest size: a process per sending "
+             "rank, each message from its send to its arrival (all-pairs: one after another, as each ran alone)");
   add_link_stats_option(options, "of the largest size (all-pairs: every pair alone in turn, one after another)");
   add_quiet_option(options);
   options.add(topology_options());
@@ -193,8 +197,11 @@ int run_p2p(const std::vector<std::string>& args, std::ostream& out) {
   const P2pPattern pattern = pattern_option(vm, topology);
   const std::vector<Bytes> sizes = sizes_from_options(vm, kDefaultSweep);
   const TimePs overhead = parse_time(option_text(vm, "overhead").value_or("0"), "--overhead");
-  std::optional<OutputFile> csv;  // opened before the simulation, so a bad path fails at once
+  // Opened before the simulation, so that a bad path fails at once.
+  std::optional<OutputFile> csv;
   if (const auto path = option_text(vm, "csv")) csv.emplace(*path);
+  std::optional<OutputFile> timeline;
+  if (const auto path = option_text(vm, "timeline")) timeline.emplace(*path);
   LinkStatsOutput link_stats(vm);
   const LibraryChoice library = library_from_options(vm, topology);
 
@@ -218,6 +225,10 @@ int run_p2p(const std::vector<std::string>& args, std::ostream& out) {
   if (csv) {
     write_csv(csv->stream(), study, pattern);
     csv->commit();
+  }
+  if (timeline) {
+    write_p2p_timeline(timeline->stream(), study, pattern);
+    timeline->commit();
   }
   return 0;
 }

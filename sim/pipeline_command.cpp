@@ -8,10 +8,10 @@
 #include "commands.h"
 #include "command_line.h"
 #include "link_stats_output.h"
-#include "report/chrome_trace.h"
 #include "report/table.h"
 #include "study/pipeline_study.h"
 #include "study/sweep_rows.h"
+#include "study/timelines.h"
 #include "topology/builders.h"
 #include "topology/placement.h"
 #include "run_progress.h"
@@ -196,22 +196,6 @@ void print_comparison(std::ostream& out, const std::vector<PipelineRun>& runs) {
   out << "# p2p wait: mean over stages of the time spent in communication calls\n" << deadlocks;
 }
 
-void write_timeline(std::ostream& file, const PipelineRun& run) {
-  std::vector<TraceTrack> tracks;
-  for (std::uint32_t d = 0; d < run.result.devices.size(); ++d) {
-    const std::string stage = "stage " + std::to_string(d) + " (NPU " + std::to_string(run.result.devices[d].npu) + ")";
-    tracks.push_back({d, 0, stage, "compute"});
-    tracks.push_back({d, 1, stage, "send"});
-    tracks.push_back({d, 2, stage, "receive"});
-  }
-  std::vector<TraceSpan> spans;
-  for (const TimelineEvent& e : run.result.timeline) {
-    const std::uint32_t thread = e.category == "send" ? 1 : e.category == "recv" ? 2 : 0;
-    spans.push_back({e.device, thread, e.name, e.category, e.start_ps, e.end_ps});
-  }
-  write_chrome_trace(file, tracks, spans);
-}
-
 // The rows of `commsim sweep --pipeline` (study/sweep_rows.h), numbered in order; a
 // deadlocked run has none.
 void write_csv(std::ostream& csv, const PipelineStudy& study, const PipelineStudyOptions& o, const Topology& topology,
@@ -273,7 +257,7 @@ int run_pipeline(const std::vector<std::string>& args, std::ostream& out) {
   }
   if (timeline) {
     if (!study.runs.back().deadlock.empty()) throw InputError("--timeline: the last run deadlocked");
-    write_timeline(timeline->stream(), study.runs.back());
+    write_pipeline_timeline(timeline->stream(), study.runs.back());
     timeline->commit();
   }
   if (csv) {

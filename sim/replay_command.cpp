@@ -7,8 +7,8 @@
 #include "commands.h"
 #include "command_line.h"
 #include "link_stats_output.h"
-#include "report/chrome_trace.h"
 #include "report/table.h"
+#include "study/timelines.h"
 #include "topology/builders.h"
 #include "replay_rows.h"
 #include "run_progress.h"
@@ -47,34 +47,6 @@ std::string describe(const Workload& w, Rank rank, std::size_t index) {
                      std::string(node_kind_name(n.kind));
   if (!n.name.empty()) text += " '" + n.name + "'";
   return text;
-}
-
-void write_timeline(std::ostream& file, const Workload& w, const Topology& t, const ReplayResult& r,
-                    bool link_tracks) {
-  std::vector<TraceTrack> tracks;
-  for (Rank rank = 0; rank < w.rank_count(); ++rank) {
-    tracks.push_back({rank, 0, "rank " + std::to_string(rank), "compute"});
-    tracks.push_back({rank, 1, "rank " + std::to_string(rank), "communication"});
-  }
-  std::vector<TraceSpan> spans;
-  for (const ReplayedNode& n : r.timeline) {
-    const WorkloadNode& node = w.ranks[n.rank].nodes[n.index];
-    if (node.kind == NodeKind::kSkipped) continue;
-    const bool compute = node.kind == NodeKind::kCompute;
-    spans.push_back({n.rank, compute ? 0u : 1u, node.name.empty() ? describe(w, n.rank, n.index) : node.name,
-                     std::string(node_kind_name(node.kind)), n.start_ps, n.end_ps});
-  }
-  if (link_tracks) {
-    const auto links = static_cast<std::uint32_t>(w.rank_count());
-    for (const LinkSpan& s : r.link_busy) {
-      if (spans.empty() || tracks.back().thread != s.channel || tracks.back().process != links) {
-        tracks.push_back({links, s.channel, "links",
-                          t.vertex(t.channel_source(s.channel)).name + " -> " + t.vertex(t.channel_target(s.channel)).name});
-      }
-      spans.push_back({links, s.channel, "busy", "link", s.start_ps, s.end_ps});
-    }
-  }
-  write_chrome_trace(file, tracks, spans);
 }
 
 po::options_description replay_options() {
@@ -247,7 +219,7 @@ int run_replay(const std::vector<std::string>& args, std::ostream& out, std::ost
   print_report(out, input, topo, result);
   link_stats.report(out, topo, *result.link_stats, "the replay");
   if (timeline) {
-    write_timeline(timeline->stream(), workload, topo, result, vm.count("link-tracks"));
+    write_replay_timeline(timeline->stream(), workload, topo, result, vm.count("link-tracks"));
     timeline->commit();
   }
   if (csv) {

@@ -18,6 +18,7 @@
 
 #include "base/collectives.h"
 #include "base/units.h"
+#include "collective/collective_message.h"
 #include "network/link_stats.h"
 #include "topology/library.h"
 #include "topology/topology.h"
@@ -31,9 +32,11 @@ struct InSwitchRun {
 
 /// Precondition: the topology can run `algorithm` (in_switch_unavailable is empty; callers
 /// check inapplicable_reason). `costs`: the library's in-switch costs (LibraryProfile::in_switch), or none (ideal).
-/// `link_stats`, if given, records the run's flows (network/link_stats.h).
+/// `on_message`, if set, hears of every flow as it arrives (ranks are NPUs); `link_stats`,
+/// if given, records the run's flows (network/link_stats.h). The two are independent.
 InSwitchRun simulate_in_switch_allreduce(const Topology& topology, AlgorithmKind algorithm, Bytes size,
                                          const ProtocolCosts& costs, TimePs overhead_ps,
+                                         const OnCollectiveMessage& on_message = {},
                                          LinkStatsRecorder* link_stats = nullptr);
 
 }  // namespace commsim

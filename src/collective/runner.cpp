@@ -15,6 +15,7 @@ CollectiveRunner::CollectiveRunner(Transport& transport, const Schedule& schedul
       npu_of_rank_(std::move(options.npu_of_rank)),
       tracker_(options.tracker),
       on_rank_done_(std::move(options.on_rank_done)),
+      on_message_(std::move(options.on_message)),
       library_(options.library) {
   COMMSIM_CHECK(chunks_ >= 1, "at least one chunk");
   COMMSIM_CHECK(npu_of_rank_.empty() || npu_of_rank_.size() == schedule.ranks(),
@@ -88,6 +89,10 @@ void CollectiveRunner::try_start(std::uint32_t index) {
     m.bytes = message_bytes(chunk, send);
     m.op = send.op;
     if (tracker_) m.snapshot = tracker_->take(rank, chunk, send.blocks);
+    if (on_message_) {
+      m.step = lane.step;
+      m.issued_ps = transport_.now();
+    }
     ++lane.sends_pending;
     ++messages_sent_;
     PeerQueue& q = queue(lanes_[m.receiver_lane], rank);
@@ -122,6 +127,7 @@ void CollectiveRunner::start_transfer(std::uint32_t id) {
 
 void CollectiveRunner::on_arrival(std::uint32_t id) {
   Message& m = messages_[id];
+  if (on_message_) report_message(m);
   if (tracker_) tracker_->apply(static_cast<Rank>(m.receiver_lane / chunks_ / schedule_.channels()),
                                 m.receiver_lane % chunks_, m.snapshot, m.op);
   const std::uint32_t sender = m.sender_lane;
@@ -136,6 +142,20 @@ void CollectiveRunner::on_arrival(std::uint32_t id) {
   lane.reduce_bytes += reduce_bytes;
   maybe_finish_step(sender);
   maybe_finish_step(receiver);
+}
+
+void CollectiveRunner::report_message(const Message& m) const {
+  const std::uint32_t receiver = m.receiver_lane;
+  CollectiveMessage message;
+  message.rank = m.src;
+  message.peer = static_cast<Rank>(receiver / chunks_ / schedule_.channels());
+  message.bytes = m.bytes;
+  message.channel = static_cast<std::uint32_t>((receiver / chunks_) % schedule_.channels());
+  message.chunk = static_cast<std::uint32_t>(receiver % chunks_);
+  message.step = m.step;
+  message.issued_ps = m.issued_ps;
+  message.arrived_ps = transport_.now();
+  on_message_(message);
 }
 
 void CollectiveRunner::maybe_finish_step(std::uint32_t index) {

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "collective/collective_message.h"
 #include "collective/data_tracker.h"
 #include "collective/schedule.h"
 #include "network/transport.h"
@@ -31,6 +32,8 @@ struct RunOptions {
   std::vector<Rank> npu_of_rank;      // empty: rank r runs on NPU r
   DataTracker* tracker = nullptr;     // optional symbolic data check
   std::function<void(Rank)> on_rank_done;  // optional: a rank has finished all its steps
+  /// Optional: each message as it arrives (timelines); empty costs nothing.
+  OnCollectiveMessage on_message;
   std::optional<ProtocolCosts> library;    // the library's costs of this collective; empty:
                                            // the transport's own
 };
@@ -75,6 +78,8 @@ class CollectiveRunner {
     Bytes bytes;
     DataOp op;
     DataTracker::Snapshot snapshot;
+    std::uint32_t step = 0;  // recorded with on_message only
+    TimePs issued_ps = 0;    // likewise
   };
 
   std::uint32_t lane_index(Rank rank, std::size_t channel, std::size_t chunk) const {
@@ -89,6 +94,7 @@ class CollectiveRunner {
   void maybe_finish_step(std::uint32_t lane);
   void complete_step(std::uint32_t lane);
   void finish_rank(Rank rank);
+  void report_message(const Message& m) const;
 
   Transport& transport_;
   const Schedule& schedule_;
@@ -97,6 +103,7 @@ class CollectiveRunner {
   std::vector<Rank> npu_of_rank_;
   DataTracker* tracker_;
   std::function<void(Rank)> on_rank_done_;
+  OnCollectiveMessage on_message_;
   std::optional<ProtocolCosts> library_;
   std::vector<Bytes> chunk_bytes_;
   std::vector<Lane> lanes_;

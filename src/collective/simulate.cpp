@@ -21,6 +21,18 @@ std::string run_name(const Topology& topology, CollectiveKind kind, AlgorithmKin
          std::to_string(topology.npu_count()) + " ranks";
 }
 
+// nvls, nvls-tree: the switch reduces, so there is no data path to verify.
+CollectiveResult simulate_in_switch(const Topology& topology, AlgorithmKind algorithm, Bytes size,
+                                    const CollectiveConfig& config) {
+  std::optional<LinkStatsRecorder> recorder;
+  if (config.record_link_stats) recorder.emplace(topology);
+  const InSwitchRun run = simulate_in_switch_allreduce(topology, algorithm, size, config.library, config.overhead_ps,
+                                                       config.on_message, recorder ? &*recorder : nullptr);
+  CollectiveResult result{run.time_ps, run.flows, {}, {}};
+  if (recorder) result.link_stats = recorder->stats(run.time_ps);
+  return result;
+}
+
 }  // namespace
 
 void check_collective_footprint(const Topology& topology, CollectiveKind kind,
@@ -38,14 +50,7 @@ CollectiveResult simulate_collective(const Topology& topology, CollectiveKind ki
                                      const CollectiveConfig& config) {
   if (reduces_in_switch(algorithm)) {
     if (const auto reason = inapplicable_reason(kind, algorithm, topology)) throw InputError(*reason);
-    std::optional<LinkStatsRecorder> recorder;
-    if (config.record_link_stats) recorder.emplace(topology);
-    const InSwitchRun run = simulate_in_switch_allreduce(topology, algorithm, size, config.library, config.overhead_ps,
-                                                         recorder ? &*recorder : nullptr);
-    // The switch reduces: there is no data path to verify.
-    CollectiveResult result{run.time_ps, run.flows, {}, {}};
-    if (recorder) result.link_stats = recorder->stats(run.time_ps);
-    return result;
+    return simulate_in_switch(topology, algorithm, size, config);
   }
   const std::unique_ptr<Schedule> schedule = make_schedule(kind, algorithm, topology, config.root, config.channels);
   check_footprint(*schedule, config.chunks, run_name(topology, kind, algorithm));
@@ -63,6 +68,7 @@ CollectiveResult simulate_collective(const Topology& topology, CollectiveKind ki
   options.gamma_s_per_byte = config.gamma_s_per_byte;
   options.npu_of_rank = config.npu_of_rank;
   options.tracker = tracker ? &*tracker : nullptr;
+  options.on_message = config.on_message;
   CollectiveRunner runner(network, *schedule, block_space_bytes(kind, size, p), options);
   // The library's per-call latency (launch, set-up) passes before any rank starts.
   engine.schedule_after(config.library.call_latency_ps, [&runner] { runner.start(); });

@@ -8,6 +8,7 @@
 
 #include "base/collectives.h"
 #include "base/units.h"
+#include "collective/collective_message.h"
 #include "network/link_stats.h"
 #include "topology/library.h"
 #include "topology/topology.h"
@@ -23,6 +24,7 @@ struct CollectiveConfig {
   Rank root = 0;                 // Broadcast, Reduce
   std::vector<Rank> npu_of_rank; // empty: rank r on NPU r
   bool verify = false;           // track data symbolically and check the result
+  OnCollectiveMessage on_message;  // optional: every message as it arrives (timelines)
   bool record_link_stats = false; // per-link statistics of the run (network/link_stats.h)
 };
 

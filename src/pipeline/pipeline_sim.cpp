@@ -81,10 +81,26 @@ class Executor {
     return options_.npu_of_device.empty() ? d : options_.npu_of_device[d];
   }
 
-  void record(std::uint32_t d, std::string category, std::string name, TimePs start) {
-    if (options_.record_timeline) {
-      timeline_.push_back({d, std::move(category), std::move(name), start, engine_.now()});
-    }
+  void record(TimelineEvent event) {
+    if (options_.record_timeline) timeline_.push_back(std::move(event));
+  }
+
+  void record_compute(std::uint32_t d, const Action& action, TimePs start) {
+    if (!options_.record_timeline) return;
+    const bool forward = action.kind == Action::Kind::kForward;
+    std::string name(forward ? "F" : "B");
+    name += std::to_string(action.microbatch);
+    if (action.chunk > 0) name += '.' + std::to_string(action.chunk);
+    record({d, forward ? "forward" : "backward", std::move(name), start, engine_.now(), action.microbatch, action.chunk,
+            std::nullopt});
+  }
+
+  void record_p2p(std::uint32_t d, const P2POp& op, TimePs posted, Bytes bytes) {
+    if (!options_.record_timeline) return;
+    const bool send = op.kind == P2POp::Kind::kSend;
+    TimelineEvent event{d, send ? "send" : "recv", (send ? "send " : "recv ") + op.what, posted, engine_.now(), 0, 0, op};
+    event.op->bytes = bytes;
+    record(std::move(event));
   }
 
   void advance(std::uint32_t d) {
@@ -106,10 +122,7 @@ class Executor {
       Device& done = devices_[d];
       done.busy_ps += engine_.now() - start;
       if (!forward) --done.in_flight;
-      std::string name(forward ? "F" : "B");
-      name += std::to_string(action.microbatch);
-      if (action.chunk > 0) name += '.' + std::to_string(action.chunk);
-      record(d, forward ? "forward" : "backward", std::move(name), start);
+      record_compute(d, action, start);
       ++done.pc;
       advance(d);
     });
@@ -189,9 +202,9 @@ class Executor {
     const std::string label = op.what;
     dev.waiting_on.insert(label);
     if (op.kind == P2POp::Kind::kRecv) {
-      rendezvous_.post_recv(npu(d), npu(op.peer), op.tag, [this, d, label, posted] {
+      rendezvous_.post_recv(npu(d), npu(op.peer), op.tag, [this, d, label, posted, &op] {
         devices_[d].waiting_on.erase(devices_[d].waiting_on.find(label));
-        record(d, "recv", "recv " + label, posted);
+        record_p2p(d, op, posted, last_arrived_bytes_);
         op_done(d);
       }, label);
       return;
@@ -200,9 +213,10 @@ class Executor {
       dev.waiting_on.erase(dev.waiting_on.find(label));
       ++dev.background_sends;
     }
-    rendezvous_.post_send(npu(d), npu(op.peer), op.tag, op.bytes, [this, d, label, posted, blocking] {
+    rendezvous_.post_send(npu(d), npu(op.peer), op.tag, op.bytes, [this, d, label, posted, blocking, &op] {
       Device& sender = devices_[d];
-      record(d, "send", "send " + label, posted);
+      last_arrived_bytes_ = op.bytes;
+      record_p2p(d, op, posted, op.bytes);
       if (blocking) {
         sender.waiting_on.erase(sender.waiting_on.find(label));
         op_done(d);
@@ -243,6 +257,9 @@ class Executor {
   Rendezvous& rendezvous_;
   std::vector<Device> devices_;
   std::vector<TimelineEvent> timeline_;
+  /// The bytes of the send that arrived last: the rendezvous completes a send, then the
+  /// receive it matched (rendezvous.h), which so learns its size.
+  Bytes last_arrived_bytes_ = 0;
   TimePs launch_ps_;  // o + the library's call latency, per launch
 };
 

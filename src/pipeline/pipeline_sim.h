@@ -48,8 +48,13 @@ struct TimelineEvent {
   std::uint32_t device;
   std::string category;  // forward, backward, send, recv
   std::string name;
-  TimePs start_ps;
-  TimePs end_ps;
+  TimePs start_ps;       // compute: started; send, recv: posted
+  TimePs end_ps;         // finished; send, recv: the data arrived
+  std::uint32_t microbatch = 0;  // forward, backward
+  std::uint32_t chunk = 0;       // forward, backward: the device's model chunk
+  /// send, recv: the operation (peer device, tag); a receive's bytes are those of the send
+  /// it matched.
+  std::optional<P2POp> op;
 };
 
 struct DeviceStats {

@@ -4,6 +4,7 @@
 
 #include "base/error.h"
 #include "collective/algorithms.h"
+#include "collective/footprint.h"
 
 namespace commsim {
 namespace {
@@ -31,6 +32,47 @@ void check_runs(const Topology& topology, CollectiveKind kind, const std::vector
       check_collective_footprint(topology, kind, algorithm, run);
     }
   }
+}
+
+// A timeline of more than kMaxTimelineMessages is refused before any simulation, with the
+// estimate of collective/footprint.h for the algorithm each block runs at the largest size.
+void check_timeline(const Topology& topology, CollectiveKind kind, const std::vector<AlgorithmChoice>& algorithms,
+                    Bytes largest, const CollectiveStudyOptions& o) {
+  for (const AlgorithmChoice& choice : algorithms) {
+    const AlgorithmKind algorithm = choose(topology, kind, choice, largest, o).algorithm;
+    if (reduces_in_switch(algorithm)) continue;  // two or three flows per NPU
+    const auto schedule = make_schedule(kind, algorithm, topology, o.run.root, o.run.channels);
+    const double messages = estimate_footprint(*schedule, o.run.chunks).messages;
+    if (messages > kMaxTimelineMessages) {
+      throw InputError("timeline: " + std::string(algorithm_name(algorithm)) + " " +
+                       std::string(collective_name(kind)) + " of " + std::to_string(largest) + " B on " +
+                       std::to_string(topology.npu_count()) + " ranks sends about " +
+                       std::to_string(static_cast<std::uint64_t>(messages)) + " messages; a timeline holds at most " +
+                       std::to_string(static_cast<std::uint64_t>(kMaxTimelineMessages)) + " (fewer ranks or chunks)");
+    }
+  }
+}
+
+// The block of one choice. With run.record_link_stats the run at the last size records its
+// links (CollectiveStudy::link_stats_point); with record_timeline the first run at `largest`
+// records its messages. The two are independent: one run may record both.
+CollectiveBlock run_block(const Topology& topology, CollectiveKind kind, AlgorithmChoice algorithm,
+                          const std::vector<Bytes>& sizes, Bytes largest, const CollectiveStudyOptions& options) {
+  CollectiveBlock block{algorithm, {}, {}, {}, 0};
+  bool recorded = false;
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    CollectiveStudyOptions point_options = options;
+    point_options.run.record_link_stats = options.run.record_link_stats && i + 1 == sizes.size();
+    if (options.record_timeline && sizes[i] == largest && !recorded) {
+      block.timeline_point = i;
+      recorded = true;
+      point_options.run.on_message = [&block](const CollectiveMessage& m) { block.timeline.push_back(m); };
+    }
+    block.points.push_back(run_collective_point(topology, kind, algorithm, sizes[i], point_options));
+    if (options.on_point) options.on_point();
+  }
+  if (algorithm && !block.points.empty()) block.formula = block.points.front().cost.formula;
+  return block;
 }
 
 std::vector<CollectivePoint> fastest_at_each_size(const std::vector<CollectiveBlock>& blocks) {
@@ -123,18 +165,11 @@ CollectiveStudy study_collective(const Topology& topology, CollectiveKind kind,
                                  const std::vector<AlgorithmChoice>& algorithms, const std::vector<Bytes>& sizes,
                                  const CollectiveStudyOptions& options) {
   check_runs(topology, kind, algorithms, sizes, options.run);
+  const Bytes largest = sizes.empty() ? 0 : *std::max_element(sizes.begin(), sizes.end());
+  if (options.record_timeline) check_timeline(topology, kind, algorithms, largest, options);
   CollectiveStudy study;
-  CollectiveStudyOptions unrecorded = options;  // the sizes below the largest
-  unrecorded.run.record_link_stats = false;
   for (const AlgorithmChoice& algorithm : algorithms) {
-    CollectiveBlock block{algorithm, {}, {}};
-    for (std::size_t i = 0; i < sizes.size(); ++i) {
-      const bool largest = i + 1 == sizes.size();
-      block.points.push_back(run_collective_point(topology, kind, algorithm, sizes[i], largest ? options : unrecorded));
-      if (options.on_point) options.on_point();
-    }
-    if (algorithm && !block.points.empty()) block.formula = block.points.front().cost.formula;
-    study.blocks.push_back(std::move(block));
+    study.blocks.push_back(run_block(topology, kind, algorithm, sizes, largest, options));
   }
   if (study.blocks.size() > 1) study.fastest = fastest_at_each_size(study.blocks);
   return study;

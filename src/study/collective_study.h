@@ -32,7 +32,13 @@ struct CollectiveStudyOptions {
   LibraryProfile library;            // ideal: the wire alone
   std::optional<Protocol> protocol;  // forced; empty: the fastest by the closed form, as NCCL picks
   std::function<void()> on_point;    // called after each point of a study (progress); may be empty
+  /// Record every message of each algorithm's run at the largest size (CollectiveBlock::timeline).
+  bool record_timeline = false;
 };
+
+/// A timeline holds at most this many messages (about 250 MB of Chrome trace JSON, what
+/// Perfetto's UI loads comfortably); a study asked for a larger one is refused up front.
+inline constexpr double kMaxTimelineMessages = 1 << 20;
 
 /// An algorithm, or NCCL's choice at each size (empty; model/collective_model.h nccl_choice).
 using AlgorithmChoice = std::optional<AlgorithmKind>;
@@ -74,6 +80,9 @@ struct CollectiveBlock {
   /// block's first point runs it; empty for NCCL's choice, whose algorithm varies.
   std::string formula;
   std::vector<CollectivePoint> points;  // one per size, in order
+  /// With record_timeline: the messages of the run at the largest size, points[timeline_point].
+  std::vector<CollectiveMessage> timeline;
+  std::size_t timeline_point = 0;
 
   /// The first point whose data check failed, or null.
   const CollectivePoint* first_verify_failure() const;
@@ -96,8 +105,9 @@ struct CollectiveStudy {
 std::vector<Bytes> collective_sizes(CollectiveKind kind, const std::vector<Bytes>& requested, std::size_t ranks);
 
 /// Every choice at every size. Checks before any simulation, with InputError: that every
-/// algorithm applies, every run (NCCL's candidates too) is within the footprint limits, and
-/// that with chunks > 1 the smallest size has a byte per chunk.
+/// algorithm applies, every run (NCCL's candidates too) is within the footprint limits, that
+/// with chunks > 1 the smallest size has a byte per chunk, and that a timeline asked for
+/// stays within kMaxTimelineMessages.
 CollectiveStudy study_collective(const Topology& topology, CollectiveKind kind,
                                  const std::vector<AlgorithmChoice>& algorithms, const std::vector<Bytes>& sizes,
                                  const CollectiveStudyOptions& options);

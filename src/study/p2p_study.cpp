@@ -149,7 +149,8 @@ P2pPoint run_p2p_point(const Topology& topology, const std::vector<Message>& mes
   for (std::size_t i = 0; i < messages.size(); ++i) {
     const Message& m = messages[i];
     const double model_s = p2p_message_model_s(topology, m, options.overhead_ps, costs, profile);
-    point.messages.push_back({m, arrival[i], model_s, rate_GBps(m.bytes, arrival[i]), ratio(arrival[i], model_s)});
+    point.messages.push_back({m, arrival[i], costs.call_latency_ps, model_s, rate_GBps(m.bytes, arrival[i]),
+                              ratio(arrival[i], model_s)});
     if (arrival[i] > point.sim_ps) last = &m;
     point.sim_ps = std::max(point.sim_ps, arrival[i]);
     point.model_s = std::max(point.model_s, model_s);

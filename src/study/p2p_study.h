@@ -73,6 +73,7 @@ struct P2pStudyOptions {
 struct P2pMessageResult {
   Message message;
   TimePs sim_ps = 0;                    // arrival
+  TimePs sent_ps = 0;                   // sent: after the library's call latency
   double model_s = 0;                   // the closed form alone on an idle network
   double algbw_GBps = 0;                // bytes / arrival
   std::optional<double> sim_over_model; // empty when the model is 0

@@ -45,6 +45,9 @@ class CollectiveMeetings {
   /// InputError (naming n) when the algorithm does not apply to the group.
   std::optional<std::vector<NodeRef>> join(NodeRef n);
 
+  /// The collective started last (after a join that returned members).
+  const ReplayedCollective& last_started() const { return collectives_.back(); }
+
   /// Every collective started so far, in the order they started.
   std::vector<ReplayedCollective> take_collectives() { return std::move(collectives_); }
 

@@ -26,6 +26,8 @@ struct NodeRun {
   TimePs start_ps = 0;
   TimePs end_ps = 0;
   std::optional<NodeRef> cause;  // what it waited for last
+  std::optional<AlgorithmKind> algorithm;  // a collective: what it ran with
+  std::optional<Protocol> protocol;
 };
 
 struct RankRun {
@@ -173,6 +175,15 @@ class Replayer {
     const auto waited = meetings_.join(n);
     if (!waited) return;
     for (const NodeRef member : *waited) node(member).cause = n;
+    // What the collective ran with, on every member's node (their timeline slices say it).
+    const CollectiveCall& call = meetings_.last_started().call;
+    for (const NodeRef member : *waited) set_collective_facts(node(member), call);
+    set_collective_facts(node(n), call);
+  }
+
+  static void set_collective_facts(NodeRun& member, const CollectiveCall& call) {
+    member.algorithm = call.algorithm;
+    member.protocol = call.protocol;
   }
 
   void finish(NodeRef n) {
@@ -227,7 +238,7 @@ class Replayer {
         const NodeRun& nr = ranks_[r].nodes[i];
         if (!simulated({r, i})) continue;  // no time of its own
         if (!last || nr.end_ps > node(*last).end_ps) last = NodeRef{r, i};
-        if (options_.record_timeline) out.timeline.push_back({r, i, nr.start_ps, nr.end_ps});
+        if (options_.record_timeline) out.timeline.push_back({r, i, nr.start_ps, nr.end_ps, nr.algorithm, nr.protocol});
       }
     }
     for (std::optional<NodeRef> n = last; n; n = node(*n).cause) {
@@ -249,6 +260,7 @@ class Replayer {
     for (const LinkSpan& s : link_busy_) {
       if (!merged.empty() && merged.back().channel == s.channel && s.start_ps <= merged.back().end_ps) {
         merged.back().end_ps = std::max(merged.back().end_ps, s.end_ps);
+        ++merged.back().flows;
       } else {
         merged.push_back(s);
       }

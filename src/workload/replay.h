@@ -64,12 +64,16 @@ struct ReplayedNode {
   std::size_t index;  // in the rank's node list
   TimePs start_ps;
   TimePs end_ps;
+  /// A collective: the algorithm it ran with, and the library's protocol (none under ideal).
+  std::optional<AlgorithmKind> algorithm = std::nullopt;
+  std::optional<Protocol> protocol = std::nullopt;
 };
 
 struct LinkSpan {
   ChannelId channel;
   TimePs start_ps;
   TimePs end_ps;
+  std::uint32_t flows = 1;  // merged into this busy interval
 };
 
 struct ReplayResult {

@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "base/error.h"
 #include "collective/algorithms.h"
 #include "collective/simulate.h"
@@ -85,6 +88,31 @@ TEST(InSwitch, NvlsLinkStatsAreTheWireBytesToAndFromTheSwitch) {
     EXPECT_EQ(load.busy_ps, 9 * kMiB * 25);
     EXPECT_EQ(load.peak_flows, 1u);
   }
+}
+
+TEST(InSwitch, NvlsRecordsMessagesAndLinkStatsInOneRun) {
+  // As above, with a listener too: 16 flows of 9 MiB (8 to the switch, 8 back), the last
+  // arriving at T, and the same links as without one.
+  CollectiveConfig config;
+  config.library = kWhole;
+  config.record_link_stats = true;
+  std::vector<CollectiveMessage> messages;
+  config.on_message = [&messages](const CollectiveMessage& m) { messages.push_back(m); };
+  const Topology node = nvls_topology(TopologyKind::kSwitch, 1, 8);
+  const CollectiveResult r = simulate_collective(node, kAllReduce, A::kNvls, 8 * kMiB, config);
+  ASSERT_EQ(messages.size(), 16u);
+  TimePs last = 0;
+  for (const CollectiveMessage& m : messages) {
+    EXPECT_EQ(m.bytes, 9 * kMiB);
+    EXPECT_FALSE(m.peer);
+    last = std::max(last, m.arrived_ps);
+  }
+  EXPECT_EQ(std::count_if(messages.begin(), messages.end(), [](const CollectiveMessage& m) { return m.from_switch; }),
+            8);
+  EXPECT_EQ(last, r.time_ps);
+  ASSERT_TRUE(r.link_stats);
+  ASSERT_EQ(r.link_stats->loads.size(), 16u);
+  for (const LinkLoad& load : r.link_stats->loads) EXPECT_EQ(load.busy_ps, 9 * kMiB * 25);
 }
 
 TEST(InSwitch, NvlsOnAnH100NodeAsNcclCostsIt) {

@@ -80,8 +80,9 @@ TEST(CliPipeline, TimelineIsChromeTraceJson) {
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string json = read_file(path);
   EXPECT_EQ(json.rfind("{\"displayTimeUnit\": \"ns\", \"traceEvents\": [", 0), 0u);
-  EXPECT_NE(json.find("{\"name\": \"F0\", \"cat\": \"forward\", \"ph\": \"X\", \"ts\": 0.000000, \"dur\": 1000.000000, "
-                      "\"pid\": 0, \"tid\": 0}"),
+  EXPECT_NE(json.find("{\"name\": \"F0\", \"cat\": \"forward\", \"ph\": \"X\", \"ts\": 0.000, \"dur\": 1000.000, "
+                      "\"pid\": 1, \"tid\": 1, \"args\": {\"stage\": 0, \"microbatch\": 0, \"chunk\": 0, "
+                      "\"schedule\": \"1f1b\"}}"),
             std::string::npos)
       << json;
   EXPECT_NE(json.find("\"cat\": \"send\""), std::string::npos);

@@ -25,7 +25,9 @@ const std::vector<FileOption>& file_options() {
   static const std::vector<FileOption> options{
       {{"topo"}, "--dot"},
       {{"p2p", "--size", "1K"}, "--csv"},
+      {{"p2p", "--size", "1K"}, "--timeline"},
       {{"collective", "--size", "1K"}, "--csv"},
+      {{"collective", "--size", "1K"}, "--timeline"},
       {{"pipeline"}, "--csv"},
       {{"pipeline"}, "--timeline"},
       {{"replay", "--trace", kTrace}, "--csv"},

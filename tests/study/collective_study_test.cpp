@@ -150,6 +150,37 @@ TEST(CollectiveStudy, LinkStatsOfTheFastestChoice) {
             nullptr);  // not recorded
 }
 
+TEST(CollectiveStudy, TimelineAndLinkStatsOfTheSameRun) {
+  // Both asked for: the largest size's run records its messages and its links. Ring AllReduce
+  // of 4 MiB on 4 NPUs of a switch, as derived above: 6 steps x 4 ranks = 24 messages of
+  // 1 MiB, each over 2 links (npu -> switch -> npu), so the 8 channels carry 48 MiB in all,
+  // and the last message arrives at T = 135.42912 us. The 1 MiB size records neither.
+  CollectiveStudyOptions options;
+  options.run.overhead_ps = ps_from_us(1);
+  options.run.record_link_stats = true;
+  options.record_timeline = true;
+  const CollectiveStudy study = study_collective(built(TopologyKind::kSwitch, 4), CollectiveKind::kAllReduce,
+                                                 {AlgorithmKind::kRing}, {kMiB, 4 * kMiB}, options);
+  const CollectiveBlock& block = study.blocks[0];
+  EXPECT_EQ(block.timeline_point, 1u);
+  EXPECT_FALSE(block.points[0].link_stats);
+  ASSERT_EQ(study.link_stats_point(), &block.points[1]);
+  ASSERT_EQ(block.timeline.size(), 24u);
+  Bytes message_bytes = 0;
+  TimePs last = 0;
+  for (const CollectiveMessage& m : block.timeline) {
+    message_bytes += m.bytes;
+    last = std::max(last, m.arrived_ps);
+  }
+  EXPECT_EQ(message_bytes, 24 * kMiB);
+  EXPECT_EQ(last, 135'429'120);
+  const LinkStats& stats = *block.points[1].link_stats;
+  EXPECT_EQ(stats.simulated_ps, last);
+  double link_bytes = 0;
+  for (const LinkLoad& load : stats.loads) link_bytes += load.bytes;
+  EXPECT_EQ(link_bytes, 2.0 * message_bytes);
+}
+
 TEST(CollectiveStudy, VerifiedDataOfEveryRank) {
   CollectiveStudyOptions options;
   options.run.verify = true;
