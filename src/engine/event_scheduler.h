@@ -51,7 +51,7 @@ inline constexpr SchedulerKind kAllSchedulerKinds[] = {
 
 /// The engine's default, by measurement (tests/bench/engine_bench.cpp, README
 /// "Performance"): in lockstep the instant heap and the radix heap are equal within 10% in
-/// the engine (the scheduler is a small part of an event's cost there), and 4-6x faster
+/// the engine (the scheduler is a small part of an event's cost there), and 3-4x faster
 /// than the binary heap; with every event at its own time (the hold model) the radix heap
 /// is as fast as the binary heap and 2-3x faster than the instant heap.
 inline constexpr SchedulerKind kDefaultScheduler = SchedulerKind::kRadixHeap;
