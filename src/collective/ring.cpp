@@ -96,11 +96,19 @@ class RingSchedule : public Schedule {
  private:
   bool chain() const { return kind_ == CollectiveKind::kBroadcast || kind_ == CollectiveKind::kReduce; }
   std::int64_t direction(std::size_t ch) const { return reverse_[ch] ? -1 : 1; }
-  /// The rank `along` places further round channel ch's ring (negative: back).
+  /// The rank `along` places further round channel ch's ring (negative: back). Steps only
+  /// ask for |along| < p, where one add or subtract wraps the position (no division: this
+  /// runs three times per message).
   Rank neighbour(Rank r, std::size_t ch, std::int64_t along) const {
     const auto p = static_cast<std::int64_t>(p_);
-    const std::int64_t at = positions_[ch][r] + direction(ch) * along;
-    return orders_[ch][static_cast<std::size_t>((at % p + p) % p)];
+    std::int64_t at = positions_[ch][r] + direction(ch) * along;
+    if (at < 0) {
+      at += p;
+    } else if (at >= p) {
+      at -= p;
+    }
+    if (at < 0 || at >= p) at = (at % p + p) % p;
+    return orders_[ch][static_cast<std::size_t>(at)];
   }
   /// Distance from the root along the channel's direction.
   std::size_t position(Rank r, std::size_t ch) const {

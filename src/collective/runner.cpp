@@ -1,6 +1,9 @@
 #include "collective/runner.h"
 
 #include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "base/error.h"
 
@@ -39,12 +42,73 @@ Bytes CollectiveRunner::message_bytes(std::size_t chunk, const SendSpec& send) c
   return bytes;
 }
 
-CollectiveRunner::PeerQueue& CollectiveRunner::queue(Lane& lane, Rank peer) {
-  for (PeerQueue& q : lane.queues) {
-    if (q.peer == peer) return q;
+std::uint32_t CollectiveRunner::new_message() {
+  if (!free_messages_.empty()) {
+    const std::uint32_t id = free_messages_.back();
+    free_messages_.pop_back();
+    return id;
   }
-  lane.queues.push_back(PeerQueue{peer, 0, {}});
-  return lane.queues.back();
+  COMMSIM_CHECK(messages_.size() < kNone, "too many messages in flight");
+  messages_.emplace_back();
+  if (tracker_) snapshots_.emplace_back();
+  return static_cast<std::uint32_t>(messages_.size() - 1);
+}
+
+std::uint32_t CollectiveRunner::queue_of(std::uint32_t lane, Rank peer) {
+  const std::uint64_t key = pair_key(lane, peer);
+  if (const std::uint32_t* found = queue_of_pair_.find(key)) return *found;
+  std::uint32_t queue;
+  if (free_queues_.empty()) {
+    COMMSIM_CHECK(queues_.size() < kNone, "too many waiting pairs");
+    queue = static_cast<std::uint32_t>(queues_.size());
+    queues_.emplace_back();
+  } else {
+    queue = free_queues_.back();
+    free_queues_.pop_back();
+  }
+  queues_[queue] = PeerQueue{lane, peer, 0, kNone, kNone};
+  queue_of_pair_.insert(key, queue);
+  return queue;
+}
+
+void CollectiveRunner::close_if_empty(std::uint32_t queue) {
+  const PeerQueue& q = queues_[queue];
+  if (q.posted > 0 || q.first_send != kNone) return;
+  queue_of_pair_.erase(pair_key(q.lane, q.peer));
+  free_queues_.push_back(queue);
+}
+
+void CollectiveRunner::post_send(std::uint32_t id) {
+  Message& m = messages_[id];
+  const std::uint32_t queue = queue_of(m.receiver_lane, m.src);
+  PeerQueue& q = queues_[queue];
+  if (q.posted > 0) {
+    --q.posted;
+    close_if_empty(queue);
+    start_transfer(id);
+    return;
+  }
+  m.next = kNone;
+  if (q.last_send == kNone) {
+    q.first_send = id;
+  } else {
+    messages_[q.last_send].next = id;
+  }
+  q.last_send = id;
+}
+
+void CollectiveRunner::post_receive(std::uint32_t lane, Rank peer) {
+  const std::uint32_t queue = queue_of(lane, peer);
+  PeerQueue& q = queues_[queue];
+  if (q.first_send == kNone) {
+    ++q.posted;
+    return;
+  }
+  const std::uint32_t id = q.first_send;
+  q.first_send = messages_[id].next;
+  if (q.first_send == kNone) q.last_send = kNone;
+  close_if_empty(queue);
+  start_transfer(id);
 }
 
 void CollectiveRunner::start() {
@@ -74,45 +138,25 @@ void CollectiveRunner::try_start(std::uint32_t index) {
     const SendSpec& send = spec_.sends(i);
     COMMSIM_CHECK(send.peer < schedule_.ranks() && send.peer != rank,
                   "rank " + std::to_string(rank) + " sends to rank " + std::to_string(send.peer));
-    std::uint32_t id;
-    if (free_messages_.empty()) {
-      id = static_cast<std::uint32_t>(messages_.size());
-      messages_.emplace_back();
-    } else {
-      id = free_messages_.back();
-      free_messages_.pop_back();
-    }
+    const std::uint32_t id = new_message();
     Message& m = messages_[id];
     m.sender_lane = index;
     m.receiver_lane = lane_index(send.peer, channel, chunk);
     m.src = rank;
     m.bytes = message_bytes(chunk, send);
     m.op = send.op;
-    if (tracker_) m.snapshot = tracker_->take(rank, chunk, send.blocks);
+    if (tracker_) snapshots_[id] = tracker_->take(rank, chunk, send.blocks);
     if (on_message_) {
       m.step = lane.step;
       m.issued_ps = transport_.now();
     }
     ++lane.sends_pending;
     ++messages_sent_;
-    PeerQueue& q = queue(lanes_[m.receiver_lane], rank);
-    if (q.posted > 0) {
-      --q.posted;
-      start_transfer(id);
-    } else {
-      q.early_sends.push_back(id);
-    }
+    post_send(id);
   }
   for (const Rank peer : spec_.recvs()) {
     ++lane.recvs_pending;
-    PeerQueue& q = queue(lane, peer);
-    if (!q.early_sends.empty()) {
-      const std::uint32_t id = q.early_sends.front();
-      q.early_sends.erase(q.early_sends.begin());
-      start_transfer(id);
-    } else {
-      ++q.posted;
-    }
+    post_receive(index, peer);
   }
   maybe_finish_step(index);
 }
@@ -126,14 +170,16 @@ void CollectiveRunner::start_transfer(std::uint32_t id) {
 }
 
 void CollectiveRunner::on_arrival(std::uint32_t id) {
-  Message& m = messages_[id];
+  const Message& m = messages_[id];
   if (on_message_) report_message(m);
-  if (tracker_) tracker_->apply(static_cast<Rank>(m.receiver_lane / chunks_ / schedule_.channels()),
-                                m.receiver_lane % chunks_, m.snapshot, m.op);
+  if (tracker_) {
+    tracker_->apply(static_cast<Rank>(m.receiver_lane / chunks_ / schedule_.channels()),
+                    m.receiver_lane % chunks_, snapshots_[id], m.op);
+    snapshots_[id] = {};
+  }
   const std::uint32_t sender = m.sender_lane;
   const std::uint32_t receiver = m.receiver_lane;
   const Bytes reduce_bytes = m.op == DataOp::kReduce ? m.bytes : 0;
-  m.snapshot = {};
   free_messages_.push_back(id);
 
   --lanes_[sender].sends_pending;
@@ -195,17 +241,23 @@ TimePs CollectiveRunner::finish_time() const {
   return rank_finish_.empty() ? 0 : *std::max_element(rank_finish_.begin(), rank_finish_.end());
 }
 
+// The receives still posted, by lane and then peer.
 std::string CollectiveRunner::stuck_report() const {
+  std::vector<std::pair<std::uint32_t, Rank>> waits;
+  for (const PeerQueue& q : queues_) {
+    if (q.posted > 0) waits.emplace_back(q.lane, q.peer);  // a freed queue has none
+  }
+  std::sort(waits.begin(), waits.end());
   std::string report;
+  auto wait = waits.begin();
   for (std::uint32_t i = 0; i < lanes_.size() && report.size() < 2000; ++i) {
-    const Lane& lane = lanes_[i];
     const Rank rank = static_cast<Rank>(i / chunks_ / schedule_.channels());
     const std::size_t channel = (i / chunks_) % schedule_.channels();
-    if (lane.step >= schedule_.steps(rank, channel)) continue;
+    if (lanes_[i].step >= schedule_.steps(rank, channel)) continue;
     report += "rank " + std::to_string(rank) + " channel " + std::to_string(channel) +
-              " chunk " + std::to_string(i % chunks_) + " at step " + std::to_string(lane.step);
-    for (const PeerQueue& q : lane.queues) {
-      if (q.posted > 0) report += " waits for rank " + std::to_string(q.peer);
+              " chunk " + std::to_string(i % chunks_) + " at step " + std::to_string(lanes_[i].step);
+    for (; wait != waits.end() && wait->first <= i; ++wait) {
+      if (wait->first == i) report += " waits for rank " + std::to_string(wait->second);
     }
     report += "; ";
   }

@@ -8,9 +8,14 @@
 // starts; as in NCCL's send/receive (DESIGN.md, "Messages"), a transfer starts only once
 // its send is issued and the matching receive is posted (rendezvous), matching in posting
 // order per (sender, receiver, channel, chunk). A step is done when its sends and receives
-// have arrived and the received reductions have been computed (gamma seconds per byte). Chunk c of n bytes is n/C bytes (the first
-// n mod C chunks one byte more); a block is the chunk's bytes over the block count, the
-// same way.
+// have arrived and the received reductions have been computed (gamma seconds per byte).
+// Chunk c of n bytes is n/C bytes (the first n mod C chunks one byte more); a block is the
+// chunk's bytes over the block count, the same way.
+//
+// Matching is O(1) per message: the waiting receives or sends of each (receiving lane,
+// sending rank) pair are found through a hash map (base/index_map.h) and exist only while
+// something waits; early sends queue through their messages. Messages and queues are
+// recycled, so a run that has reached its working size sends without allocating.
 
 #include <cstdint>
 #include <functional>
@@ -20,6 +25,7 @@
 #include <vector>
 
 #include "collective/collective_message.h"
+#include "base/index_map.h"
 #include "collective/data_tracker.h"
 #include "collective/schedule.h"
 #include "network/transport.h"
@@ -57,10 +63,16 @@ class CollectiveRunner {
   std::string stuck_report() const;
 
  private:
+  static constexpr std::uint32_t kNone = UINT32_MAX;
+  /// What waits between one receiving lane and one sending rank: receives posted that no
+  /// send has matched yet, or sends issued before their receive (a FIFO through
+  /// Message::next), never both. Freed when nothing waits.
   struct PeerQueue {
-    Rank peer;
-    std::uint32_t posted = 0;                // receives posted, no send matched yet
-    std::vector<std::uint32_t> early_sends;  // sends issued before their receive (FIFO)
+    std::uint32_t lane = 0;
+    Rank peer = 0;
+    std::uint32_t posted = 0;
+    std::uint32_t first_send = kNone;
+    std::uint32_t last_send = kNone;
   };
   struct Lane {
     std::uint32_t step = 0;
@@ -69,15 +81,14 @@ class CollectiveRunner {
     std::uint32_t sends_pending = 0;
     std::uint32_t recvs_pending = 0;
     Bytes reduce_bytes = 0;
-    std::vector<PeerQueue> queues;
   };
   struct Message {
     std::uint32_t sender_lane;
     std::uint32_t receiver_lane;
     Rank src;
+    std::uint32_t next;  // the next early send in its PeerQueue
     Bytes bytes;
     DataOp op;
-    DataTracker::Snapshot snapshot;
     std::uint32_t step = 0;  // recorded with on_message only
     TimePs issued_ps = 0;    // likewise
   };
@@ -87,7 +98,17 @@ class CollectiveRunner {
   }
   Rank npu(Rank rank) const { return npu_of_rank_.empty() ? rank : npu_of_rank_[rank]; }
   Bytes message_bytes(std::size_t chunk, const SendSpec& send) const;
-  PeerQueue& queue(Lane& lane, Rank peer);
+  static std::uint64_t pair_key(std::uint32_t lane, Rank peer) {
+    return (std::uint64_t{lane} << 32) | peer;
+  }
+  std::uint32_t new_message();
+  /// The queue of (lane, peer), opened if nothing waited there.
+  std::uint32_t queue_of(std::uint32_t lane, Rank peer);
+  void close_if_empty(std::uint32_t queue);
+  /// Message `id` is sent: it starts if its receive is posted, else waits for it.
+  void post_send(std::uint32_t id);
+  /// `lane` posts a receive from `peer`: the earliest send waiting there starts, if any.
+  void post_receive(std::uint32_t lane, Rank peer);
   void try_start(std::uint32_t lane);
   void on_arrival(std::uint32_t message);
   void start_transfer(std::uint32_t message);
@@ -111,7 +132,11 @@ class CollectiveRunner {
   std::vector<TimePs> rank_finish_;
   std::size_t ranks_done_ = 0;
   std::vector<Message> messages_;
+  std::vector<DataTracker::Snapshot> snapshots_;  // per message, with a tracker only
   std::vector<std::uint32_t> free_messages_;
+  IndexMap queue_of_pair_;  // pair_key(lane, peer) -> index into queues_
+  std::vector<PeerQueue> queues_;
+  std::vector<std::uint32_t> free_queues_;
   std::uint64_t messages_sent_ = 0;
   StepSpec spec_;
 };

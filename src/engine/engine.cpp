@@ -6,6 +6,12 @@
 
 namespace commsim {
 
+Engine::Engine(SchedulerKind scheduler) : Engine(make_scheduler(scheduler)) {}
+
+Engine::Engine(std::unique_ptr<EventScheduler> scheduler) : scheduler_(std::move(scheduler)) {
+  COMMSIM_CHECK(scheduler_ != nullptr, "an engine needs an event scheduler");
+}
+
 std::uint32_t Engine::acquire_slot() {
   if (!free_slots_.empty()) {
     const std::uint32_t slot = free_slots_.back();
@@ -17,7 +23,7 @@ std::uint32_t Engine::acquire_slot() {
   return static_cast<std::uint32_t>(slots_.size() - 1);
 }
 
-// Bumping the generation makes every heap entry that still names this slot stale.
+// Bumping the generation makes every scheduler entry that still names this slot stale.
 void Engine::release_slot(std::uint32_t slot) {
   slots_[slot].callback = nullptr;
   ++slots_[slot].generation;
@@ -34,7 +40,7 @@ EventId Engine::schedule_at(TimePs at, Callback callback) {
   const std::uint32_t slot = acquire_slot();
   slots_[slot].callback = std::move(callback);
   const std::uint32_t generation = slots_[slot].generation;
-  queue_.push({at, next_sequence_++, slot, generation});
+  scheduler_->push({at, next_sequence_++, slot, generation});
   ++pending_;
   return {slot, generation};
 }
@@ -48,28 +54,41 @@ bool Engine::cancel(EventId id) {
   return true;
 }
 
-bool Engine::drop_cancelled_top() {
-  while (!queue_.empty() && slots_[queue_.top().slot].generation != queue_.top().generation) {
-    queue_.pop();
+bool Engine::next_live_event() {
+  while (true) {
+    for (; batch_next_ < batch_.size(); ++batch_next_) {
+      if (!stale(batch_[batch_next_])) return true;
+    }
+    if (scheduler_->empty()) return false;
+    scheduler_->take_batch(batch_);
+    batch_next_ = 0;
   }
-  return !queue_.empty();
 }
 
-void Engine::run() {
-  stop_requested_ = false;
-  running_ = true;
-  while (!stop_requested_ && drop_cancelled_top()) {
-    now_ = queue_.top().time;
-    while (!queue_.empty() && queue_.top().time == now_) {
-      const EventEntry entry = queue_.pop();
-      if (slots_[entry.slot].generation != entry.generation) continue;  // cancelled
+void Engine::run_instant() {
+  while (true) {
+    while (batch_next_ < batch_.size()) {
+      const EventEntry entry = batch_[batch_next_++];
+      if (stale(entry)) continue;  // cancelled
       Callback callback = std::move(slots_[entry.slot].callback);
       release_slot(entry.slot);
       --pending_;
       ++processed_;
       callback();
-      if (stop_requested_) break;
+      if (stop_requested_) return;
     }
+    if (scheduler_->empty() || scheduler_->next_time() != now_) return;
+    scheduler_->take_batch(batch_);
+    batch_next_ = 0;
+  }
+}
+
+void Engine::run() {
+  stop_requested_ = false;
+  running_ = true;
+  while (!stop_requested_ && next_live_event()) {
+    now_ = batch_[batch_next_].time;
+    run_instant();
     ++batches_;
     for (const Callback& hook : batch_end_hooks_) hook();
   }

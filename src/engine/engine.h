@@ -3,17 +3,21 @@
 // advances it. It knows nothing about networks.
 //
 // Events are (time, sequence, callable). All events of one timestamp form a batch: the
-// engine runs them in insertion order, then calls every batch-end hook once, so that a
-// model can react to all changes of one instant together (the network recomputes its
-// rates there). A hook may schedule more events at the same instant; they form a new
-// batch at that instant.
+// engine runs them in insertion order (events they schedule at the same instant run after
+// them, in order), then calls every batch-end hook once, so that a model can react to all
+// changes of one instant together (the network recomputes its rates there). A hook may
+// schedule more events at the same instant; they form a new batch at that instant.
+//
+// The pending events are kept by an EventScheduler (engine/event_scheduler.h), which hands
+// over an instant's events at once; which one is swappable, with the same order.
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "base/units.h"
-#include "engine/event_queue.h"
+#include "engine/event_scheduler.h"
 
 namespace commsim {
 
@@ -28,6 +32,9 @@ struct EventId {
 
 class Engine {
  public:
+  explicit Engine(SchedulerKind scheduler = kDefaultScheduler);
+  explicit Engine(std::unique_ptr<EventScheduler> scheduler);
+
   TimePs now() const { return now_; }
 
   /// Runs `callback` at absolute time `at` (>= now()). Throws InputError when `at` is
@@ -38,7 +45,7 @@ class Engine {
     return schedule_at(add_times(now_, delay, "simulated time"), std::move(callback));
   }
   /// Cancels a pending event. Returns false if it already ran or was cancelled. O(1): the
-  /// heap entry stays and is skipped when it reaches the top.
+  /// scheduler's entry stays and is skipped when its instant comes.
   bool cancel(EventId id);
 
   /// `hook` runs after the last event of every timestamp batch.
@@ -63,8 +70,13 @@ class Engine {
 
   std::uint32_t acquire_slot();
   void release_slot(std::uint32_t slot);
-  /// Pops cancelled entries off the top; returns whether a live event remains.
-  bool drop_cancelled_top();
+  bool stale(const EventEntry& entry) const { return slots_[entry.slot].generation != entry.generation; }
+  /// Skips cancelled entries up to the next live event, taking batches as needed; returns
+  /// whether one remains (then at batch_[batch_next_]).
+  bool next_live_event();
+  /// Runs the events of instant now_: the rest of the current batch, then every batch the
+  /// scheduler has at now_ (events scheduled meanwhile at the same instant).
+  void run_instant();
 
   TimePs now_ = 0;
   std::uint64_t next_sequence_ = 0;
@@ -73,7 +85,9 @@ class Engine {
   std::size_t pending_ = 0;
   bool stop_requested_ = false;
   bool running_ = false;
-  EventQueue queue_;
+  std::unique_ptr<EventScheduler> scheduler_;
+  std::vector<EventEntry> batch_;  // the instant's entries taken from the scheduler,
+  std::size_t batch_next_ = 0;     // of which those from here on have not run
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_slots_;
   std::vector<Callback> batch_end_hooks_;

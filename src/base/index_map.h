@@ -1,0 +1,58 @@
+#pragma once
+// A hash map from 64-bit keys to 32-bit indices, for hot paths that look a small record up
+// by a number (the events of an instant by its time, a receiver's queue by its sender).
+//
+// Open addressing with linear probing in one flat array: no allocation per entry, and the
+// array only grows, so a map that has reached its working size never allocates again. It
+// is kept at most half full; erase shifts the following entries of the probe run back
+// (Knuth, TAOCP vol. 3, 6.4 Algorithm R), so no tombstones accumulate. find, insert and
+// erase are O(1) expected.
+
+#include <cstdint>
+#include <vector>
+
+namespace commsim {
+
+class IndexMap {
+ public:
+  /// The index stored under `key`, or null. Valid until the next insert or erase.
+  const std::uint32_t* find(std::uint64_t key) const {
+    if (slots_.empty()) return nullptr;
+    for (std::size_t i = home(key);; i = (i + 1) & mask()) {
+      const Slot& slot = slots_[i];
+      if (slot.index == kEmpty) return nullptr;
+      if (slot.key == key) return &slot.index;
+    }
+  }
+  /// Stores `index` (< UINT32_MAX) under `key`, which must be absent.
+  void insert(std::uint64_t key, std::uint32_t index);
+  /// Removes `key`, which must be present.
+  void erase(std::uint64_t key);
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+
+ private:
+  static constexpr std::uint32_t kEmpty = UINT32_MAX;
+  struct Slot {
+    std::uint64_t key = 0;
+    std::uint32_t index = kEmpty;
+  };
+
+  std::size_t mask() const { return slots_.size() - 1; }
+  /// MurmurHash3's 64-bit finalizer: times and (lane, rank) pairs differ mostly in a few
+  /// bits, which it spreads over all of them.
+  std::size_t home(std::uint64_t key) const {
+    key ^= key >> 33;
+    key *= 0xff51afd7ed558ccdULL;
+    key ^= key >> 33;
+    key *= 0xc4ceb9fe1a85ec53ULL;
+    key ^= key >> 33;
+    return static_cast<std::size_t>(key) & mask();
+  }
+  void grow();
+
+  std::vector<Slot> slots_;  // a power of two of them, or none
+  std::size_t size_ = 0;
+};
+
+}  // namespace commsim
