@@ -14,7 +14,7 @@ namespace {
 constexpr LinkId kNoLink = std::numeric_limits<LinkId>::max();
 }  // namespace
 
-Topology::Topology(std::string name, std::string description, Graph graph,
+Topology::Topology(std::string name, std::string description, std::shared_ptr<const Graph> graph,
                    std::vector<Link> links, std::size_t npu_count, std::optional<Grid> grid,
                    Shape shape)
     : name_(std::move(name)),
@@ -26,13 +26,13 @@ Topology::Topology(std::string name, std::string description, Graph graph,
       shape_(std::move(shape)),
       predecessor_links_(npu_count),
       distances_(npu_count) {
-  COMMSIM_CHECK(npu_count_ <= boost::num_vertices(graph_), "more NPUs than vertices");
+  COMMSIM_CHECK(npu_count_ <= boost::num_vertices(*graph_), "more NPUs than vertices");
 }
 
 BandwidthBps Topology::injection_bandwidth(Rank npu) const {
   BandwidthBps total = 0;
-  for (const auto edge : boost::make_iterator_range(boost::out_edges(npu, graph_))) {
-    total += links_[graph_[edge].link].params.bandwidth_Bps;
+  for (const auto edge : boost::make_iterator_range(boost::out_edges(npu, graph()))) {
+    total += links_[graph()[edge].link].params.bandwidth_Bps;
   }
   return total;
 }
@@ -84,10 +84,10 @@ const Route& Topology::route(Rank src, Rank dst) const {
 
 // The channel of the first link joining two adjacent vertices, in the from->to direction.
 ChannelId Topology::channel_between(VertexId from, VertexId to) const {
-  const auto [edge, found] = boost::edge(from, to, graph_);
+  const auto [edge, found] = boost::edge(from, to, graph());
   COMMSIM_CHECK(found, "no link between vertices " + std::to_string(from) + " and " +
                            std::to_string(to));
-  const LinkId l = graph_[edge].link;
+  const LinkId l = graph()[edge].link;
   return 2 * l + (links_[l].first == from ? 0 : 1);
 }
 
@@ -116,15 +116,15 @@ Route Topology::grid_route(Rank src, Rank dst) const {
 const std::vector<double>& Topology::fastest_distances(Rank src) const {
   std::vector<LinkId>& pred = predecessor_links_[src];
   if (pred.empty()) {
-    const std::size_t n = boost::num_vertices(graph_);
+    const std::size_t n = boost::num_vertices(graph());
     using EdgeDesc = boost::graph_traits<Graph>::edge_descriptor;
     std::vector<EdgeDesc> pred_edge(n);
     std::vector<double>& distance = distances_[src];
     distance.assign(n, 0);
-    auto index = boost::get(boost::vertex_index, graph_);
+    auto index = boost::get(boost::vertex_index, graph());
     boost::dijkstra_shortest_paths(
-        graph_, src,
-        boost::weight_map(boost::get(&EdgeProps::route_weight, graph_))
+        graph(), src,
+        boost::weight_map(boost::get(&EdgeProps::route_weight, graph()))
             .distance_map(boost::make_iterator_property_map(distance.begin(), index))
             .visitor(boost::make_dijkstra_visitor(boost::record_edge_predecessors(
                 boost::make_iterator_property_map(pred_edge.begin(), index),
@@ -132,7 +132,7 @@ const std::vector<double>& Topology::fastest_distances(Rank src) const {
     pred.assign(n, kNoLink);
     for (std::size_t v = 0; v < n; ++v) {
       if (v != src && distance[v] < std::numeric_limits<double>::max()) {
-        pred[v] = graph_[pred_edge[v]].link;
+        pred[v] = graph()[pred_edge[v]].link;
       }
     }
   }
@@ -147,7 +147,7 @@ Route Topology::fastest_path(Rank src, VertexId target) const {
     const LinkId l = pred[v];
     if (l == kNoLink) {
       throw InputError("topology '" + name_ + "': no path from NPU " + std::to_string(src) + " to vertex '" +
-                       graph_[target].name + "'");
+                       graph()[target].name + "'");
     }
     const Link& link = links_[l];
     const VertexId from = link.first == v ? link.second : link.first;
@@ -167,8 +167,8 @@ Route Topology::host_memory_route(Rank src, Rank dst) const {
   const std::vector<double>& from_src = fastest_distances(src);
   const std::vector<double>& from_dst = fastest_distances(dst);
   std::optional<VertexId> best;
-  for (VertexId v = 0; v < boost::num_vertices(graph_); ++v) {
-    if (!graph_[v].host_memory) continue;
+  for (VertexId v = 0; v < boost::num_vertices(graph()); ++v) {
+    if (!graph()[v].host_memory) continue;
     if (!best || from_src[v] + from_dst[v] < from_src[*best] + from_dst[*best]) best = v;
   }
   COMMSIM_CHECK(best.has_value(), "a pair without peer access and no host-memory vertex");
@@ -192,8 +192,8 @@ void Topology::set_no_peer_access(std::vector<std::pair<Rank, Rank>> pairs) {
   std::sort(pairs.begin(), pairs.end());
   pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
   if (!pairs.empty()) {
-    const auto [first, last] = boost::vertices(graph_);
-    if (std::none_of(first, last, [&](VertexId v) { return graph_[v].host_memory; })) {
+    const auto [first, last] = boost::vertices(graph());
+    if (std::none_of(first, last, [&](VertexId v) { return graph()[v].host_memory; })) {
       throw InputError("pairs without peer access need a host_memory vertex to exchange data through");
     }
   }
@@ -224,17 +224,17 @@ std::size_t Topology::diameter_hops() const {
 }
 
 std::size_t Topology::searched_diameter_hops() const {
-  const std::size_t n = boost::num_vertices(graph_);
+  const std::size_t n = boost::num_vertices(graph());
   std::size_t diameter = 0;
   std::vector<std::size_t> hops(n);
   for (Rank src = 0; src < npu_count_; ++src) {
     std::fill(hops.begin(), hops.end(), std::numeric_limits<std::size_t>::max());
     hops[src] = 0;
     boost::breadth_first_search(
-        graph_, src,
+        graph(), src,
         boost::visitor(boost::make_bfs_visitor(boost::record_distances(
             boost::make_iterator_property_map(hops.begin(),
-                                              boost::get(boost::vertex_index, graph_)),
+                                              boost::get(boost::vertex_index, graph())),
             boost::on_tree_edge()))));
     for (Rank dst = 0; dst < npu_count_; ++dst) {
       if (hops[dst] == std::numeric_limits<std::size_t>::max()) {

@@ -15,6 +15,7 @@
 #include <array>
 #include <boost/graph/adjacency_list.hpp>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -66,8 +67,10 @@ struct EdgeProps {
   double route_weight = 0;  // ps a 1 MiB message spends on the link
 };
 
+// Edges in a vector (EdgeListS = vecS), not a list: no allocation per link, which a
+// fully-connected topology of thousands of NPUs adds by the million. Edges are never removed.
 using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, VertexProps,
-                                    EdgeProps>;
+                                    EdgeProps, boost::no_property, boost::vecS>;
 using VertexId = std::uint32_t;
 
 struct Link {
@@ -85,21 +88,22 @@ struct Grid {
 
 class Topology {
  public:
-  /// Prefer TopologyBuilder, which validates.
-  Topology(std::string name, std::string description, Graph graph, std::vector<Link> links,
+  /// Prefer TopologyBuilder, which validates. The graph is shared, never copied: Boost's
+  /// adjacency_list has no move constructor, and a copy of a large graph costs seconds.
+  Topology(std::string name, std::string description, std::shared_ptr<const Graph> graph, std::vector<Link> links,
            std::size_t npu_count, std::optional<Grid> grid, Shape shape);
 
   const std::string& name() const { return name_; }
   /// What kind and shape it is, e.g. "torus 4x4x4".
   const std::string& description() const { return description_; }
   std::size_t npu_count() const { return npu_count_; }
-  std::size_t switch_count() const { return boost::num_vertices(graph_) - npu_count_; }
-  std::size_t vertex_count() const { return boost::num_vertices(graph_); }
+  std::size_t switch_count() const { return boost::num_vertices(*graph_) - npu_count_; }
+  std::size_t vertex_count() const { return boost::num_vertices(*graph_); }
   std::size_t link_count() const { return links_.size(); }
-  const Graph& graph() const { return graph_; }
+  const Graph& graph() const { return *graph_; }
   const Link& link(LinkId id) const { return links_.at(id); }
   const std::vector<Link>& links() const { return links_; }
-  const VertexProps& vertex(VertexId v) const { return graph_[v]; }
+  const VertexProps& vertex(VertexId v) const { return (*graph_)[v]; }
   const std::optional<Grid>& grid() const { return grid_; }
   const Shape& shape() const { return shape_; }
   /// Sum of the bandwidths of an NPU's links: the most it can send at once, B/s.
@@ -164,7 +168,7 @@ class Topology {
 
   std::string name_;
   std::string description_;
-  Graph graph_;
+  std::shared_ptr<const Graph> graph_;  // immutable once built
   std::vector<Link> links_;
   std::size_t npu_count_;
   std::optional<Grid> grid_;
