@@ -27,7 +27,7 @@ InSwitchRun simulate_in_switch_allreduce(const Topology& topology, AlgorithmKind
   const std::vector<InSwitchGroup> groups = in_switch_groups(topology);
   const std::uint64_t g = groups.front().ranks.size(), nodes = groups.size();
 
-  // Routes of the flows to and from the switch; they outlive the run.
+  // Routes of the flows to and from the switch.
   std::vector<Route> routes;
   for (const InSwitchGroup& group : groups) {
     for (const Rank r : group.ranks) {

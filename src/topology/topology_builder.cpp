@@ -7,9 +7,6 @@
 
 namespace commsim {
 
-// 1 MiB, the message size whose per-link time weights shortest-path routing.
-constexpr double kRouteWeightBytes = 1 << 20;
-
 TopologyBuilder::TopologyBuilder(std::string name, std::string description)
     : name_(std::move(name)), description_(std::move(description)) {}
 
@@ -46,9 +43,7 @@ LinkId TopologyBuilder::add_link(VertexId a, VertexId b, const LinkParams& param
   }
   const auto id = static_cast<LinkId>(links_.size());
   links_.push_back({a, b, params});
-  const double weight =
-      static_cast<double>(params.latency_ps) + kRouteWeightBytes / params.bandwidth_Bps * 1e12;
-  boost::add_edge(a, b, EdgeProps{id, weight}, *graph_);
+  boost::add_edge(a, b, EdgeProps{id, route_weight(params)}, *graph_);
   return id;
 }
 
@@ -64,7 +59,8 @@ Topology TopologyBuilder::build() && {
     }
   }
   return Topology(std::move(name_), std::move(description_), std::move(graph_),
-                  std::move(links_), npu_count_, std::move(grid_), std::move(shape_));
+                  std::move(links_), npu_count_, std::move(grid_), std::move(shape_),
+                  std::move(router_));
 }
 
 }  // namespace commsim

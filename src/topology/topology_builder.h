@@ -28,8 +28,11 @@ class TopologyBuilder {
   /// Makes room for `links` links in all, so that adding millions of them (a large fully
   /// connected topology) copies none.
   void reserve_links(std::size_t links) { links_.reserve(links); }
-  /// Marks the topology as a grid, routed dimension by dimension.
+  /// Marks the topology as a grid (its routes come from set_router).
   void set_grid(Grid grid) { grid_ = std::move(grid); }
+  /// A built kind's routes, by the numbering of the links it adds (routing.h); without one
+  /// the topology is an explicit graph, routed by Dijkstra.
+  void set_router(std::shared_ptr<const Router> router) { router_ = std::move(router); }
   void set_shape(Shape shape) { shape_ = std::move(shape); }
 
   std::size_t npu_count() const { return npu_count_; }
@@ -46,6 +49,7 @@ class TopologyBuilder {
   std::size_t npu_count_ = 0;
   std::optional<Grid> grid_;
   Shape shape_;
+  std::shared_ptr<const Router> router_;
 };
 
 }  // namespace commsim
