@@ -18,6 +18,7 @@ constexpr ChannelId backward(std::uint64_t link) { return static_cast<ChannelId>
 // Dimension by dimension. In dimension d (stride s, size n) NPU r at coordinate c has a link
 // to its +1 neighbour, r first, unless c = n - 1 on a mesh line (or a torus ring of 2, which
 // has one link); the links of a dimension follow those of the one before, in order of r.
+// No division per hop: a hop moves the rank by s, and its line's first link is fixed.
 class GridRouter final : public Router {
  public:
   explicit GridRouter(const Grid& grid) : grid_(grid) {
@@ -32,21 +33,24 @@ class GridRouter final : public Router {
 
   void append_route(Rank src, Rank dst, Route& route) const override {
     std::uint64_t current = src, stride = 1;
-    for (std::size_t d = 0; d < grid_.dims.size(); ++d) {
+    for (std::size_t d = 0; d < grid_.dims.size(); stride *= grid_.dims[d], ++d) {
       const std::uint64_t n = grid_.dims[d];
-      const auto coord = [&](std::uint64_t r) { return (r / stride) % n; };
-      const std::uint64_t target = coord(dst);
-      while (coord(current) != target) {
-        const std::uint64_t c = coord(current);
-        const std::uint64_t steps_up = (target + n - c) % n;
-        const bool positive = grid_.wrap ? steps_up <= n - steps_up : target > c;
-        const std::uint64_t next = current - c * stride + (positive ? (c + 1) % n : (c + n - 1) % n) * stride;
+      std::uint64_t c = (current / stride) % n;
+      const std::uint64_t target = (dst / stride) % n;
+      if (c == target) continue;
+      const std::uint64_t steps_up = (target + n - c) % n;
+      const bool positive = grid_.wrap ? steps_up <= n - steps_up : target > c;
+      // NPU r's +1 link: first + r round a whole ring; on a line first + r - (NPUs at
+      // coordinate n - 1 before r) = first + r - (r / s n) s, r / s n being r's line.
+      const std::uint64_t first = first_link_[d] - (whole_ring(n) ? 0 : (current / (stride * n)) * stride);
+      for (std::uint64_t hop = 0; hop < (positive ? steps_up : n - steps_up); ++hop) {
+        const std::uint64_t next_c = positive ? (c + 1 == n ? 0 : c + 1) : (c == 0 ? n - 1 : c - 1);
+        const std::uint64_t next = current - c * stride + next_c * stride;
         // Up through current's own link where it has one, else back through next's.
-        route.push_back(positive && (whole_ring(n) || c + 1 < n) ? forward(link_up(d, current, stride))
-                                                                 : backward(link_up(d, next, stride)));
+        route.push_back(positive && (whole_ring(n) || c + 1 < n) ? forward(first + current) : backward(first + next));
         current = next;
+        c = next_c;
       }
-      stride *= n;
     }
   }
 
@@ -54,16 +58,6 @@ class GridRouter final : public Router {
 
  private:
   bool whole_ring(std::uint64_t n) const { return grid_.wrap && n > 2; }
-
-  // NPU r's +1 link in dimension d: r's place among the NPUs of that dimension that have
-  // one. On a mesh line the NPUs before r at coordinate n - 1 have none: s of every block of
-  // s n NPUs, and those of r's block at offsets (n - 1) s .. (r mod s n) - 1.
-  std::uint64_t link_up(std::size_t d, std::uint64_t r, std::uint64_t stride) const {
-    const std::uint64_t n = grid_.dims[d];
-    if (whole_ring(n)) return first_link_[d] + r;
-    const std::uint64_t block = stride * n, offset = r % block, last = (n - 1) * stride;
-    return first_link_[d] + r - (r / block) * stride - (offset > last ? offset - last : 0);
-  }
 
   Grid grid_;
   std::vector<std::uint64_t> first_link_;  // per dimension
