@@ -181,7 +181,7 @@ Bytes multiply_sizes(Bytes a, Bytes b, std::string_view what) {
 }
 
 BandwidthBps checked_bandwidth(BandwidthBps rate, std::string_view what) {
-  if (!(rate >= kMinBandwidthBps && rate <= kMaxBandwidthBps)) {
+  if (!bandwidth_in_range(rate)) {
     throw InputError(std::string(what) + ": bandwidth " + number(rate) +
                      " B/s is outside the simulator's range of 1 B/s to 1e18 B/s");
   }

@@ -43,6 +43,8 @@ inline constexpr Bytes kMaxBytes = Bytes{1} << 62;
 /// The range of a bandwidth, bytes per second.
 inline constexpr BandwidthBps kMinBandwidthBps = 1.0;
 inline constexpr BandwidthBps kMaxBandwidthBps = 1e18;
+/// Whether `rate` is in that range (false for NaN).
+constexpr bool bandwidth_in_range(BandwidthBps rate) { return rate >= kMinBandwidthBps && rate <= kMaxBandwidthBps; }
 
 constexpr TimePs ps_from_ns(std::int64_t ns) { return ns * kPsPerNs; }
 constexpr TimePs ps_from_us(std::int64_t us) { return us * kPsPerUs; }

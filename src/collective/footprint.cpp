@@ -8,8 +8,9 @@
 namespace commsim {
 namespace {
 
-// Measured on the 64 MiB direct AllToAll (420-475 B of state per concurrent message) and
-// the route cache (~100 B per pair of ranks a message joins).
+// Measured on the 64 MiB direct AllToAll: 420-475 B of state per concurrent message, its
+// route included (a flow keeps its own; routes are no longer cached per pair of ranks, which
+// took ~100 B more per pair). Rounded up.
 constexpr double kBytesPerFlow = 600;
 // A lane: step counters and its per-peer matching queues.
 constexpr double kBytesPerLane = 64;

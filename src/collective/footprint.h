@@ -11,7 +11,7 @@
 //   peak flows = p x sum over channels of (sends per step) x min(chunks, steps)
 //                (chunks of one lane take the steps in order, so at most min(C, steps) of
 //                them are in flight at once)
-//   memory     = peak flows x (flow state + a cached route) + lanes x lane state
+//   memory     = peak flows x (flow state with its route) + lanes x lane state
 
 #include <cstdint>
 #include <string>

@@ -37,7 +37,7 @@ InSwitchRun simulate_in_switch_allreduce(const Topology& topology, AlgorithmKind
   const std::vector<InSwitchGroup> groups = in_switch_groups(topology);
   const std::uint64_t g = groups.front().ranks.size(), nodes = groups.size();
 
-  // Routes of the flows to and from the switch (they outlive the run), and the rank each serves.
+  // Routes of the flows to and from the switch, and the rank each serves.
   std::vector<Route> routes;
   std::vector<Rank> rank_of_route;
   for (const InSwitchGroup& group : groups) {

@@ -32,22 +32,36 @@ void Network::send(Rank src, Rank dst, Bytes bytes, Callback on_arrival, SendOpt
   COMMSIM_CHECK(src < topology_.npu_count() && dst < topology_.npu_count(),
                 "send between ranks " + std::to_string(src) + " and " + std::to_string(dst) +
                     " on " + std::to_string(topology_.npu_count()) + " NPUs");
-  send_along(topology_.route(src, dst), bytes, std::move(on_arrival), options);
+  const FlowId id = new_flow();
+  try {
+    topology_.route_into(src, dst, flows_[id].route);
+  } catch (...) {  // an explicit graph without a path: the slot stays free
+    free_flows_.push_back(id);
+    throw;
+  }
+  launch(id, bytes, std::move(on_arrival), options);
 }
 
 void Network::send_along(const Route& route, Bytes bytes, Callback on_arrival, SendOptions options) {
-  COMMSIM_CHECK(options.rate_cap_Bps > 0, "flow rate cap must be positive");
-  FlowId id;
+  const FlowId id = new_flow();
+  flows_[id].route.assign(route.begin(), route.end());
+  launch(id, bytes, std::move(on_arrival), options);
+}
+
+Network::FlowId Network::new_flow() {
   if (free_flows_.empty()) {
-    id = static_cast<FlowId>(flows_.size());
     flows_.emplace_back();
     flow_epoch_.push_back(0);
-  } else {
-    id = free_flows_.back();
-    free_flows_.pop_back();
+    return static_cast<FlowId>(flows_.size() - 1);
   }
+  const FlowId id = free_flows_.back();
+  free_flows_.pop_back();
+  return id;
+}
+
+void Network::launch(FlowId id, Bytes bytes, Callback on_arrival, SendOptions options) {
+  COMMSIM_CHECK(options.rate_cap_Bps > 0, "flow rate cap must be positive");
   Flow& flow = flows_[id];
-  flow.route = &route;
   // A protocol's efficiency e is the share of the bytes on the wire that carry data (LL:
   // 8 in 16), so a flow puts bytes / e on the wire, and its caps, which bound data, are
   // cap / e there. Alone on a route it takes bytes / min(e x bottleneck, cap) (ProtocolCosts::
@@ -57,7 +71,7 @@ void Network::send_along(const Route& route, Bytes bytes, Callback on_arrival, S
   flow.rate_Bps = 0;
   flow.latency_ps = 0;
   BandwidthBps bottleneck = std::numeric_limits<double>::infinity();
-  for (const ChannelId c : *flow.route) {
+  for (const ChannelId c : flow.route) {
     const LinkParams& link = topology_.link(link_of(c)).params;
     flow.latency_ps = add_times(flow.latency_ps, link.latency_ps, "route latency");
     bottleneck = std::min(bottleneck, link.bandwidth_Bps);
@@ -66,8 +80,8 @@ void Network::send_along(const Route& route, Bytes bytes, Callback on_arrival, S
   flow.completion = {};
   flow.on_arrival = std::move(on_arrival);
   TimePs wait_ps = overhead_ps_;
-  if (!flow.route->empty()) {
-    wait_ps = add_times(wait_ps, library.step_latency(topology_.route_class(*flow.route)), "message overhead");
+  if (!flow.route.empty()) {
+    wait_ps = add_times(wait_ps, library.step_latency(topology_.route_class(flow.route)), "message overhead");
   }
   // Without a wait a flow sent from an event joins the current instant's batch directly.
   if (wait_ps == 0 && engine_.running()) {
@@ -79,26 +93,26 @@ void Network::send_along(const Route& route, Bytes bytes, Callback on_arrival, S
 
 void Network::start_flow(FlowId id) {
   Flow& flow = flows_[id];
-  if (flow.remaining_bytes == 0 || flow.route->empty()) {
+  if (flow.remaining_bytes == 0 || flow.route.empty()) {
     engine_.schedule_after(flow.latency_ps, std::move(flow.on_arrival));
     release_flow(id);
     return;
   }
   flow.last_update = engine_.now();
   flow.start_ps = engine_.now();
-  for (const ChannelId c : *flow.route) {
+  for (const ChannelId c : flow.route) {
     const std::uint32_t r = resource_of(c);
     flows_on_resource_[r].push_back(id);
     ++flows_on_channel_[c];
     dirty_resources_.push_back(r);
   }
   ++active_flows_;
-  if (link_stats_) link_stats_->flow_started(*flow.route, flow.remaining_bytes, flow.start_ps);
+  if (link_stats_) link_stats_->flow_started(flow.route, flow.remaining_bytes, flow.start_ps);
 }
 
 void Network::finish_flow(FlowId id) {
   Flow& flow = flows_[id];
-  for (const ChannelId c : *flow.route) {
+  for (const ChannelId c : flow.route) {
     const std::uint32_t r = resource_of(c);
     std::vector<FlowId>& on = flows_on_resource_[r];
     const auto it = std::find(on.begin(), on.end(), id);
@@ -109,15 +123,15 @@ void Network::finish_flow(FlowId id) {
     dirty_resources_.push_back(r);
   }
   --active_flows_;
-  if (flow_observer_) flow_observer_(*flow.route, flow.start_ps, engine_.now());
-  if (link_stats_) link_stats_->flow_finished(*flow.route, engine_.now());
+  if (flow_observer_) flow_observer_(flow.route, flow.start_ps, engine_.now());
+  if (link_stats_) link_stats_->flow_finished(flow.route, engine_.now());
   engine_.schedule_after(flow.latency_ps, std::move(flow.on_arrival));
   release_flow(id);
 }
 
 void Network::release_flow(FlowId id) {
   flows_[id].on_arrival = nullptr;
-  flows_[id].route = nullptr;
+  flows_[id].route.clear();  // keeps its memory for the next flow in this slot
   free_flows_.push_back(id);
 }
 
@@ -140,7 +154,7 @@ void Network::recompute_rates() {
       if (flow_epoch_[f] == epoch_) continue;
       flow_epoch_[f] = epoch_;
       component_flows_.push_back(f);
-      for (const ChannelId c : *flows_[f].route) visit_resource(resource_of(c));
+      for (const ChannelId c : flows_[f].route) visit_resource(resource_of(c));
     }
   }
   if (component_flows_.empty()) return;
@@ -153,7 +167,7 @@ void Network::recompute_rates() {
   if (unshared) {
     for (const FlowId f : component_flows_) {
       BandwidthBps rate = flows_[f].cap_Bps;
-      for (const ChannelId c : *flows_[f].route) rate = std::min(rate, resource_capacity_[resource_of(c)]);
+      for (const ChannelId c : flows_[f].route) rate = std::min(rate, resource_capacity_[resource_of(c)]);
       set_rate(f, rate, now);
     }
     return;
@@ -165,7 +179,7 @@ void Network::recompute_rates() {
   }
   for (const FlowId f : component_flows_) {
     local_route_.clear();
-    for (const ChannelId c : *flows_[f].route) local_route_.push_back(resource_local_[resource_of(c)]);
+    for (const ChannelId c : flows_[f].route) local_route_.push_back(resource_local_[resource_of(c)]);
     problem_.add_flow(local_route_, flows_[f].cap_Bps);
   }
   const std::vector<double>& rates = solver_.solve(problem_);

@@ -70,7 +70,7 @@ class Network : public Transport {
  private:
   using FlowId = std::uint32_t;
   struct Flow {
-    const Route* route = nullptr;
+    Route route;  // computed by the topology when sent; a freed flow's slot keeps its memory
     double remaining_bytes = 0;
     BandwidthBps rate_Bps = 0;
     BandwidthBps cap_Bps = 0;
@@ -82,6 +82,10 @@ class Network : public Transport {
   };
 
   std::uint32_t resource_of(ChannelId channel) const { return resource_of_channel_[channel]; }
+  /// A free flow slot (a new one if none is free).
+  FlowId new_flow();
+  /// Starts flow `id`, whose route is set, after the per-message overhead and step latency.
+  void launch(FlowId id, Bytes bytes, Callback on_arrival, SendOptions options);
   void start_flow(FlowId id);
   void finish_flow(FlowId id);
   void recompute_rates();

@@ -30,8 +30,7 @@ class Transport {
     send(src, dst, bytes, std::move(on_arrival), SendOptions{});
   }
   /// Sends `bytes` along `route`, channels of the topology that may start or end at a
-  /// switch (to and from a switch that reduces, topology/in_switch.h). `route` must outlive
-  /// the transfer.
+  /// switch (to and from a switch that reduces, topology/in_switch.h); the flow keeps a copy.
   virtual void send_along(const Route& route, Bytes bytes, Callback on_arrival, SendOptions options) = 0;
   /// Runs `callback` `delay` picoseconds from now (local work such as reductions).
   virtual void schedule_after(TimePs delay, Callback callback) = 0;

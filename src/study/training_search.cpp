@@ -122,7 +122,9 @@ TrainingSearch search_training(const Topology& topology, const TrainingAnalysisO
         [&](std::size_t i) {
           TrainingAnalysisOptions o = base;
           o.setup.parallel = fitting[next + i].parallel;
-          const Topology own = topology;  // its route cache is filled as it is read: one per thread
+          // An explicit graph's Dijkstra trees are filled in as routes are read: a copy per task (the
+          // graph and a built kind's router are shared, immutable).
+          const Topology own = topology;
           return simulate_split(own, o, fitting[next + i].analysis, coarse);
         },
         [&](std::size_t i, SimulatedStep&& step) {

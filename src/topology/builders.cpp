@@ -73,6 +73,7 @@ Topology build_ring(const TopologyConfig& c) {
   for (std::uint32_t r = 0; r + 1 < c.npus; ++r) b.add_link(r, r + 1, c.link);
   if (c.npus > 2) b.add_link(c.npus - 1, 0, c.link);
   b.set_grid(Grid{{c.npus}, true});
+  b.set_router(grid_router(Grid{{c.npus}, true}));
   b.set_shape({TopologyKind::kRing, {c.npus}, c.npus / 2});  // N = 2: one link, 1 hop
   return std::move(b).build();
 }
@@ -84,6 +85,7 @@ Topology build_switch(const TopologyConfig& c) {
   const VertexId sw = b.add_switch("switch", c.nvls);
   for (std::uint32_t r = 0; r < c.npus; ++r) b.add_link(r, sw, c.link);
   b.set_shape({TopologyKind::kSwitch, {}, c.npus > 1 ? 2u : 0u});
+  b.set_router(star_router());
   return std::move(b).build();
 }
 
@@ -105,10 +107,12 @@ Topology build_fully_connected(const TopologyConfig& c) {
   }
   TopologyBuilder b(c.name, "fully connected, " + std::to_string(c.npus) + " NPUs");
   for (std::uint32_t r = 0; r < c.npus; ++r) b.add_npu(npu_name(r));
+  b.reserve_links(std::size_t{c.npus} * (c.npus - 1) / 2);
   for (std::uint32_t i = 0; i < c.npus; ++i) {
     for (std::uint32_t j = i + 1; j < c.npus; ++j) b.add_link(i, j, c.link);
   }
   b.set_shape({TopologyKind::kFullyConnected, {}, c.npus > 1 ? 1u : 0u});
+  b.set_router(fully_connected_router(c.npus));
   return std::move(b).build();
 }
 
@@ -148,6 +152,7 @@ Topology build_tree(const TopologyConfig& c) {
   }
   // NPU 0 and NPU N-1 sit under different children of the root, so they meet only there.
   b.set_shape({TopologyKind::kTree, {}, c.npus > 1 ? 2 * levels : 0});
+  b.set_router(tree_router(c.npus, c.arity));
   return std::move(b).build();
 }
 
@@ -174,6 +179,10 @@ Topology build_hierarchical(const TopologyConfig& c) {
   // GPUs meet at their NVSwitch (2 hops), their leaf (2) or through the spine (4).
   const std::size_t diameter = c.nodes > 1 ? (leaves > 1 ? 4 : 2) : (c.gpus_per_node > 1 ? 2 : 0);
   b.set_shape({TopologyKind::kHierarchical, {c.gpus_per_node, c.nodes}, diameter});
+  // Inside a node the NVSwitch (two NVLink hops) unless two NIC hops weigh less; Dijkstra
+  // keeps the NVSwitch on a tie (routing.h).
+  b.set_router(hierarchical_router({c.gpus_per_node, c.nodes, leaf_size, leaves,
+                                    route_weight(c.link) <= route_weight(c.nic)}));
   if (c.gpus_per_node > 1) {
     for (std::uint32_t n = 0; n < c.nodes; ++n) {
       const VertexId nvswitch = b.add_switch("node" + std::to_string(n) + "/nvswitch", c.nvls);
@@ -228,6 +237,7 @@ Topology build_grid(const TopologyConfig& c, bool wrap) {
     stride *= size;
   }
   b.set_grid(Grid{c.dims, wrap});
+  b.set_router(grid_router(Grid{c.dims, wrap}));
   // Dimension by dimension: d - 1 hops along a mesh line, d / 2 round a torus ring.
   std::size_t diameter = 0;
   for (const std::uint32_t d : c.dims) diameter += wrap ? d / 2 : d - 1;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <boost/graph/breadth_first_search.hpp>
-#include <boost/graph/dijkstra_shortest_paths.hpp>
 #include <limits>
 #include <numeric>
 #include <string>
@@ -10,13 +9,10 @@
 #include "base/error.h"
 
 namespace commsim {
-namespace {
-constexpr LinkId kNoLink = std::numeric_limits<LinkId>::max();
-}  // namespace
 
-Topology::Topology(std::string name, std::string description, Graph graph,
+Topology::Topology(std::string name, std::string description, std::shared_ptr<const Graph> graph,
                    std::vector<Link> links, std::size_t npu_count, std::optional<Grid> grid,
-                   Shape shape)
+                   Shape shape, std::shared_ptr<const Router> router)
     : name_(std::move(name)),
       description_(std::move(description)),
       graph_(std::move(graph)),
@@ -24,15 +20,14 @@ Topology::Topology(std::string name, std::string description, Graph graph,
       npu_count_(npu_count),
       grid_(std::move(grid)),
       shape_(std::move(shape)),
-      predecessor_links_(npu_count),
-      distances_(npu_count) {
-  COMMSIM_CHECK(npu_count_ <= boost::num_vertices(graph_), "more NPUs than vertices");
+      router_(std::move(router)) {
+  COMMSIM_CHECK(npu_count_ <= boost::num_vertices(*graph_), "more NPUs than vertices");
 }
 
 BandwidthBps Topology::injection_bandwidth(Rank npu) const {
   BandwidthBps total = 0;
-  for (const auto edge : boost::make_iterator_range(boost::out_edges(npu, graph_))) {
-    total += links_[graph_[edge].link].params.bandwidth_Bps;
+  for (const auto edge : boost::make_iterator_range(boost::out_edges(npu, graph()))) {
+    total += links_[graph()[edge].link].params.bandwidth_Bps;
   }
   return total;
 }
@@ -69,113 +64,71 @@ VertexId Topology::channel_target(ChannelId channel) const {
   return channel % 2 == 0 ? l.second : l.first;
 }
 
-const Route& Topology::route(Rank src, Rank dst) const {
+Route Topology::route(Rank src, Rank dst) const {
+  Route r;
+  route_into(src, dst, r);
+  return r;
+}
+
+void Topology::route_into(Rank src, Rank dst, Route& route) const {
   COMMSIM_CHECK(src < npu_count_ && dst < npu_count_,
                 "route between ranks " + std::to_string(src) + " and " + std::to_string(dst) +
                     " of " + std::to_string(npu_count_));
-  const std::uint64_t key = static_cast<std::uint64_t>(src) * npu_count_ + dst;
-  auto it = route_cache_.find(key);
-  if (it != route_cache_.end()) return it->second;
-  Route r = grid_                         ? grid_route(src, dst)
-             : src != dst && !peer_access(src, dst) ? host_memory_route(src, dst)
-                                                     : shortest_path_route(src, dst);
-  return route_cache_.emplace(key, std::move(r)).first->second;
+  route.clear();
+  if (src == dst) return;
+  if (router_) {
+    router_->append_route(src, dst, route);
+  } else if (!peer_access(src, dst)) {
+    append_host_memory_route(src, dst, route);
+  } else {
+    append_fastest_path(src, dst, route);
+  }
+}
+
+Route Topology::fastest_route(Rank src, Rank dst) const {
+  COMMSIM_CHECK(src < npu_count_ && dst < npu_count_, "fastest route between ranks " + std::to_string(src) +
+                                                          " and " + std::to_string(dst));
+  Route route;
+  if (src != dst) append_fastest_path(src, dst, route);
+  return route;
+}
+
+std::size_t Topology::route_table_entries() const {
+  return (router_ ? router_->table_entries() : 0) + fastest_paths_.table_entries();
 }
 
 // The channel of the first link joining two adjacent vertices, in the from->to direction.
 ChannelId Topology::channel_between(VertexId from, VertexId to) const {
-  const auto [edge, found] = boost::edge(from, to, graph_);
+  const auto [edge, found] = boost::edge(from, to, graph());
   COMMSIM_CHECK(found, "no link between vertices " + std::to_string(from) + " and " +
                            std::to_string(to));
-  const LinkId l = graph_[edge].link;
+  const LinkId l = graph()[edge].link;
   return 2 * l + (links_[l].first == from ? 0 : 1);
 }
 
-Route Topology::grid_route(Rank src, Rank dst) const {
-  const Grid& g = *grid_;
-  Route route;
-  VertexId current = src;
-  std::uint32_t stride = 1;  // rank distance of one step along the current dimension
-  for (const std::uint32_t size : g.dims) {
-    const auto coord = [&](VertexId r) { return (r / stride) % size; };
-    const std::uint32_t target = coord(dst);
-    while (coord(current) != target) {
-      const std::uint32_t c = coord(current);
-      const std::uint32_t forward = (target + size - c) % size;  // steps going +1
-      const bool positive = g.wrap ? forward <= size - forward : target > c;
-      const std::uint32_t next_coord = positive ? (c + 1) % size : (c + size - 1) % size;
-      const VertexId next = current - c * stride + next_coord * stride;
-      route.push_back(channel_between(current, next));
-      current = next;
-    }
-    stride *= size;
+void Topology::append_fastest_path(Rank src, VertexId target, Route& route) const {
+  if (!fastest_paths_.append_path(graph(), links_, src, target, route)) {
+    throw InputError("topology '" + name_ + "': no path from NPU " + std::to_string(src) + " to vertex '" +
+                     graph()[target].name + "'");
   }
-  return route;
 }
-
-const std::vector<double>& Topology::fastest_distances(Rank src) const {
-  std::vector<LinkId>& pred = predecessor_links_[src];
-  if (pred.empty()) {
-    const std::size_t n = boost::num_vertices(graph_);
-    using EdgeDesc = boost::graph_traits<Graph>::edge_descriptor;
-    std::vector<EdgeDesc> pred_edge(n);
-    std::vector<double>& distance = distances_[src];
-    distance.assign(n, 0);
-    auto index = boost::get(boost::vertex_index, graph_);
-    boost::dijkstra_shortest_paths(
-        graph_, src,
-        boost::weight_map(boost::get(&EdgeProps::route_weight, graph_))
-            .distance_map(boost::make_iterator_property_map(distance.begin(), index))
-            .visitor(boost::make_dijkstra_visitor(boost::record_edge_predecessors(
-                boost::make_iterator_property_map(pred_edge.begin(), index),
-                boost::on_edge_relaxed()))));
-    pred.assign(n, kNoLink);
-    for (std::size_t v = 0; v < n; ++v) {
-      if (v != src && distance[v] < std::numeric_limits<double>::max()) {
-        pred[v] = graph_[pred_edge[v]].link;
-      }
-    }
-  }
-  return distances_[src];
-}
-
-Route Topology::fastest_path(Rank src, VertexId target) const {
-  fastest_distances(src);
-  const std::vector<LinkId>& pred = predecessor_links_[src];
-  Route route;
-  for (VertexId v = target; v != src;) {
-    const LinkId l = pred[v];
-    if (l == kNoLink) {
-      throw InputError("topology '" + name_ + "': no path from NPU " + std::to_string(src) + " to vertex '" +
-                       graph_[target].name + "'");
-    }
-    const Link& link = links_[l];
-    const VertexId from = link.first == v ? link.second : link.first;
-    route.push_back(2 * l + (link.first == from ? 0 : 1));
-    v = from;
-  }
-  std::reverse(route.begin(), route.end());
-  return route;
-}
-
-Route Topology::shortest_path_route(Rank src, Rank dst) const { return fastest_path(src, dst); }
 
 // src -> host h -> dst through the h of least d(src, h) + d(dst, h) (the lowest-numbered on a
 // tie): the fastest path out to h, then dst's fastest path to h walked backwards (c ^ 1 is
 // channel c's opposite direction).
-Route Topology::host_memory_route(Rank src, Rank dst) const {
-  const std::vector<double>& from_src = fastest_distances(src);
-  const std::vector<double>& from_dst = fastest_distances(dst);
-  std::optional<VertexId> best;
-  for (VertexId v = 0; v < boost::num_vertices(graph_); ++v) {
-    if (!graph_[v].host_memory) continue;
-    if (!best || from_src[v] + from_dst[v] < from_src[*best] + from_dst[*best]) best = v;
+void Topology::append_host_memory_route(Rank src, Rank dst, Route& route) const {
+  const std::vector<VertexId>& hosts = fastest_paths_.host_memory_vertices(graph());
+  const std::vector<double> from_src = fastest_paths_.host_memory_distances(graph(), src);
+  const std::vector<double> from_dst = fastest_paths_.host_memory_distances(graph(), dst);
+  std::optional<std::size_t> best;
+  for (std::size_t h = 0; h < hosts.size(); ++h) {
+    if (!best || from_src[h] + from_dst[h] < from_src[*best] + from_dst[*best]) best = h;
   }
   COMMSIM_CHECK(best.has_value(), "a pair without peer access and no host-memory vertex");
-  Route route = fastest_path(src, *best);
-  const Route back = fastest_path(dst, *best);
+  append_fastest_path(src, hosts[*best], route);
+  Route back;
+  append_fastest_path(dst, hosts[*best], back);
   for (auto it = back.rbegin(); it != back.rend(); ++it) route.push_back(*it ^ 1);
-  return route;
 }
 
 bool Topology::peer_access(Rank a, Rank b) const {
@@ -191,14 +144,14 @@ void Topology::set_no_peer_access(std::vector<std::pair<Rank, Rank>> pairs) {
   }
   std::sort(pairs.begin(), pairs.end());
   pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+  COMMSIM_CHECK(pairs.empty() || !router_, "pairs without peer access on a built topology");
   if (!pairs.empty()) {
-    const auto [first, last] = boost::vertices(graph_);
-    if (std::none_of(first, last, [&](VertexId v) { return graph_[v].host_memory; })) {
+    const auto [first, last] = boost::vertices(graph());
+    if (std::none_of(first, last, [&](VertexId v) { return graph()[v].host_memory; })) {
       throw InputError("pairs without peer access need a host_memory vertex to exchange data through");
     }
   }
   no_peer_access_ = std::move(pairs);
-  route_cache_.clear();
 }
 
 LinkClass Topology::route_class(const Route& route) const {
@@ -224,17 +177,17 @@ std::size_t Topology::diameter_hops() const {
 }
 
 std::size_t Topology::searched_diameter_hops() const {
-  const std::size_t n = boost::num_vertices(graph_);
+  const std::size_t n = boost::num_vertices(graph());
   std::size_t diameter = 0;
   std::vector<std::size_t> hops(n);
   for (Rank src = 0; src < npu_count_; ++src) {
     std::fill(hops.begin(), hops.end(), std::numeric_limits<std::size_t>::max());
     hops[src] = 0;
     boost::breadth_first_search(
-        graph_, src,
+        graph(), src,
         boost::visitor(boost::make_bfs_visitor(boost::record_distances(
             boost::make_iterator_property_map(hops.begin(),
-                                              boost::get(boost::vertex_index, graph_)),
+                                              boost::get(boost::vertex_index, graph())),
             boost::on_tree_edge()))));
     for (Rank dst = 0; dst < npu_count_; ++dst) {
       if (hops[dst] == std::numeric_limits<std::size_t>::max()) {

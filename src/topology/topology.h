@@ -1,42 +1,31 @@
 #pragma once
-// A cluster's interconnect as a Boost.Graph graph. Vertices are NPUs (GPUs) and switches;
-// NPUs come first and are numbered 0..N-1, which are the ranks. Edges are physical links
-// (see link.h). A link traversed in one direction is a directed channel; a route is the
-// list of channels from one NPU to another.
-//
-// Routing:
-//  - grid topologies (ring, mesh, torus) use dimension-order routing: dimension 0 first,
-//    the shorter way round a torus ring, the positive way on a tie;
-//  - every other topology uses Dijkstra shortest paths weighted by the time a 1 MiB
+// A cluster's interconnect: a Boost.Graph graph of NPUs (GPUs) and switches (graph.h), the
+// parameters of its links, and routing between NPUs (routing.h):
+//  - a built topology (builders.h) computes a route from the two NPUs' coordinates, in
+//    O(route length) and without tables: ring, mesh and torus dimension by dimension
+//    (dimension 0 first, the shorter way round a torus ring, the positive way on a tie);
+//    the other kinds the fastest path (below), which their structure makes plain;
+//  - an explicit graph routes by Dijkstra's fastest path, weighted by the time a 1 MiB
 //    message spends on a link (latency + 1 MiB / bandwidth), so a route prefers fast,
-//    short links; ties go to the first path found (deterministic for a given graph).
-// Routes are computed on first use and cached. Not thread-safe.
+//    short links; ties go to the first path found (deterministic for a given graph). Its
+//    trees are kept per source within a memory bound.
+// Not thread-safe: an explicit graph's trees are filled in on first use.
 
 #include <array>
-#include <boost/graph/adjacency_list.hpp>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "base/units.h"
+#include "topology/graph.h"
 #include "topology/library.h"
 #include "topology/link.h"
+#include "topology/routing.h"
 
 namespace commsim {
-
-/// An NPU's index, 0..npu_count()-1.
-using Rank = std::uint32_t;
-using LinkId = std::uint32_t;
-/// Link `l` traversed from its first to its second end is channel 2l, backwards 2l+1.
-using ChannelId = std::uint32_t;
-using Route = std::vector<ChannelId>;
-
-constexpr LinkId link_of(ChannelId channel) { return channel / 2; }
-
-enum class VertexKind { kNpu, kSwitch };
 
 /// How a topology was built; explicit graphs from spec files have no kind.
 enum class TopologyKind { kRing, kSwitch, kFullyConnected, kTree, kHierarchical, kMesh, kTorus };
@@ -51,55 +40,25 @@ struct Shape {
   std::optional<std::size_t> diameter_hops;
 };
 
-struct VertexProps {
-  VertexKind kind = VertexKind::kNpu;
-  std::string name;
-  /// A switch that reduces and multicasts in the fabric (NVSwitch with NVLink SHARP).
-  bool reduces = false;
-  /// A switch that is a CPU's root complex with its memory, through which NPUs without peer
-  /// access exchange data (NCCL's SHM transport).
-  bool host_memory = false;
-};
-
-struct EdgeProps {
-  LinkId link = 0;
-  double route_weight = 0;  // ps a 1 MiB message spends on the link
-};
-
-using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, VertexProps,
-                                    EdgeProps>;
-using VertexId = std::uint32_t;
-
-struct Link {
-  VertexId first;
-  VertexId second;
-  LinkParams params;
-};
-
-/// Sizes of the dimensions of a ring, mesh or torus; NPU r has coordinate
-/// (r mod d0, (r / d0) mod d1, ...).
-struct Grid {
-  std::vector<std::uint32_t> dims;
-  bool wrap = false;  // torus and ring
-};
-
 class Topology {
  public:
-  /// Prefer TopologyBuilder, which validates.
-  Topology(std::string name, std::string description, Graph graph, std::vector<Link> links,
-           std::size_t npu_count, std::optional<Grid> grid, Shape shape);
+  /// Prefer TopologyBuilder, which validates. The graph is shared, never copied: Boost's
+  /// adjacency_list has no move constructor, and a copy of a large graph costs seconds.
+  /// `router`: a built kind's routes (routing.h); none for an explicit graph.
+  Topology(std::string name, std::string description, std::shared_ptr<const Graph> graph, std::vector<Link> links,
+           std::size_t npu_count, std::optional<Grid> grid, Shape shape, std::shared_ptr<const Router> router);
 
   const std::string& name() const { return name_; }
   /// What kind and shape it is, e.g. "torus 4x4x4".
   const std::string& description() const { return description_; }
   std::size_t npu_count() const { return npu_count_; }
-  std::size_t switch_count() const { return boost::num_vertices(graph_) - npu_count_; }
-  std::size_t vertex_count() const { return boost::num_vertices(graph_); }
+  std::size_t switch_count() const { return boost::num_vertices(*graph_) - npu_count_; }
+  std::size_t vertex_count() const { return boost::num_vertices(*graph_); }
   std::size_t link_count() const { return links_.size(); }
-  const Graph& graph() const { return graph_; }
+  const Graph& graph() const { return *graph_; }
   const Link& link(LinkId id) const { return links_.at(id); }
   const std::vector<Link>& links() const { return links_; }
-  const VertexProps& vertex(VertexId v) const { return graph_[v]; }
+  const VertexProps& vertex(VertexId v) const { return (*graph_)[v]; }
   const std::optional<Grid>& grid() const { return grid_; }
   const Shape& shape() const { return shape_; }
   /// Sum of the bandwidths of an NPU's links: the most it can send at once, B/s.
@@ -109,8 +68,16 @@ class Topology {
   /// dimension; elsewhere the fastest path (least latency + 1 MiB / bandwidth), except for a
   /// pair without peer access, whose data is staged in host memory: the fastest path from
   /// src to a host-memory vertex and on to dst, through the host that makes it fastest.
-  /// The reference stays valid for the topology's lifetime.
-  const Route& route(Rank src, Rank dst) const;
+  Route route(Rank src, Rank dst) const;
+  /// The same into `route`, whose memory is reused: no allocation once it is large enough.
+  void route_into(Rank src, Rank dst, Route& route) const;
+  /// Dijkstra's fastest path from `src` to `dst`, as an explicit graph routes; on a built
+  /// topology other than a grid the same as route() (tests compare the two).
+  Route fastest_route(Rank src, Rank dst) const;
+  /// The numbers kept to route (link ids, offsets, Dijkstra's predecessor links and
+  /// distances), 4 to 8 bytes each: O(levels) for a built kind, whatever pairs were routed;
+  /// for an explicit graph at most FastestPathTrees' bound plus one tree.
+  std::size_t route_table_entries() const;
   /// The class of a route: the slowest class among its links (NVLink for an empty route).
   LinkClass route_class(const Route& route) const;
   /// The communication library the system runs by default (a spec file's `library`);
@@ -155,26 +122,21 @@ class Topology {
   std::size_t searched_diameter_hops() const;
 
  private:
-  Route grid_route(Rank src, Rank dst) const;
-  Route shortest_path_route(Rank src, Rank dst) const;
-  Route host_memory_route(Rank src, Rank dst) const;
-  /// Dijkstra's tree from NPU `src` (computed once): the fastest path to `target`.
-  Route fastest_path(Rank src, VertexId target) const;
-  const std::vector<double>& fastest_distances(Rank src) const;
+  void append_host_memory_route(Rank src, Rank dst, Route& route) const;
+  /// Dijkstra's fastest path from NPU `src` to `target`, appended to `route`.
+  void append_fastest_path(Rank src, VertexId target, Route& route) const;
 
   std::string name_;
   std::string description_;
-  Graph graph_;
+  std::shared_ptr<const Graph> graph_;  // immutable once built
   std::vector<Link> links_;
   std::size_t npu_count_;
   std::optional<Grid> grid_;
   Shape shape_;
   LibraryProfile library_;
   std::vector<std::pair<Rank, Rank>> no_peer_access_;  // sorted, first < second
-  mutable std::unordered_map<std::uint64_t, Route> route_cache_;
-  // Per source NPU: the link through which Dijkstra reached each vertex.
-  mutable std::vector<std::vector<LinkId>> predecessor_links_;
-  mutable std::vector<std::vector<double>> distances_;  // per source NPU: to each vertex
+  std::shared_ptr<const Router> router_;     // none: an explicit graph
+  mutable FastestPathTrees fastest_paths_;  // an explicit graph's, filled in on use
 };
 
 }  // namespace commsim

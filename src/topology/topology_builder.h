@@ -4,6 +4,7 @@
 // with bandwidth and latency in the simulator's range (base/units.h), every NPU reachable
 // from every other.
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,12 +25,18 @@ class TopologyBuilder {
   /// Marks switch `v` as a CPU's root complex with its memory (VertexProps::host_memory).
   void set_host_memory(VertexId v);
   LinkId add_link(VertexId a, VertexId b, const LinkParams& params);
-  /// Marks the topology as a grid, routed dimension by dimension.
+  /// Makes room for `links` links in all, so that adding millions of them (a large fully
+  /// connected topology) copies none.
+  void reserve_links(std::size_t links) { links_.reserve(links); }
+  /// Marks the topology as a grid (its routes come from set_router).
   void set_grid(Grid grid) { grid_ = std::move(grid); }
+  /// A built kind's routes, by the numbering of the links it adds (routing.h); without one
+  /// the topology is an explicit graph, routed by Dijkstra.
+  void set_router(std::shared_ptr<const Router> router) { router_ = std::move(router); }
   void set_shape(Shape shape) { shape_ = std::move(shape); }
 
   std::size_t npu_count() const { return npu_count_; }
-  std::size_t vertex_count() const { return boost::num_vertices(graph_); }
+  std::size_t vertex_count() const { return boost::num_vertices(*graph_); }
 
   /// Throws InputError if the NPUs are not all connected.
   Topology build() &&;
@@ -37,11 +44,12 @@ class TopologyBuilder {
  private:
   std::string name_;
   std::string description_;
-  Graph graph_;
+  std::shared_ptr<Graph> graph_ = std::make_shared<Graph>();
   std::vector<Link> links_;
   std::size_t npu_count_ = 0;
   std::optional<Grid> grid_;
   Shape shape_;
+  std::shared_ptr<const Router> router_;
 };
 
 }  // namespace commsim

@@ -109,9 +109,14 @@ TEST(Routing, SwitchAndFullyConnected) {
   EXPECT_EQ(fc.diameter_hops(), 1u);
 }
 
-TEST(Routing, RoutesAreComputedOnceAndReused) {
+TEST(Routing, RouteIntoReplacesTheRoute) {
   const Topology t = grid(TopologyKind::kTorus, {4, 4});
-  EXPECT_EQ(&t.route(0, 10), &t.route(0, 10));
+  Route route{99, 98, 97, 96, 95};
+  t.route_into(0, 10, route);
+  EXPECT_EQ(route, t.route(0, 10));
+  EXPECT_EQ(route.size(), 4u);  // (2,2): two hops per dimension
+  t.route_into(5, 5, route);
+  EXPECT_TRUE(route.empty());
 }
 
 }  // namespace
