@@ -71,32 +71,8 @@ TEST(CliReplay, LibraryCostsApplyToEveryCollective) {
   EXPECT_NE(ideal.out.find("   ring        -     267.979"), std::string::npos) << ideal.out;
 }
 
-// Ranks 0 and 1 AllReduce 1 MiB twice in "left"; rank 2 computes 10 us, then 2 and 3
-// AllGather 4 MiB in "right"; then all four AllReduce 4 MiB.
-constexpr const char* kTwoGroups = R"(
-  name: "two-groups"
-  groups { name: "left" ranks: [0, 1] }
-  groups { name: "right" ranks: [2, 3] }
-  ranks {
-    nodes { id: 1 name: "ar1" collective { type: ALL_REDUCE size: "1M" group: "left" } }
-    nodes { id: 2 deps: 1 name: "ar2" collective { type: ALL_REDUCE size: "1M" group: "left" } }
-    nodes { id: 3 deps: 2 name: "all" collective { type: ALL_REDUCE size: "4M" } }
-  }
-  ranks {
-    nodes { id: 1 name: "ar1" collective { type: ALL_REDUCE size: "1M" group: "left" } }
-    nodes { id: 2 deps: 1 name: "ar2" collective { type: ALL_REDUCE size: "1M" group: "left" } }
-    nodes { id: 3 deps: 2 name: "all" collective { type: ALL_REDUCE size: "4M" } }
-  }
-  ranks {
-    nodes { id: 1 name: "fwd" compute { duration: "10us" } }
-    nodes { id: 2 deps: 1 name: "ag" collective { type: ALL_GATHER size: "4M" group: "right" } }
-    nodes { id: 3 deps: 2 name: "all" collective { type: ALL_REDUCE size: "4M" } }
-  }
-  ranks {
-    nodes { id: 2 name: "ag" collective { type: ALL_GATHER size: "4M" group: "right" } }
-    nodes { id: 3 deps: 2 name: "all" collective { type: ALL_REDUCE size: "4M" } }
-  }
-)";
+// tests/data/two-groups.textproto: two groups of two, then all four ranks.
+const std::string kTwoGroups = source_path("tests/data/two-groups.textproto");
 
 TEST(CliReplay, EachCollectiveWithItsGroupAlgorithmTimeAndBandwidth) {
   // On a ring of 4 at 100 GB/s (10 ps a byte) and 1 us a link, with nothing contending:
@@ -106,10 +82,9 @@ TEST(CliReplay, EachCollectiveWithItsGroupAlgorithmTimeAndBandwidth) {
   // algbw = S / t: 1 MiB / 12.48576 us = 83.981752 GB/s (busbw x 2(2-1)/2 = 1); 4 MiB /
   // 21.97152 us = 190.897307 (busbw x 1/2 = 95.448654); 4 MiB / 68.91456 us = 60.862378
   // (busbw x 2(4-1)/4 = 91.293567).
-  const std::string trace = tmp_path("two-groups.textproto");
+  const std::string& trace = kTwoGroups;
   const std::string csv = tmp_path("two-groups-collectives.csv");
   const std::string json = tmp_path("two-groups-collectives.json");
-  write_file(trace, kTwoGroups);
   const CliResult r = run_commsim({"replay", "--trace", trace, "--topology", "ring", "--npus", "4", "--bandwidth",
                                    "100GB/s", "--latency", "1us", "--collectives-csv", csv, "--collectives-json", json});
   ASSERT_EQ(r.status, 0) << r.err;
@@ -164,7 +139,7 @@ TEST(CliReplay, PipelineSampleCsvAndTimeline) {
 // The two-group trace as a Chakra trace, with PREFIX.comm_groups.json beside it.
 std::string write_two_groups_chakra(const std::string& name) {
   const std::string prefix = tmp_path(name);
-  write_chakra_trace(parse_trace(kTwoGroups, TraceEncoding::kText, "two-groups"), prefix);
+  write_chakra_trace(load_trace_file(kTwoGroups), prefix);
   return prefix;
 }
 
@@ -187,10 +162,8 @@ TEST(CliReplay, ChakraGroupFileBesideTheTraceIsFoundAndSaid) {
             std::string::npos)
       << r.out;
   // The same collectives as the trace in commsim's format, group by group.
-  const std::string trace = tmp_path("two-groups-own.textproto");
   const std::string own_csv = tmp_path("two-groups-own.csv");
-  write_file(trace, kTwoGroups);
-  std::vector<std::string> own{"replay", "--trace", trace, "--collectives-csv", own_csv};
+  std::vector<std::string> own{"replay", "--trace", kTwoGroups, "--collectives-csv", own_csv};
   own.insert(own.end(), kRing4.begin(), kRing4.end());
   ASSERT_EQ(run_commsim(own).status, 0);
   EXPECT_EQ(read_file(chakra_csv), read_file(own_csv));

@@ -12,32 +12,7 @@
 namespace commsim {
 namespace {
 
-// Ranks 0 and 1 AllReduce 1 MiB twice in "left"; rank 2 computes 10 us, then 2 and 3
-// AllGather 4 MiB in "right"; then all four AllReduce 4 MiB.
-constexpr const char* kTwoGroups = R"(
-  name: "two-groups"
-  groups { name: "left" ranks: [0, 1] }
-  groups { name: "right" ranks: [2, 3] }
-  ranks {
-    nodes { id: 1 name: "ar1" collective { type: ALL_REDUCE size: "1M" group: "left" } }
-    nodes { id: 2 deps: 1 name: "ar2" collective { type: ALL_REDUCE size: "1M" group: "left" } }
-    nodes { id: 3 deps: 2 name: "all" collective { type: ALL_REDUCE size: "4M" } }
-  }
-  ranks {
-    nodes { id: 1 name: "ar1" collective { type: ALL_REDUCE size: "1M" group: "left" } }
-    nodes { id: 2 deps: 1 name: "ar2" collective { type: ALL_REDUCE size: "1M" group: "left" } }
-    nodes { id: 3 deps: 2 name: "all" collective { type: ALL_REDUCE size: "4M" } }
-  }
-  ranks {
-    nodes { id: 1 name: "fwd" compute { duration: "10us" } }
-    nodes { id: 2 deps: 1 name: "ag" collective { type: ALL_GATHER size: "4M" group: "right" } }
-    nodes { id: 3 deps: 2 name: "all" collective { type: ALL_REDUCE size: "4M" } }
-  }
-  ranks {
-    nodes { id: 2 name: "ag" collective { type: ALL_GATHER size: "4M" group: "right" } }
-    nodes { id: 3 deps: 2 name: "all" collective { type: ALL_REDUCE size: "4M" } }
-  }
-)";
+const std::string kTwoGroups = std::string(COMMSIM_SOURCE_DIR) + "/tests/data/two-groups.textproto";
 
 // A ring of 4 NPUs, 100 GB/s (10 ps a byte) and 1 us a link, full duplex.
 Topology ring4() {
@@ -49,7 +24,7 @@ Topology ring4() {
 }
 
 TEST(ReplayedCollective, TwoGroupsOnAnIdleRingTakeTheClosedForm) {
-  const Workload w = parse_trace(kTwoGroups, TraceEncoding::kText, "two-groups.textproto");
+  const Workload w = load_trace_file(kTwoGroups);
   const ReplayResult r = replay_workload(w, ring4(), {});
   // Ring AllReduce of S on p ranks: 2(p-1) steps of (a + S/p x 10 ps); ring AllGather of the
   // gathered S: p-1 steps. Each group has its own links, so nothing contends.
