@@ -78,7 +78,7 @@ po::options_description replay_options() {
 constexpr const char* kExamples =
     "Examples:\n"
     "  commsim replay --trace workloads/ddp-8ranks.textproto\n"
-    "  commsim replay --chakra ../shared/chakra-samples/allreduce-ring8-1MiB/all_reduce --topology ring --npus 8\n";
+    "  commsim replay --chakra tests/data/chakra-samples/allreduce-ring8-1MiB/all_reduce --topology ring --npus 8\n";
 
 // The trace to replay, and for a Chakra trace the line of the report that says where its
 // communicator groups came from.

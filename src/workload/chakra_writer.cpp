@@ -16,7 +16,7 @@ namespace {
 
 namespace cp = ChakraProtoMsg;
 
-// The schema version of Chakra's own sample traces (../shared/chakra-samples).
+// The schema version of Chakra's own sample traces (tests/data/chakra-samples).
 constexpr const char* kChakraVersion = "0.0.4";
 
 cp::CollectiveCommType comm_type(CollectiveKind kind) {
