@@ -8,9 +8,10 @@
 namespace commsim {
 namespace {
 
-// Measured on the 64 MiB direct AllToAll: 420-475 B of state per concurrent message, its
-// route included (a flow keeps its own; routes are no longer cached per pair of ranks, which
-// took ~100 B more per pair). Rounded up.
+// Measured on the 64 MiB direct AllToAll (256 and 1,024 NPUs): 380-400 B of state per
+// concurrent message: the flow's 96-byte record and its 2-hop route (16 B), its pending
+// completion event (~100 B with the scheduler's slack), the runner's message and matching
+// queue (~100 B), the max-min problem (~50 B). Rounded up, with room for longer routes.
 constexpr double kBytesPerFlow = 600;
 // A lane: step counters and its per-peer matching queues.
 constexpr double kBytesPerLane = 64;

@@ -43,29 +43,27 @@ Bytes CollectiveRunner::message_bytes(std::size_t chunk, const SendSpec& send) c
 }
 
 std::uint32_t CollectiveRunner::new_message() {
-  if (!free_messages_.empty()) {
-    const std::uint32_t id = free_messages_.back();
-    free_messages_.pop_back();
-    return id;
-  }
-  COMMSIM_CHECK(messages_.size() < kNone, "too many messages in flight");
-  messages_.emplace_back();
-  if (tracker_) snapshots_.emplace_back();
-  return static_cast<std::uint32_t>(messages_.size() - 1);
+  COMMSIM_CHECK(messages_.in_use() < kNone - 1, "too many messages in flight");
+  const std::uint32_t id = messages_.acquire();
+  if (tracker_ && id == snapshots_.size()) snapshots_.emplace_back();
+  return id;
 }
 
 std::uint32_t CollectiveRunner::queue_of(std::uint32_t lane, Rank peer) {
+  const std::uint32_t last = lanes_[lane].queue;
+  if (last != kNone && queues_[last].peer == peer) return last;
+  const std::uint32_t queue = find_or_open_queue(lane, peer);
+  lanes_[lane].queue = queue;
+  if (last != kNone) close_if_empty(last);
+  return queue;
+}
+
+std::uint32_t CollectiveRunner::find_or_open_queue(std::uint32_t lane, Rank peer) {
   const std::uint64_t key = pair_key(lane, peer);
   if (const std::uint32_t* found = queue_of_pair_.find(key)) return *found;
   std::uint32_t queue;
-  if (free_queues_.empty()) {
-    COMMSIM_CHECK(queues_.size() < kNone, "too many waiting pairs");
-    queue = static_cast<std::uint32_t>(queues_.size());
-    queues_.emplace_back();
-  } else {
-    queue = free_queues_.back();
-    free_queues_.pop_back();
-  }
+  COMMSIM_CHECK(queues_.in_use() < kNone - 1, "too many waiting pairs");
+  queue = queues_.acquire();
   queues_[queue] = PeerQueue{lane, peer, 0, kNone, kNone};
   queue_of_pair_.insert(key, queue);
   return queue;
@@ -73,9 +71,9 @@ std::uint32_t CollectiveRunner::queue_of(std::uint32_t lane, Rank peer) {
 
 void CollectiveRunner::close_if_empty(std::uint32_t queue) {
   const PeerQueue& q = queues_[queue];
-  if (q.posted > 0 || q.first_send != kNone) return;
+  if (q.posted > 0 || q.first_send != kNone || lanes_[q.lane].queue == queue) return;
   queue_of_pair_.erase(pair_key(q.lane, q.peer));
-  free_queues_.push_back(queue);
+  queues_.release(queue);
 }
 
 void CollectiveRunner::post_send(std::uint32_t id) {
@@ -180,7 +178,7 @@ void CollectiveRunner::on_arrival(std::uint32_t id) {
   const std::uint32_t sender = m.sender_lane;
   const std::uint32_t receiver = m.receiver_lane;
   const Bytes reduce_bytes = m.op == DataOp::kReduce ? m.bytes : 0;
-  free_messages_.push_back(id);
+  messages_.release(id);
 
   --lanes_[sender].sends_pending;
   Lane& lane = lanes_[receiver];
@@ -244,7 +242,8 @@ TimePs CollectiveRunner::finish_time() const {
 // The receives still posted, by lane and then peer.
 std::string CollectiveRunner::stuck_report() const {
   std::vector<std::pair<std::uint32_t, Rank>> waits;
-  for (const PeerQueue& q : queues_) {
+  for (std::uint32_t i = 0; i < queues_.made(); ++i) {
+    const PeerQueue& q = queues_[i];
     if (q.posted > 0) waits.emplace_back(q.lane, q.peer);  // a freed queue has none
   }
   std::sort(waits.begin(), waits.end());

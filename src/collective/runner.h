@@ -14,7 +14,8 @@
 //
 // Matching is O(1) per message: the waiting receives or sends of each (receiving lane,
 // sending rank) pair are found through a hash map (base/index_map.h) and exist only while
-// something waits; early sends queue through their messages. Messages and queues are
+// something waits, or while they are their lane's last; early sends queue through their
+// messages. Messages and queues are
 // recycled, so a run that has reached its working size sends without allocating.
 
 #include <cstdint>
@@ -26,6 +27,7 @@
 
 #include "collective/collective_message.h"
 #include "base/index_map.h"
+#include "base/slot_pool.h"
 #include "collective/data_tracker.h"
 #include "collective/schedule.h"
 #include "network/transport.h"
@@ -81,6 +83,9 @@ class CollectiveRunner {
     std::uint32_t sends_pending = 0;
     std::uint32_t recvs_pending = 0;
     Bytes reduce_bytes = 0;
+    // The queue this lane last received through: kept open while empty, so that a lane
+    // receiving from one peer step after step (a ring) finds it without the hash map.
+    std::uint32_t queue = kNone;
   };
   struct Message {
     std::uint32_t sender_lane;
@@ -102,8 +107,9 @@ class CollectiveRunner {
     return (std::uint64_t{lane} << 32) | peer;
   }
   std::uint32_t new_message();
-  /// The queue of (lane, peer), opened if nothing waited there.
+  /// The queue of (lane, peer), opened if nothing waited there; it becomes the lane's last.
   std::uint32_t queue_of(std::uint32_t lane, Rank peer);
+  std::uint32_t find_or_open_queue(std::uint32_t lane, Rank peer);
   void close_if_empty(std::uint32_t queue);
   /// Message `id` is sent: it starts if its receive is posted, else waits for it.
   void post_send(std::uint32_t id);
@@ -131,12 +137,10 @@ class CollectiveRunner {
   std::vector<std::uint32_t> lanes_left_;  // per rank
   std::vector<TimePs> rank_finish_;
   std::size_t ranks_done_ = 0;
-  std::vector<Message> messages_;
+  SlotPool<Message> messages_;
   std::vector<DataTracker::Snapshot> snapshots_;  // per message, with a tracker only
-  std::vector<std::uint32_t> free_messages_;
   IndexMap queue_of_pair_;  // pair_key(lane, peer) -> index into queues_
-  std::vector<PeerQueue> queues_;
-  std::vector<std::uint32_t> free_queues_;
+  SlotPool<PeerQueue> queues_;
   std::uint64_t messages_sent_ = 0;
   StepSpec spec_;
 };

@@ -13,21 +13,15 @@ Engine::Engine(std::unique_ptr<EventScheduler> scheduler) : scheduler_(std::move
 }
 
 std::uint32_t Engine::acquire_slot() {
-  if (!free_slots_.empty()) {
-    const std::uint32_t slot = free_slots_.back();
-    free_slots_.pop_back();
-    return slot;
-  }
-  COMMSIM_CHECK(slots_.size() < UINT32_MAX, "too many pending events");
-  slots_.emplace_back();
-  return static_cast<std::uint32_t>(slots_.size() - 1);
+  COMMSIM_CHECK(slots_.in_use() < UINT32_MAX - 1, "too many pending events");
+  return slots_.acquire();
 }
 
 // Bumping the generation makes every scheduler entry that still names this slot stale.
 void Engine::release_slot(std::uint32_t slot) {
   slots_[slot].callback = nullptr;
   ++slots_[slot].generation;
-  free_slots_.push_back(slot);
+  slots_.release(slot);
 }
 
 EventId Engine::schedule_at(TimePs at, Callback callback) {
@@ -46,7 +40,7 @@ EventId Engine::schedule_at(TimePs at, Callback callback) {
 }
 
 bool Engine::cancel(EventId id) {
-  if (!id.valid() || id.slot >= slots_.size() || slots_[id.slot].generation != id.generation) {
+  if (!id.valid() || id.slot >= slots_.made() || slots_[id.slot].generation != id.generation) {
     return false;
   }
   release_slot(id.slot);

@@ -16,6 +16,7 @@
 #include <memory>
 #include <vector>
 
+#include "base/slot_pool.h"
 #include "base/units.h"
 #include "engine/event_scheduler.h"
 
@@ -88,8 +89,7 @@ class Engine {
   std::unique_ptr<EventScheduler> scheduler_;
   std::vector<EventEntry> batch_;  // the instant's entries taken from the scheduler,
   std::size_t batch_next_ = 0;     // of which those from here on have not run
-  std::vector<Slot> slots_;
-  std::vector<std::uint32_t> free_slots_;
+  SlotPool<Slot> slots_;
   std::vector<Callback> batch_end_hooks_;
 };
 

@@ -51,7 +51,7 @@ std::uint32_t LinkStatsRecorder::resource_of(ChannelId channel) const {
   return topology_.link(link_of(channel)).params.duplex == Duplex::kHalf ? channel & ~1u : channel;
 }
 
-void LinkStatsRecorder::flow_started(const Route& route, double wire_bytes, TimePs now) {
+void LinkStatsRecorder::flow_started(RouteView route, double wire_bytes, TimePs now) {
   for (const ChannelId c : route) {
     Resource& r = resources_[resource_of(c)];
     if (r.flows == 0) r.busy_since_ps = now;
@@ -61,7 +61,7 @@ void LinkStatsRecorder::flow_started(const Route& route, double wire_bytes, Time
   }
 }
 
-void LinkStatsRecorder::flow_finished(const Route& route, TimePs now) {
+void LinkStatsRecorder::flow_finished(RouteView route, TimePs now) {
   for (const ChannelId c : route) {
     Resource& r = resources_[resource_of(c)];
     COMMSIM_CHECK(r.flows > 0, "a flow finished on a link it never started on");

@@ -63,9 +63,9 @@ class LinkStatsRecorder {
   explicit LinkStatsRecorder(const Topology& topology);
 
   /// A flow of `wire_bytes` starts on `route` at `now`.
-  void flow_started(const Route& route, double wire_bytes, TimePs now);
+  void flow_started(RouteView route, double wire_bytes, TimePs now);
   /// A flow on `route` has sent its last byte at `now`.
-  void flow_finished(const Route& route, TimePs now);
+  void flow_finished(RouteView route, TimePs now);
 
   /// The statistics of a run whose simulated time is `simulated_ps` (T). Flows still on a
   /// link count as busy up to T.

@@ -32,30 +32,18 @@ void Network::send(Rank src, Rank dst, Bytes bytes, Callback on_arrival, SendOpt
   COMMSIM_CHECK(src < topology_.npu_count() && dst < topology_.npu_count(),
                 "send between ranks " + std::to_string(src) + " and " + std::to_string(dst) +
                     " on " + std::to_string(topology_.npu_count()) + " NPUs");
-  const FlowId id = new_flow();
-  try {
-    topology_.route_into(src, dst, flows_[id].route);
-  } catch (...) {  // an explicit graph without a path: the slot stays free
-    free_flows_.push_back(id);
-    throw;
-  }
-  launch(id, bytes, std::move(on_arrival), options);
+  topology_.route_into(src, dst, scratch_route_);  // throws for an explicit graph without a path
+  launch(new_flow(scratch_route_), bytes, std::move(on_arrival), options);
 }
 
 void Network::send_along(const Route& route, Bytes bytes, Callback on_arrival, SendOptions options) {
-  const FlowId id = new_flow();
-  flows_[id].route.assign(route.begin(), route.end());
-  launch(id, bytes, std::move(on_arrival), options);
+  launch(new_flow(route), bytes, std::move(on_arrival), options);
 }
 
-Network::FlowId Network::new_flow() {
-  if (free_flows_.empty()) {
-    flows_.emplace_back();
-    flow_epoch_.push_back(0);
-    return static_cast<FlowId>(flows_.size() - 1);
-  }
-  const FlowId id = free_flows_.back();
-  free_flows_.pop_back();
+Network::FlowId Network::new_flow(RouteView route) {
+  const FlowId id = flows_.acquire();
+  if (id == flow_epoch_.size()) flow_epoch_.push_back(0);
+  flows_[id].route = routes_.store(route);
   return id;
 }
 
@@ -71,17 +59,20 @@ void Network::launch(FlowId id, Bytes bytes, Callback on_arrival, SendOptions op
   flow.rate_Bps = 0;
   flow.latency_ps = 0;
   BandwidthBps bottleneck = std::numeric_limits<double>::infinity();
-  for (const ChannelId c : flow.route) {
+  LinkClass route_class = LinkClass::kNvlink;  // Topology::route_class, in the same pass
+  const RouteView route = route_of(id);
+  for (const ChannelId c : route) {
     const LinkParams& link = topology_.link(link_of(c)).params;
     flow.latency_ps = add_times(flow.latency_ps, link.latency_ps, "route latency");
     bottleneck = std::min(bottleneck, link.bandwidth_Bps);
+    route_class = std::max(route_class, link_class(link.kind));
   }
   flow.cap_Bps = std::min(options.rate_cap_Bps, library.rate(bottleneck)) / library.efficiency;
   flow.completion = {};
   flow.on_arrival = std::move(on_arrival);
   TimePs wait_ps = overhead_ps_;
-  if (!flow.route.empty()) {
-    wait_ps = add_times(wait_ps, library.step_latency(topology_.route_class(flow.route)), "message overhead");
+  if (!route.empty()) {
+    wait_ps = add_times(wait_ps, library.step_latency(route_class), "message overhead");
   }
   // Without a wait a flow sent from an event joins the current instant's batch directly.
   if (wait_ps == 0 && engine_.running()) {
@@ -93,46 +84,72 @@ void Network::launch(FlowId id, Bytes bytes, Callback on_arrival, SendOptions op
 
 void Network::start_flow(FlowId id) {
   Flow& flow = flows_[id];
-  if (flow.remaining_bytes == 0 || flow.route.empty()) {
+  if (flow.remaining_bytes == 0 || flow.route.length == 0) {
     engine_.schedule_after(flow.latency_ps, std::move(flow.on_arrival));
     release_flow(id);
     return;
   }
   flow.last_update = engine_.now();
   flow.start_ps = engine_.now();
-  for (const ChannelId c : flow.route) {
-    const std::uint32_t r = resource_of(c);
+  const RouteView route = routes_.channels(flow.route);
+  const std::span<std::uint32_t> positions = routes_.positions(flow.route);
+  for (std::size_t i = 0; i < route.size(); ++i) {
+    const std::uint32_t r = resource_of(route[i]);
+    positions[i] = static_cast<std::uint32_t>(flows_on_resource_[r].size());
     flows_on_resource_[r].push_back(id);
-    ++flows_on_channel_[c];
+    ++flows_on_channel_[route[i]];
     dirty_resources_.push_back(r);
   }
   ++active_flows_;
-  if (link_stats_) link_stats_->flow_started(flow.route, flow.remaining_bytes, flow.start_ps);
+  if (link_stats_) link_stats_->flow_started(route, flow.remaining_bytes, flow.start_ps);
+}
+
+void Network::leave_resources(FlowId id) {
+  const RouteView route = route_of(id);
+  const std::span<const std::uint32_t> positions = routes_.positions(flows_[id].route);
+  for (std::size_t i = 0; i < route.size(); ++i) {
+    const std::uint32_t r = resource_of(route[i]);
+    std::vector<FlowId>& on = flows_on_resource_[r];
+    const std::uint32_t at = positions[i];
+    const auto last = static_cast<std::uint32_t>(on.size() - 1);
+    COMMSIM_CHECK(at <= last && on[at] == id, "finished flow not on its resource");
+    const FlowId moved = on[last];
+    on[at] = moved;
+    on.pop_back();
+    if (at == last) continue;
+    // The moved flow's hop on r that sat at the end now sits at `at`.
+    const RouteView moved_route = route_of(moved);
+    const std::span<std::uint32_t> moved_positions = routes_.positions(flows_[moved].route);
+    for (std::size_t j = 0; j < moved_route.size(); ++j) {
+      if (moved_positions[j] == last && resource_of(moved_route[j]) == r) {
+        moved_positions[j] = at;
+        break;
+      }
+    }
+  }
 }
 
 void Network::finish_flow(FlowId id) {
-  Flow& flow = flows_[id];
-  for (const ChannelId c : flow.route) {
-    const std::uint32_t r = resource_of(c);
-    std::vector<FlowId>& on = flows_on_resource_[r];
-    const auto it = std::find(on.begin(), on.end(), id);
-    COMMSIM_CHECK(it != on.end(), "finished flow not on its resource");
-    *it = on.back();
-    on.pop_back();
+  leave_resources(id);
+  const RouteView route = route_of(id);
+  for (const ChannelId c : route) {
     --flows_on_channel_[c];
-    dirty_resources_.push_back(r);
+    dirty_resources_.push_back(resource_of(c));
   }
   --active_flows_;
-  if (flow_observer_) flow_observer_(flow.route, flow.start_ps, engine_.now());
-  if (link_stats_) link_stats_->flow_finished(flow.route, engine_.now());
+  Flow& flow = flows_[id];
+  if (flow_observer_) flow_observer_(route, flow.start_ps, engine_.now());
+  if (link_stats_) link_stats_->flow_finished(route, engine_.now());
   engine_.schedule_after(flow.latency_ps, std::move(flow.on_arrival));
   release_flow(id);
 }
 
 void Network::release_flow(FlowId id) {
-  flows_[id].on_arrival = nullptr;
-  flows_[id].route.clear();  // keeps its memory for the next flow in this slot
-  free_flows_.push_back(id);
+  Flow& flow = flows_[id];
+  flow.on_arrival = nullptr;
+  routes_.free(flow.route);
+  flow.route = {};
+  flows_.release(id);
 }
 
 void Network::recompute_rates() {
@@ -154,7 +171,7 @@ void Network::recompute_rates() {
       if (flow_epoch_[f] == epoch_) continue;
       flow_epoch_[f] = epoch_;
       component_flows_.push_back(f);
-      for (const ChannelId c : flows_[f].route) visit_resource(resource_of(c));
+      for (const ChannelId c : route_of(f)) visit_resource(resource_of(c));
     }
   }
   if (component_flows_.empty()) return;
@@ -167,7 +184,7 @@ void Network::recompute_rates() {
   if (unshared) {
     for (const FlowId f : component_flows_) {
       BandwidthBps rate = flows_[f].cap_Bps;
-      for (const ChannelId c : flows_[f].route) rate = std::min(rate, resource_capacity_[resource_of(c)]);
+      for (const ChannelId c : route_of(f)) rate = std::min(rate, resource_capacity_[resource_of(c)]);
       set_rate(f, rate, now);
     }
     return;
@@ -179,7 +196,7 @@ void Network::recompute_rates() {
   }
   for (const FlowId f : component_flows_) {
     local_route_.clear();
-    for (const ChannelId c : flows_[f].route) local_route_.push_back(resource_local_[resource_of(c)]);
+    for (const ChannelId c : route_of(f)) local_route_.push_back(resource_local_[resource_of(c)]);
     problem_.add_flow(local_route_, flows_[f].cap_Bps);
   }
   const std::vector<double>& rates = solver_.solve(problem_);

@@ -22,10 +22,12 @@
 #include <limits>
 #include <vector>
 
+#include "base/slot_pool.h"
 #include "base/units.h"
 #include "engine/engine.h"
 #include "network/link_stats.h"
 #include "network/max_min_fair.h"
+#include "network/route_store.h"
 #include "network/transport.h"
 #include "topology/library.h"
 #include "topology/topology.h"
@@ -51,7 +53,7 @@ class Network : public Transport {
 
   /// Called when a flow's last byte has left: its route and when it flowed (for link
   /// timelines). Zero-byte messages and messages to oneself have no flow.
-  using FlowObserver = std::function<void(const Route& route, TimePs start_ps, TimePs end_ps)>;
+  using FlowObserver = std::function<void(RouteView route, TimePs start_ps, TimePs end_ps)>;
   void set_flow_observer(FlowObserver observer) { flow_observer_ = std::move(observer); }
   /// Tells `recorder` (which must outlive the run; null: none) of every flow's start and
   /// finish, for per-link statistics (link_stats.h).
@@ -69,8 +71,8 @@ class Network : public Transport {
 
  private:
   using FlowId = std::uint32_t;
+  // A flow's state, 96 bytes; its route is in routes_ (8 bytes a hop).
   struct Flow {
-    Route route;  // computed by the topology when sent; a freed flow's slot keeps its memory
     double remaining_bytes = 0;
     BandwidthBps rate_Bps = 0;
     BandwidthBps cap_Bps = 0;
@@ -78,13 +80,16 @@ class Network : public Transport {
     TimePs start_ps = 0;
     TimePs latency_ps = 0;
     EventId completion;
+    RouteStore::Handle route;
     Callback on_arrival;
   };
+  static_assert(sizeof(Flow) <= 128, "a flow's state is at most 128 bytes (its route apart)");
 
+  RouteView route_of(FlowId id) const { return routes_.channels(flows_[id].route); }
   std::uint32_t resource_of(ChannelId channel) const { return resource_of_channel_[channel]; }
-  /// A free flow slot (a new one if none is free).
-  FlowId new_flow();
-  /// Starts flow `id`, whose route is set, after the per-message overhead and step latency.
+  /// A flow on `route` (copied).
+  FlowId new_flow(RouteView route);
+  /// Starts flow `id`, after the per-message overhead and step latency.
   void launch(FlowId id, Bytes bytes, Callback on_arrival, SendOptions options);
   void start_flow(FlowId id);
   void finish_flow(FlowId id);
@@ -95,6 +100,9 @@ class Network : public Transport {
   /// Advances the flow's bytes at its old rate to `now`, then moves it to `rate`.
   void set_rate(FlowId id, BandwidthBps rate, TimePs now);
   void release_flow(FlowId id);
+  /// Takes flow `id` out of the list of flows on each resource of its route, in O(1) a hop:
+  /// the last flow of the list takes its place.
+  void leave_resources(FlowId id);
 
   Engine& engine_;
   const Topology& topology_;
@@ -102,9 +110,10 @@ class Network : public Transport {
   ProtocolCosts library_;
   std::vector<std::uint32_t> resource_of_channel_;  // half-duplex: both directions -> one
   std::vector<BandwidthBps> resource_capacity_;
-  std::vector<Flow> flows_;
-  std::vector<FlowId> free_flows_;
-  std::vector<std::vector<FlowId>> flows_on_resource_;
+  SlotPool<Flow> flows_;
+  RouteStore routes_;
+  Route scratch_route_;  // where send() has the topology write a route
+  std::vector<std::vector<FlowId>> flows_on_resource_;  // a flow's position in each: routes_
   std::vector<std::uint32_t> flows_on_channel_;  // active flows per direction of each link
   std::vector<std::uint32_t> dirty_resources_;
   std::size_t active_flows_ = 0;

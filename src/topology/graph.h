@@ -6,6 +6,7 @@
 
 #include <boost/graph/adjacency_list.hpp>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,8 @@ using LinkId = std::uint32_t;
 /// Link `l` traversed from its first to its second end is channel 2l, backwards 2l+1.
 using ChannelId = std::uint32_t;
 using Route = std::vector<ChannelId>;
+/// A route's channels wherever they are kept.
+using RouteView = std::span<const ChannelId>;
 
 constexpr LinkId link_of(ChannelId channel) { return channel / 2; }
 

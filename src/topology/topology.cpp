@@ -154,7 +154,7 @@ void Topology::set_no_peer_access(std::vector<std::pair<Rank, Rank>> pairs) {
   no_peer_access_ = std::move(pairs);
 }
 
-LinkClass Topology::route_class(const Route& route) const {
+LinkClass Topology::route_class(RouteView route) const {
   LinkClass slowest = LinkClass::kNvlink;
   for (const ChannelId c : route) slowest = std::max(slowest, link_class(link(link_of(c)).params.kind));
   return slowest;

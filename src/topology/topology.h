@@ -79,7 +79,7 @@ class Topology {
   /// for an explicit graph at most FastestPathTrees' bound plus one tree.
   std::size_t route_table_entries() const;
   /// The class of a route: the slowest class among its links (NVLink for an empty route).
-  LinkClass route_class(const Route& route) const;
+  LinkClass route_class(RouteView route) const;
   /// The communication library the system runs by default (a spec file's `library`);
   /// ideal for a topology built from parameters.
   const LibraryProfile& library() const { return library_; }

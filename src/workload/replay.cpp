@@ -64,7 +64,7 @@ class Replayer {
       }
     }
     if (options_.record_timeline) {
-      network_.set_flow_observer([this](const Route& route, TimePs start, TimePs end) {
+      network_.set_flow_observer([this](RouteView route, TimePs start, TimePs end) {
         for (const ChannelId c : route) link_busy_.push_back({c, start, end});
       });
     }

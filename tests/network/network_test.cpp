@@ -167,6 +167,17 @@ TEST(Network, FlowFinishingMidwaySpeedsUpTheOthers) {
   EXPECT_EQ(arrivals, (std::vector<TimePs>{ps_from_us(400), ps_from_us(200), ps_from_us(450)}));
 }
 
+TEST(Network, FlowsLeavingASharedLinkInAnyOrderLeaveTheOthersTheirShare) {
+  // 4, 1, 3 and 2 MB on one 100 GB/s channel (1 us latency): 25 GB/s each until the 1 MB
+  // flow ends at 40 us (each has moved 1 MB); then 100/3 GB/s each, so the 2 MB flow's last
+  // MB takes 30 us (70 us); then 50 GB/s each, the 3 MB flow's last MB in 20 us (90 us);
+  // then the 4 MB flow alone, its last MB in 10 us (100 us). Arrivals 1 us later. The flows
+  // leave the link's list out of order, so each departure moves another flow in the list.
+  const auto arrivals = simulate_concurrent_messages(
+      pair(Duplex::kFull), 0, {{0, 1, 4'000'000}, {0, 1, 1'000'000}, {0, 1, 3'000'000}, {0, 1, 2'000'000}});
+  EXPECT_EQ(arrivals, (std::vector<TimePs>{ps_from_us(101), ps_from_us(41), ps_from_us(91), ps_from_us(71)}));
+}
+
 TEST(Network, RateCapBoundsAFlow) {
   Engine engine;
   const Topology t = pair(Duplex::kFull);
