@@ -1,7 +1,6 @@
 #include "pipeline/pipeline_sim.h"
 
 #include <algorithm>
-#include <set>
 
 #include "base/error.h"
 #include "base/name_table.h"
@@ -20,10 +19,10 @@ constexpr NameTable<P2PMode, 3> kP2PModeNames{{
 
 class Executor {
  public:
-  Executor(const std::vector<DeviceProgram>& programs, const PipelineRunOptions& options,
+  Executor(const ProgramSource& programs, const PipelineRunOptions& options,
            Engine& engine, Rendezvous& rendezvous)
       : programs_(programs), options_(options), engine_(engine), rendezvous_(rendezvous),
-        devices_(programs.size()),
+        devices_(programs.device_count()),
         launch_ps_(add_times(options.overhead_ps, options.library.call_latency_ps, "P2P launch overhead")) {}
 
   void start() {
@@ -41,7 +40,6 @@ class Executor {
     return r;
   }
 
-  /// Empty if every device finished; else what each unfinished device waits on.
   /// What each unfinished stage waits on, a line each; empty when every stage finished.
   std::vector<std::string> deadlock_report() const {
     std::vector<std::string> report;
@@ -49,9 +47,12 @@ class Executor {
       const Device& dev = devices_[d];
       if (dev.finished) continue;
       std::string line = "stage " + std::to_string(d) + " (NPU " + std::to_string(npu(d)) + ")";
-      if (dev.pc < programs_[d].size()) {
-        line += " waits in a call at step " + std::to_string(dev.pc) + " of its program";
-        for (const std::string& w : dev.waiting_on) line += ", for " + w;
+      if (dev.current) {
+        line += " waits in a call at step " + std::to_string(dev.step) + " of its program";
+        std::vector<std::string> waits;
+        for (const P2POp& op : dev.waiting_on) waits.push_back(describe(op));
+        std::sort(waits.begin(), waits.end());
+        for (const std::string& w : waits) line += ", for " + w;
       } else {
         line += " waits for its sends to be received";
       }
@@ -62,7 +63,9 @@ class Executor {
 
  private:
   struct Device {
-    std::size_t pc = 0;
+    std::size_t position = 0;             // of the next action in the device's program
+    std::optional<Action> current;        // the action it runs; empty once its program is over
+    std::size_t step = 0;                 // actions finished
     bool finished = false;
     TimePs finish_ps = 0;
     TimePs busy_ps = 0;
@@ -74,7 +77,7 @@ class Executor {
     std::uint32_t background_sends = 0;   // sends still in flight after their call
     std::size_t next_op = 0;              // sequential: next operation of the call
     std::vector<std::size_t> op_order;    // sequential order of the call's operations
-    std::multiset<std::string> waiting_on;
+    std::vector<P2POp> waiting_on;        // the current call's operations not yet done
   };
 
   Rank npu(std::uint32_t d) const {
@@ -85,32 +88,39 @@ class Executor {
     if (options_.record_timeline) timeline_.push_back(std::move(event));
   }
 
-  void record_compute(std::uint32_t d, const Action& action, TimePs start) {
+  void record_compute(std::uint32_t d, bool forward, std::uint32_t microbatch, std::uint32_t chunk, TimePs start) {
     if (!options_.record_timeline) return;
-    const bool forward = action.kind == Action::Kind::kForward;
     std::string name(forward ? "F" : "B");
-    name += std::to_string(action.microbatch);
-    if (action.chunk > 0) name += '.' + std::to_string(action.chunk);
-    record({d, forward ? "forward" : "backward", std::move(name), start, engine_.now(), action.microbatch, action.chunk,
-            std::nullopt});
+    name += std::to_string(microbatch);
+    if (chunk > 0) name += '.' + std::to_string(chunk);
+    record({d, forward ? "forward" : "backward", std::move(name), start, engine_.now(), microbatch, chunk, std::nullopt});
   }
 
   void record_p2p(std::uint32_t d, const P2POp& op, TimePs posted, Bytes bytes) {
     if (!options_.record_timeline) return;
     const bool send = op.kind == P2POp::Kind::kSend;
-    TimelineEvent event{d, send ? "send" : "recv", (send ? "send " : "recv ") + op.what, posted, engine_.now(), 0, 0, op};
+    TimelineEvent event{d, send ? "send" : "recv", (send ? "send " : "recv ") + describe(op), posted, engine_.now(), 0, 0, op};
     event.op->bytes = bytes;
     record(std::move(event));
   }
 
+  // Device d's next action, generated now; empty at the end of its program.
+  std::optional<Action> next_action(std::uint32_t d) {
+    Device& dev = devices_[d];
+    while (dev.position < programs_.length(d)) {
+      if (std::optional<Action> action = programs_.at(d, dev.position++)) return action;
+    }
+    return std::nullopt;
+  }
+
   void advance(std::uint32_t d) {
     Device& dev = devices_[d];
-    const DeviceProgram& program = programs_[d];
-    if (dev.pc == program.size()) {
+    dev.current = next_action(d);
+    if (!dev.current) {
       maybe_finish(d);
       return;
     }
-    const Action& action = program[dev.pc];
+    const Action& action = *dev.current;
     if (action.kind == Action::Kind::kCall) {
       start_call(d, action);
       return;
@@ -118,12 +128,12 @@ class Executor {
     const bool forward = action.kind == Action::Kind::kForward;
     if (forward) dev.peak = std::max(dev.peak, ++dev.in_flight);
     const TimePs start = engine_.now();
-    engine_.schedule_after(action.duration_ps, [this, d, forward, start, &action] {
+    engine_.schedule_after(action.duration_ps, [this, d, forward, start, mb = action.microbatch, chunk = action.chunk] {
       Device& done = devices_[d];
       done.busy_ps += engine_.now() - start;
       if (!forward) --done.in_flight;
-      record_compute(d, action, start);
-      ++done.pc;
+      record_compute(d, forward, mb, chunk, start);
+      ++done.step;
       advance(d);
     });
   }
@@ -164,7 +174,7 @@ class Executor {
         for (std::size_t i = 0; i < n; ++i) {
           if (call.ops[i].kind == P2POp::Kind::kRecv) ++dev.blocking;
           engine_.schedule_after(multiply_time(launch_ps_, i + 1, "P2P launch overhead"),
-                                 [this, d, i, &call] { post(d, call.ops[i], false); });
+                                 [this, d, op = call.ops[i]] { post(d, op, false); });
         }
         ++dev.blocking;  // the launches themselves
         engine_.schedule_after(multiply_time(launch_ps_, n, "P2P launch overhead"),
@@ -175,8 +185,8 @@ class Executor {
           if (op.kind == P2POp::Kind::kRecv) ++dev.blocking;
         }
         ++dev.blocking;
-        engine_.schedule_after(launch_ps_, [this, d, &call] {
-          for (const P2POp& op : call.ops) post(d, op, false);
+        engine_.schedule_after(launch_ps_, [this, d, ops = call.ops] {
+          for (const P2POp& op : ops) post(d, op, false);
           op_done(d);
         });
         return;
@@ -185,46 +195,54 @@ class Executor {
 
   void next_sequential_op(std::uint32_t d) {
     Device& dev = devices_[d];
-    const Action& call = programs_[d][dev.pc];
+    const Action& call = *dev.current;
     if (dev.next_op == dev.op_order.size()) {
       end_call(d);
       return;
     }
     const P2POp& op = call.ops[dev.op_order[dev.next_op++]];
     dev.blocking = 1;
-    engine_.schedule_after(launch_ps_, [this, d, &op] { post(d, op, true); });
+    engine_.schedule_after(launch_ps_, [this, d, op] { post(d, op, true); });
   }
 
   // Posts an operation; `blocking` sends hold the device until received.
   void post(std::uint32_t d, const P2POp& op, bool blocking) {
     Device& dev = devices_[d];
     const TimePs posted = engine_.now();
-    const std::string label = op.what;
-    dev.waiting_on.insert(label);
     if (op.kind == P2POp::Kind::kRecv) {
-      rendezvous_.post_recv(npu(d), npu(op.peer), op.tag, [this, d, label, posted, &op] {
-        devices_[d].waiting_on.erase(devices_[d].waiting_on.find(label));
+      dev.waiting_on.push_back(op);
+      rendezvous_.post_recv(npu(d), npu(op.peer), op.tag, [this, d, posted, op] {
+        forget(devices_[d], op);
         record_p2p(d, op, posted, last_arrived_bytes_);
         op_done(d);
-      }, label);
+      }, describe(op));
       return;
     }
-    if (!blocking) {
-      dev.waiting_on.erase(dev.waiting_on.find(label));
+    if (blocking) {
+      dev.waiting_on.push_back(op);
+    } else {
       ++dev.background_sends;
     }
-    rendezvous_.post_send(npu(d), npu(op.peer), op.tag, op.bytes, [this, d, label, posted, blocking, &op] {
+    rendezvous_.post_send(npu(d), npu(op.peer), op.tag, op.bytes, [this, d, posted, blocking, op] {
       Device& sender = devices_[d];
       last_arrived_bytes_ = op.bytes;
       record_p2p(d, op, posted, op.bytes);
       if (blocking) {
-        sender.waiting_on.erase(sender.waiting_on.find(label));
+        forget(sender, op);
         op_done(d);
       } else {
         --sender.background_sends;
         maybe_finish(d);
       }
-    }, label);
+    }, describe(op));
+  }
+
+  static void forget(Device& dev, const P2POp& op) {
+    const auto it = std::find_if(dev.waiting_on.begin(), dev.waiting_on.end(), [&](const P2POp& w) {
+      return w.kind == op.kind && w.peer == op.peer && w.tag == op.tag;
+    });
+    COMMSIM_CHECK(it != dev.waiting_on.end(), "a pipeline operation finished that its device did not wait for");
+    dev.waiting_on.erase(it);
   }
 
   void op_done(std::uint32_t d) {
@@ -240,18 +258,18 @@ class Executor {
   void end_call(std::uint32_t d) {
     Device& dev = devices_[d];
     dev.wait_ps += engine_.now() - dev.call_start;
-    ++dev.pc;
+    ++dev.step;
     advance(d);
   }
 
   void maybe_finish(std::uint32_t d) {
     Device& dev = devices_[d];
-    if (dev.finished || dev.pc < programs_[d].size() || dev.background_sends > 0) return;
+    if (dev.finished || dev.current || dev.background_sends > 0) return;
     dev.finished = true;
     dev.finish_ps = engine_.now();
   }
 
-  const std::vector<DeviceProgram>& programs_;
+  const ProgramSource& programs_;
   const PipelineRunOptions& options_;
   Engine& engine_;
   Rendezvous& rendezvous_;
@@ -273,12 +291,17 @@ P2PMode parse_p2p_mode(std::string_view name, std::string_view what) {
 
 PipelineResult simulate_pipeline(const Topology& topology, const std::vector<DeviceProgram>& programs,
                                  const PipelineRunOptions& options) {
-  if (programs.size() > topology.npu_count()) {
-    throw InputError("pipeline: " + std::to_string(programs.size()) + " stages do not fit on the " +
+  return simulate_pipeline(topology, StoredPrograms(programs), options);
+}
+
+PipelineResult simulate_pipeline(const Topology& topology, const ProgramSource& programs,
+                                 const PipelineRunOptions& options) {
+  if (programs.device_count() > topology.npu_count()) {
+    throw InputError("pipeline: " + std::to_string(programs.device_count()) + " stages do not fit on the " +
                      std::to_string(topology.npu_count()) + " NPUs of topology '" + topology.name() + "'");
   }
   if (!options.npu_of_device.empty()) {
-    COMMSIM_CHECK(options.npu_of_device.size() == programs.size(), "placement of the wrong size");
+    COMMSIM_CHECK(options.npu_of_device.size() == programs.device_count(), "placement of the wrong size");
   }
   Engine engine;
   // o (and the library's call latency) is paid per launch here, not per message.

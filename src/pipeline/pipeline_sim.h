@@ -74,6 +74,8 @@ struct PipelineResult {
 
 /// Throws InputError for a placement that does not fit the topology, and DeadlockError
 /// for a deadlock (naming the devices, what each waits on, and the unmatched operations).
+PipelineResult simulate_pipeline(const Topology& topology, const ProgramSource& programs,
+                                 const PipelineRunOptions& options);
 PipelineResult simulate_pipeline(const Topology& topology, const std::vector<DeviceProgram>& programs,
                                  const PipelineRunOptions& options);
 

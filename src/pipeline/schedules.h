@@ -38,8 +38,36 @@ struct PipelineShape {
   Bytes activation_bytes = 0;
 };
 
-/// Throws InputError if the shape does not fit the schedule (interleaved needs m a multiple
-/// of p; times must be given for every device).
+/// A schedule's device programs, generated action by action in O(1) each: the source holds
+/// the shape only, whatever the number of micro-batches. Device d's program is a call
+/// receiving its first task's input, then for each task k its compute and a call with k's
+/// output and task k+1's input (a position with neither holds no action).
+class SchedulePrograms final : public ProgramSource {
+ public:
+  /// Throws InputError if the shape does not fit the schedule (interleaved needs m a
+  /// multiple of p; times must be given for every device).
+  explicit SchedulePrograms(PipelineShape shape);
+  std::uint32_t device_count() const override { return shape_.stages; }
+  std::size_t length(std::uint32_t device) const override;
+  std::optional<Action> at(std::uint32_t device, std::size_t position) const override;
+
+ private:
+  struct Task {
+    bool forward;
+    std::uint32_t microbatch;
+    std::uint32_t chunk;
+  };
+  std::uint32_t task_count() const { return 2 * shape_.microbatches * shape_.virtual_stages; }
+  std::uint32_t warmup(std::uint32_t device) const;
+  Task task(std::uint32_t device, std::uint32_t k) const;
+  void add_input(const Task& t, std::uint32_t device, std::vector<P2POp>& ops) const;
+  void add_output(const Task& t, std::uint32_t device, std::vector<P2POp>& ops) const;
+  P2POp op(P2POp::Kind kind, P2POp::Direction direction, std::uint32_t microbatch, std::uint32_t boundary) const;
+
+  PipelineShape shape_;
+};
+
+/// Every device's program, stored (SchedulePrograms read whole).
 std::vector<DeviceProgram> make_pipeline_programs(const PipelineShape& shape);
 
 }  // namespace commsim

@@ -48,7 +48,7 @@ void summarise(PipelineRun& run, Bytes activation_bytes) {
   run.sim_over_model = seconds_from_ps(r.step_ps) / run.model.step_with_p2p_s;
 }
 
-PipelineRun run_once(const Topology& topology, const PipelineShape& shape, const std::vector<DeviceProgram>& programs,
+PipelineRun run_once(const Topology& topology, const PipelineShape& shape, const ProgramSource& programs,
                      PipelineRunOptions run_options, const PipelineStudyOptions& o) {
   PipelineRun run;
   run.schedule = shape.schedule;
@@ -84,7 +84,7 @@ PipelineStudy study_pipeline(const Topology& topology, const PipelineStudyOption
   for (const PipelineSchedule schedule : options.schedules) {
     shape.schedule = schedule;
     shape.virtual_stages = schedule == PipelineSchedule::kInterleaved ? options.virtual_stages : 1;
-    const std::vector<DeviceProgram> programs = make_pipeline_programs(shape);
+    const SchedulePrograms programs(shape);
     for (const P2PMode mode : options.modes) {
       run_options.mode = mode;
       study.runs.push_back(run_once(topology, shape, programs, run_options, options));

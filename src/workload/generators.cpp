@@ -72,7 +72,7 @@ std::vector<TraceNodeId> append_device_program(const DeviceProgram& program,
     for (const P2POp& op : action.ops) {
       WorkloadNode n;
       n.kind = op.kind == P2POp::Kind::kSend ? NodeKind::kSend : NodeKind::kRecv;
-      n.name = (op.kind == P2POp::Kind::kSend ? "send " : "recv ") + op.what;
+      n.name = (op.kind == P2POp::Kind::kSend ? "send " : "recv ") + describe(op);
       n.peer = rank_of_device(op.peer);
       n.bytes = message_bytes;  // every message of a schedule is one activation or gradient
       n.tag = op.tag;
@@ -98,13 +98,13 @@ std::vector<TraceNodeId> append_device_program(const DeviceProgram& program, Ran
 }
 
 Workload generate_pipeline(const PipelineShape& shape) {
-  const std::vector<DeviceProgram> programs = make_pipeline_programs(shape);
+  const SchedulePrograms programs(shape);
   std::string name = std::string(schedule_name(shape.schedule)) + "-" +
                      std::to_string(shape.stages) + "stages-" +
                      std::to_string(shape.microbatches) + "microbatches";
   Workload w{name, empty_ranks(shape.stages, name), {}};
   for (std::uint32_t d = 0; d < shape.stages; ++d) {
-    append_device_program(programs[d], 0, shape.activation_bytes, w.ranks[d]);
+    append_device_program(stored_program(programs, d), 0, shape.activation_bytes, w.ranks[d]);
   }
   validate_workload(w);
   return w;
@@ -195,7 +195,7 @@ Workload generate_ddp_pipeline(const DdpPipelineShape& shape) {
     throw InputError("ddp-pipeline: the gradient size of a stage must not be 0");
   }
   const PipelineShape& pipe = shape.pipeline;
-  const std::vector<DeviceProgram> programs = make_pipeline_programs(pipe);
+  const SchedulePrograms programs(pipe);
   const std::uint32_t p = pipe.stages;
   const std::string name = "ddp" + std::to_string(shape.replicas) + "-" +
                            std::string(schedule_name(pipe.schedule)) + "-" + std::to_string(p) +
@@ -209,7 +209,7 @@ Workload generate_ddp_pipeline(const DdpPipelineShape& shape) {
   for (std::uint32_t d = 0; d < shape.replicas; ++d) {
     for (std::uint32_t s = 0; s < p; ++s) {
       RankTrace& rank = w.ranks[d * p + s];
-      const auto computes = append_device_program(programs[s], d * p, pipe.activation_bytes, rank);
+      const auto computes = append_device_program(stored_program(programs, s), d * p, pipe.activation_bytes, rank);
       RankWriter writer(rank);
       std::vector<TraceNodeId> deps;
       if (!computes.empty()) deps.push_back(computes.back());

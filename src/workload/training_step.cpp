@@ -134,7 +134,7 @@ class RankStep {
 }  // namespace
 
 Workload generate_training_step(const TrainingStepShape& shape) {
-  const std::vector<DeviceProgram> programs = make_pipeline_programs(shape.pipeline);
+  const SchedulePrograms programs(shape.pipeline);
   StepLayout layout = make_step_layout(shape);
   const PipelineShape& p = shape.pipeline;
   const std::string name = "training-step-" + std::to_string(shape.ranks) + "ranks-" +
@@ -142,7 +142,7 @@ Workload generate_training_step(const TrainingStepShape& shape) {
                            std::to_string(p.microbatches) + "microbatches";
   Workload w{name, std::vector<RankTrace>(shape.ranks, RankTrace{name, {}}), std::move(layout.groups)};
   for (Rank r = 0; r < shape.ranks; ++r) {
-    RankStep(shape, layout, r, w.ranks[r]).write(programs[layout.stage_of[r]]);
+    RankStep(shape, layout, r, w.ranks[r]).write(stored_program(programs, layout.stage_of[r]));
   }
   validate_workload(w);
   return w;

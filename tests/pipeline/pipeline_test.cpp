@@ -88,9 +88,9 @@ std::vector<DeviceProgram> exchange(Bytes bytes) {
   const auto call = [&](std::uint32_t peer, std::int64_t out, std::int64_t in) {
     return Action{Action::Kind::kCall, 0, 0, 0,
                   {{P2POp::Kind::kSend, peer == 1 ? P2POp::Direction::kForward : P2POp::Direction::kBackward,
-                    peer, bytes, out, "out"},
+                    peer, bytes, out},
                    {P2POp::Kind::kRecv, peer == 1 ? P2POp::Direction::kBackward : P2POp::Direction::kForward,
-                    peer, 0, in, "in"}}};
+                    peer, 0, in}}};
   };
   // Device 0 sends an activation forward and receives a gradient; device 1 the reverse.
   return {{call(1, 0, 1)}, {call(0, 1, 0)}};
@@ -162,14 +162,14 @@ TEST(P2PModes, DeadlocksAreReportedNamingTheStages) {
     EXPECT_EQ(what.rfind("pipeline deadlock: 2 stages wait on communication that never comes\n  stage 0 (NPU 0) ", 0), 0u)
         << what;
     EXPECT_NE(what.find("\n  stage 1 (NPU 1) "), std::string::npos) << what;
-    EXPECT_NE(what.find("\n  send 0 -> 1 tag 0 (out) has no matching receive"), std::string::npos) << what;
+    EXPECT_NE(what.find("\n  send 0 -> 1 tag 0 (activation of micro-batch 0 between stages 0 and 1) has no matching receive"), std::string::npos) << what;
   }
   // Both receive first, in separate calls: a wait cycle in any mode.
   using D = P2POp::Direction;
-  const Action recv0{Action::Kind::kCall, 0, 0, 0, {{P2POp::Kind::kRecv, D::kBackward, 1, 0, 1, "gradient"}}};
-  const Action send0{Action::Kind::kCall, 0, 0, 0, {{P2POp::Kind::kSend, D::kForward, 1, 64, 0, "activation"}}};
-  const Action recv1{Action::Kind::kCall, 0, 0, 0, {{P2POp::Kind::kRecv, D::kForward, 0, 0, 0, "activation"}}};
-  const Action send1{Action::Kind::kCall, 0, 0, 0, {{P2POp::Kind::kSend, D::kBackward, 0, 64, 1, "gradient"}}};
+  const Action recv0{Action::Kind::kCall, 0, 0, 0, {{P2POp::Kind::kRecv, D::kBackward, 1, 0, 1}}};
+  const Action send0{Action::Kind::kCall, 0, 0, 0, {{P2POp::Kind::kSend, D::kForward, 1, 64, 0}}};
+  const Action recv1{Action::Kind::kCall, 0, 0, 0, {{P2POp::Kind::kRecv, D::kForward, 0, 0, 0}}};
+  const Action send1{Action::Kind::kCall, 0, 0, 0, {{P2POp::Kind::kSend, D::kBackward, 0, 64, 1}}};
   EXPECT_THROW(simulate_pipeline(pair(Duplex::kFull), {{recv0, send0}, {recv1, send1}}, {}), InputError);
 }
 
