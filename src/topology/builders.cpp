@@ -108,6 +108,7 @@ Topology build_fully_connected(const TopologyConfig& c) {
   TopologyBuilder b(c.name, "fully connected, " + std::to_string(c.npus) + " NPUs");
   for (std::uint32_t r = 0; r < c.npus; ++r) b.add_npu(npu_name(r));
   b.reserve_links(std::size_t{c.npus} * (c.npus - 1) / 2);
+  for (std::uint32_t r = 0; r < c.npus; ++r) b.reserve_degree(r, c.npus - 1);
   for (std::uint32_t i = 0; i < c.npus; ++i) {
     for (std::uint32_t j = i + 1; j < c.npus; ++j) b.add_link(i, j, c.link);
   }

@@ -1,5 +1,7 @@
 // Whole collectives on the flow-level network, at the sizes of the published peer
-// comparison (ASTRA-sim's analytical backend: 64 MiB ring AllReduce on 1024 and 2048 NPUs).
+// comparison (ASTRA-sim's analytical backend: 64 MiB ring AllReduce on 1024 and 2048 NPUs)
+// and of the README's performance table: hierarchical AllReduce up to 2,048 nodes of 8 GPUs,
+// direct AllToAll on a 1,024-NPU switch.
 
 #include <benchmark/benchmark.h>
 
@@ -36,6 +38,15 @@ void BM_RingAllReduce64MiB(benchmark::State& state) {
   run(state, c, CollectiveKind::kAllReduce, AlgorithmKind::kRing);
 }
 BENCHMARK(BM_RingAllReduce64MiB)->Arg(256)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+void BM_HierarchicalAllReduce64MiB(benchmark::State& state) {
+  TopologyConfig c;
+  c.kind = TopologyKind::kHierarchical;
+  c.nodes = static_cast<std::uint32_t>(state.range(0));
+  c.gpus_per_node = 8;
+  run(state, c, CollectiveKind::kAllReduce, AlgorithmKind::kHierarchical);
+}
+BENCHMARK(BM_HierarchicalAllReduce64MiB)->Arg(256)->Arg(2048)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 void BM_DirectAllToAll64MiB(benchmark::State& state) {
   TopologyConfig c;
