@@ -61,8 +61,15 @@ TimePs transfer_time_ps(double bytes, BandwidthBps rate);
 // Checked arithmetic on the model's quantities: each throws InputError naming `what` and
 // the values when the result leaves the range above.
 
-/// a + b, both in [0, kMaxTimePs].
-TimePs add_times(TimePs a, TimePs b, std::string_view what);
+/// Throws what add_times throws for a + b.
+[[noreturn]] void add_times_failed(TimePs a, TimePs b, std::string_view what);
+/// a + b, both in [0, kMaxTimePs]. Inline: every message adds its route's latencies.
+inline TimePs add_times(TimePs a, TimePs b, std::string_view what) {
+  // Both are below 2^63, so their sum fits in a uint64.
+  const std::uint64_t sum = static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b);
+  if (a < 0 || b < 0 || sum > static_cast<std::uint64_t>(kMaxTimePs)) [[unlikely]] add_times_failed(a, b, what);
+  return static_cast<TimePs>(sum);
+}
 /// t * count.
 TimePs multiply_time(TimePs t, std::uint64_t count, std::string_view what);
 /// a * b, at most kMaxBytes.

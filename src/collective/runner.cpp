@@ -14,6 +14,7 @@ CollectiveRunner::CollectiveRunner(Transport& transport, const Schedule& schedul
     : transport_(transport),
       schedule_(schedule),
       chunks_(options.chunks),
+      channels_(schedule.channels()),
       gamma_s_per_byte_(options.gamma_s_per_byte),
       npu_of_rank_(std::move(options.npu_of_rank)),
       tracker_(options.tracker),
@@ -21,10 +22,13 @@ CollectiveRunner::CollectiveRunner(Transport& transport, const Schedule& schedul
       on_message_(std::move(options.on_message)),
       library_(options.library) {
   COMMSIM_CHECK(chunks_ >= 1, "at least one chunk");
+  COMMSIM_CHECK(schedule.blocks() >= 1, "a schedule of at least one block");
   COMMSIM_CHECK(npu_of_rank_.empty() || npu_of_rank_.size() == schedule.ranks(),
                 "rank mapping of the wrong size");
   for (std::size_t c = 0; c < chunks_; ++c) {
     chunk_bytes_.push_back(data_bytes / chunks_ + (c < data_bytes % chunks_ ? 1 : 0));
+    chunk_block_bytes_.push_back(chunk_bytes_.back() / schedule.blocks());
+    chunk_block_rest_.push_back(chunk_bytes_.back() % schedule.blocks());
   }
   lanes_.resize(schedule.ranks() * schedule.channels() * chunks_);
   lanes_left_.assign(schedule.ranks(), static_cast<std::uint32_t>(schedule.channels() * chunks_));
@@ -33,11 +37,9 @@ CollectiveRunner::CollectiveRunner(Transport& transport, const Schedule& schedul
 
 // Block b of a chunk of m bytes over B blocks has m/B bytes, plus one if b < m mod B.
 Bytes CollectiveRunner::message_bytes(std::size_t chunk, const SendSpec& send) const {
-  const Bytes m = chunk_bytes_[chunk];
-  const Bytes blocks = schedule_.blocks();
   Bytes bytes = 0;
   for (const BlockRange& range : send.blocks) {
-    bytes += range.count * (m / blocks) + blocks_below(range, m % blocks);
+    bytes += range.count * chunk_block_bytes_[chunk] + blocks_below(range, chunk_block_rest_[chunk]);
   }
   return bytes;
 }
@@ -122,9 +124,7 @@ void CollectiveRunner::start() {
 }
 
 void CollectiveRunner::try_start(std::uint32_t index) {
-  const std::size_t chunk = index % chunks_;
-  const std::size_t channel = (index / chunks_) % schedule_.channels();
-  const Rank rank = static_cast<Rank>(index / chunks_ / schedule_.channels());
+  const auto [rank, channel, chunk] = lane_at(index);
   Lane& lane = lanes_[index];
   if (lane.running || lane.step >= schedule_.steps(rank, channel)) return;
   if (chunk > 0 && lanes_[index - 1].step <= lane.step) return;  // chunk order per step
@@ -161,7 +161,7 @@ void CollectiveRunner::try_start(std::uint32_t index) {
 
 void CollectiveRunner::start_transfer(std::uint32_t id) {
   const Message& m = messages_[id];
-  const Rank dst = static_cast<Rank>(m.receiver_lane / chunks_ / schedule_.channels());
+  const Rank dst = lane_at(m.receiver_lane).rank;
   SendOptions options;
   if (library_) options.library = &*library_;
   transport_.send(npu(m.src), npu(dst), m.bytes, [this, id] { on_arrival(id); }, options);
@@ -171,8 +171,7 @@ void CollectiveRunner::on_arrival(std::uint32_t id) {
   const Message& m = messages_[id];
   if (on_message_) report_message(m);
   if (tracker_) {
-    tracker_->apply(static_cast<Rank>(m.receiver_lane / chunks_ / schedule_.channels()),
-                    m.receiver_lane % chunks_, snapshots_[id], m.op);
+    tracker_->apply(lane_at(m.receiver_lane).rank, lane_at(m.receiver_lane).chunk, snapshots_[id], m.op);
     snapshots_[id] = {};
   }
   const std::uint32_t sender = m.sender_lane;
@@ -189,13 +188,13 @@ void CollectiveRunner::on_arrival(std::uint32_t id) {
 }
 
 void CollectiveRunner::report_message(const Message& m) const {
-  const std::uint32_t receiver = m.receiver_lane;
+  const LaneAt receiver = lane_at(m.receiver_lane);
   CollectiveMessage message;
   message.rank = m.src;
-  message.peer = static_cast<Rank>(receiver / chunks_ / schedule_.channels());
+  message.peer = receiver.rank;
   message.bytes = m.bytes;
-  message.channel = static_cast<std::uint32_t>((receiver / chunks_) % schedule_.channels());
-  message.chunk = static_cast<std::uint32_t>(receiver % chunks_);
+  message.channel = static_cast<std::uint32_t>(receiver.channel);
+  message.chunk = static_cast<std::uint32_t>(receiver.chunk);
   message.step = m.step;
   message.issued_ps = m.issued_ps;
   message.arrived_ps = transport_.now();
@@ -215,9 +214,7 @@ void CollectiveRunner::maybe_finish_step(std::uint32_t index) {
 }
 
 void CollectiveRunner::complete_step(std::uint32_t index) {
-  const std::size_t chunk = index % chunks_;
-  const std::size_t channel = (index / chunks_) % schedule_.channels();
-  const Rank rank = static_cast<Rank>(index / chunks_ / schedule_.channels());
+  const auto [rank, channel, chunk] = lane_at(index);
   Lane& lane = lanes_[index];
   lane.running = false;
   lane.reducing = false;
@@ -250,11 +247,10 @@ std::string CollectiveRunner::stuck_report() const {
   std::string report;
   auto wait = waits.begin();
   for (std::uint32_t i = 0; i < lanes_.size() && report.size() < 2000; ++i) {
-    const Rank rank = static_cast<Rank>(i / chunks_ / schedule_.channels());
-    const std::size_t channel = (i / chunks_) % schedule_.channels();
+    const auto [rank, channel, chunk] = lane_at(i);
     if (lanes_[i].step >= schedule_.steps(rank, channel)) continue;
     report += "rank " + std::to_string(rank) + " channel " + std::to_string(channel) +
-              " chunk " + std::to_string(i % chunks_) + " at step " + std::to_string(lanes_[i].step);
+              " chunk " + std::to_string(chunk) + " at step " + std::to_string(lanes_[i].step);
     for (; wait != waits.end() && wait->first <= i; ++wait) {
       if (wait->first == i) report += " waits for rank " + std::to_string(wait->second);
     }

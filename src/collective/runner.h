@@ -99,7 +99,18 @@ class CollectiveRunner {
   };
 
   std::uint32_t lane_index(Rank rank, std::size_t channel, std::size_t chunk) const {
-    return static_cast<std::uint32_t>((rank * schedule_.channels() + channel) * chunks_ + chunk);
+    return static_cast<std::uint32_t>((rank * channels_ + channel) * chunks_ + chunk);
+  }
+  struct LaneAt {
+    Rank rank;
+    std::size_t channel;
+    std::size_t chunk;
+  };
+  /// Lane `index`'s (rank, channel, chunk), inverting lane_index; with one channel and one
+  /// chunk (most runs) the lane is the rank, with no division.
+  LaneAt lane_at(std::uint32_t index) const {
+    if (channels_ == 1 && chunks_ == 1) return {index, 0, 0};
+    return {static_cast<Rank>(index / chunks_ / channels_), index / chunks_ % channels_, index % chunks_};
   }
   Rank npu(Rank rank) const { return npu_of_rank_.empty() ? rank : npu_of_rank_[rank]; }
   Bytes message_bytes(std::size_t chunk, const SendSpec& send) const;
@@ -126,6 +137,7 @@ class CollectiveRunner {
   Transport& transport_;
   const Schedule& schedule_;
   std::size_t chunks_;
+  std::size_t channels_;
   double gamma_s_per_byte_;
   std::vector<Rank> npu_of_rank_;
   DataTracker* tracker_;
@@ -133,6 +145,8 @@ class CollectiveRunner {
   OnCollectiveMessage on_message_;
   std::optional<ProtocolCosts> library_;
   std::vector<Bytes> chunk_bytes_;
+  std::vector<Bytes> chunk_block_bytes_;  // per chunk: m / B, and the remainder m mod B
+  std::vector<Bytes> chunk_block_rest_;
   std::vector<Lane> lanes_;
   std::vector<std::uint32_t> lanes_left_;  // per rank
   std::vector<TimePs> rank_finish_;

@@ -33,12 +33,19 @@ class GridRouter final : public Router {
 
   void append_route(Rank src, Rank dst, Route& route) const override {
     std::uint64_t current = src, stride = 1;
+    // The coordinates of src and dst, lowest dimension first, peeled off one division each.
+    std::uint64_t src_rest = src, dst_rest = dst;
     for (std::size_t d = 0; d < grid_.dims.size(); stride *= grid_.dims[d], ++d) {
       const std::uint64_t n = grid_.dims[d];
-      std::uint64_t c = (current / stride) % n;
-      const std::uint64_t target = (dst / stride) % n;
+      std::uint64_t c = src_rest, target = dst_rest;
+      if (d + 1 < grid_.dims.size()) {  // the last dimension's coordinate is what is left
+        src_rest /= n;
+        dst_rest /= n;
+        c -= src_rest * n;
+        target -= dst_rest * n;
+      }
       if (c == target) continue;
-      const std::uint64_t steps_up = (target + n - c) % n;
+      const std::uint64_t steps_up = target > c ? target - c : target + n - c;
       const bool positive = grid_.wrap ? steps_up <= n - steps_up : target > c;
       // NPU r's +1 link: first + r round a whole ring; on a line first + r - (NPUs at
       // coordinate n - 1 before r) = first + r - (r / s n) s, r / s n being r's line.
