@@ -24,6 +24,7 @@ class MultilevelSchedule : public Schedule {
     }
     p_ = stride;
     strides_.push_back(stride);
+    for (std::size_t l = 0; l < sizes_.size(); ++l) blocks_per_super_block_.push_back(p_ / strides_[l + 1]);
     const std::size_t L = sizes_.size();
     const auto add = [&](PhaseKind k, std::size_t l) {
       if (sizes_[l] > 1) phases_.push_back({k, l});
@@ -79,18 +80,19 @@ class MultilevelSchedule : public Schedule {
     const auto s = static_cast<std::int64_t>(size);
     return static_cast<std::uint32_t>((value % s + s) % s);
   }
-  /// The rank whose digit l is `d`, all other digits as r's.
-  Rank with_digit(Rank r, std::size_t l, std::uint32_t d) const {
-    return r - digit(r, l) * strides_[l] + d * strides_[l];
+  /// Rank r at level l: its digit there, and what its lower digits make (r mod stride).
+  struct Digits {
+    std::uint32_t digit;
+    std::uint32_t low;
+  };
+  Digits digits(Rank r, std::size_t l) const {
+    const std::uint32_t above = r / strides_[l];  // the digits from l up
+    const std::uint32_t rest = above / sizes_[l];
+    return {above - rest * sizes_[l], r - above * strides_[l]};
   }
-  Rank neighbour(Rank r, std::size_t l, std::size_t ch, std::int64_t along) const {
-    return with_digit(r, l, wrap(digit(r, l) + direction(ch) * along, sizes_[l]));
-  }
-  /// Blocks whose digits below l are r's, whose digit l is j, any digits above.
-  BlockRange super_block(Rank r, std::size_t l, std::uint32_t j, std::size_t ch) const {
-    const std::uint32_t low = r % strides_[l];
-    return {static_cast<std::uint32_t>(ch * p_) + low + j * strides_[l],
-            p_ / strides_[l + 1], strides_[l + 1]};
+  /// Blocks whose digits below l make `low`, whose digit l is j, any digits above.
+  BlockRange super_block(std::uint32_t low, std::size_t l, std::uint32_t j, std::size_t ch) const {
+    return {static_cast<std::uint32_t>(ch * p_) + low + j * strides_[l], blocks_per_super_block_[l], strides_[l + 1]};
   }
   /// Chains run among the ranks whose digits below l equal the root's.
   bool in_chain(Rank r, std::size_t l) const { return r % strides_[l] == root_ % strides_[l]; }
@@ -108,23 +110,27 @@ class MultilevelSchedule : public Schedule {
     return pos == 0 || pos == s - 1 ? 1 : 2;  // chain ends only send or only receive
   }
 
+  // Each digit is found once (several divisions a step were a tenth of a hierarchical run).
   void phase_step(const Phase& phase, Rank r, std::size_t ch, std::size_t k, StepSpec& out) const {
     const std::size_t l = phase.level;
-    const Rank next = neighbour(r, l, ch, +1);
-    const Rank prev = neighbour(r, l, ch, -1);
-    const auto along = [&](std::int64_t offset) {
-      return wrap(digit(r, l) + direction(ch) * offset, sizes_[l]);
-    };
+    const std::uint32_t s = sizes_[l];
+    const auto [d, low] = digits(r, l);
+    const Rank base = r - d * strides_[l];  // r with digit l set to 0
+    const std::uint32_t up = d + 1 == s ? 0 : d + 1;
+    const std::uint32_t down = d == 0 ? s - 1 : d - 1;
+    const Rank next = base + (ch == 0 ? up : down) * strides_[l];
+    const Rank prev = base + (ch == 0 ? down : up) * strides_[l];
+    const auto along = [&](std::int64_t offset) { return wrap(d + direction(ch) * offset, s); };
     const auto ks = static_cast<std::int64_t>(k);
     const BlockRange whole{static_cast<std::uint32_t>(ch), 1, 1};
     switch (phase.kind) {
       case PhaseKind::kReduceScatter:
         // As the ring ReduceScatter, over super-blocks: r ends owning digit_l(r)'s.
-        out.send(next, DataOp::kReduce, super_block(r, l, along(-(ks + 1)), ch));
+        out.send(next, DataOp::kReduce, super_block(low, l, along(-(ks + 1)), ch));
         out.receive(prev);
         return;
       case PhaseKind::kAllGather:
-        out.send(next, DataOp::kCopy, super_block(r, l, along(-ks), ch));
+        out.send(next, DataOp::kCopy, super_block(low, l, along(-ks), ch));
         out.receive(prev);
         return;
       case PhaseKind::kBroadcast:
@@ -147,6 +153,7 @@ class MultilevelSchedule : public Schedule {
   CollectiveKind kind_;
   std::vector<std::uint32_t> sizes_;
   std::vector<std::uint32_t> strides_;  // strides_[l] = s_0 .. s_{l-1}; strides_[L] = p
+  std::vector<std::uint32_t> blocks_per_super_block_;  // per level l: p / strides_[l + 1]
   std::size_t channels_;
   Rank root_;
   std::uint32_t p_ = 1;
