@@ -134,7 +134,8 @@ void Network::finish_flow(FlowId id) {
   const RouteView route = route_of(id);
   for (const ChannelId c : route) {
     --flows_on_channel_[c];
-    dirty_resources_.push_back(resource_of(c));
+    // Only the flows still on the resource can gain from its release.
+    if (!flows_on_resource_[resource_of(c)].empty()) dirty_resources_.push_back(resource_of(c));
   }
   --active_flows_;
   Flow& flow = flows_[id];
