@@ -171,7 +171,8 @@ void CollectiveRunner::on_arrival(std::uint32_t id) {
   const Message& m = messages_[id];
   if (on_message_) report_message(m);
   if (tracker_) {
-    tracker_->apply(lane_at(m.receiver_lane).rank, lane_at(m.receiver_lane).chunk, snapshots_[id], m.op);
+    const LaneAt receiver = lane_at(m.receiver_lane);
+    tracker_->apply(receiver.rank, receiver.chunk, snapshots_[id], m.op);
     snapshots_[id] = {};
   }
   const std::uint32_t sender = m.sender_lane;

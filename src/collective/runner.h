@@ -15,8 +15,8 @@
 // Matching is O(1) per message: the waiting receives or sends of each (receiving lane,
 // sending rank) pair are found through a hash map (base/index_map.h) and exist only while
 // something waits, or while they are their lane's last; early sends queue through their
-// messages. Messages and queues are
-// recycled, so a run that has reached its working size sends without allocating.
+// messages. Messages and queues are recycled, so a run that has reached its working size
+// sends without allocating.
 
 #include <cstdint>
 #include <functional>

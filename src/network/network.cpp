@@ -135,7 +135,8 @@ void Network::finish_flow(FlowId id) {
   for (const ChannelId c : route) {
     --flows_on_channel_[c];
     // Only the flows still on the resource can gain from its release.
-    if (!flows_on_resource_[resource_of(c)].empty()) dirty_resources_.push_back(resource_of(c));
+    const std::uint32_t r = resource_of(c);
+    if (!flows_on_resource_[r].empty()) dirty_resources_.push_back(r);
   }
   --active_flows_;
   Flow& flow = flows_[id];

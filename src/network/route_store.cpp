@@ -6,7 +6,7 @@
 
 namespace commsim {
 
-RouteStore::Handle RouteStore::store(std::span<const ChannelId> route) {
+RouteStore::Handle RouteStore::store(RouteView route) {
   COMMSIM_CHECK(route.size() < UINT32_MAX, "a route of 2^32 hops or more");
   Handle h;
   h.length = static_cast<std::uint32_t>(route.size());

@@ -26,10 +26,10 @@ class RouteStore {
     std::uint32_t length = 0;
   };
 
-  Handle store(std::span<const ChannelId> route);
+  Handle store(RouteView route);
   void free(Handle handle);
 
-  std::span<const ChannelId> channels(Handle h) const {
+  RouteView channels(Handle h) const {
     return {channels_[size_class(h.length)].data() + offset(h), h.length};
   }
   std::span<std::uint32_t> positions(Handle h) {
