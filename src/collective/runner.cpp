@@ -31,6 +31,13 @@ CollectiveRunner::CollectiveRunner(Transport& transport, const Schedule& schedul
     chunk_block_rest_.push_back(chunk_bytes_.back() % schedule.blocks());
   }
   lanes_.resize(schedule.ranks() * schedule.channels() * chunks_);
+  for (Rank r = 0; r < schedule.ranks(); ++r) {
+    for (std::size_t ch = 0; ch < channels_; ++ch) {
+      const std::size_t steps = schedule.steps(r, ch);
+      COMMSIM_CHECK(steps < UINT32_MAX, "a schedule of 2^32 steps or more");
+      for (std::size_t c = 0; c < chunks_; ++c) lanes_[lane_index(r, ch, c)].steps = static_cast<std::uint32_t>(steps);
+    }
+  }
   lanes_left_.assign(schedule.ranks(), static_cast<std::uint32_t>(schedule.channels() * chunks_));
   rank_finish_.assign(schedule.ranks(), -1);
 }
@@ -114,7 +121,7 @@ void CollectiveRunner::post_receive(std::uint32_t lane, Rank peer) {
 void CollectiveRunner::start() {
   for (Rank r = 0; r < schedule_.ranks(); ++r) {
     for (std::size_t ch = 0; ch < schedule_.channels(); ++ch) {
-      if (schedule_.steps(r, ch) == 0) lanes_left_[r] -= static_cast<std::uint32_t>(chunks_);
+      if (lanes_[lane_index(r, ch, 0)].steps == 0) lanes_left_[r] -= static_cast<std::uint32_t>(chunks_);
     }
     if (lanes_left_[r] == 0) finish_rank(r);
   }
@@ -126,7 +133,7 @@ void CollectiveRunner::start() {
 void CollectiveRunner::try_start(std::uint32_t index) {
   const auto [rank, channel, chunk] = lane_at(index);
   Lane& lane = lanes_[index];
-  if (lane.running || lane.step >= schedule_.steps(rank, channel)) return;
+  if (lane.running || lane.step >= lane.steps) return;
   if (chunk > 0 && lanes_[index - 1].step <= lane.step) return;  // chunk order per step
   lane.running = true;
 
@@ -221,7 +228,7 @@ void CollectiveRunner::complete_step(std::uint32_t index) {
   lane.reducing = false;
   lane.reduce_bytes = 0;
   ++lane.step;
-  if (lane.step == schedule_.steps(rank, channel) && --lanes_left_[rank] == 0) finish_rank(rank);
+  if (lane.step == lane.steps && --lanes_left_[rank] == 0) finish_rank(rank);
   try_start(index);
   if (chunk + 1 < chunks_) try_start(index + 1);
 }
@@ -249,7 +256,7 @@ std::string CollectiveRunner::stuck_report() const {
   auto wait = waits.begin();
   for (std::uint32_t i = 0; i < lanes_.size() && report.size() < 2000; ++i) {
     const auto [rank, channel, chunk] = lane_at(i);
-    if (lanes_[i].step >= schedule_.steps(rank, channel)) continue;
+    if (lanes_[i].step >= lanes_[i].steps) continue;
     report += "rank " + std::to_string(rank) + " channel " + std::to_string(channel) +
               " chunk " + std::to_string(chunk) + " at step " + std::to_string(lanes_[i].step);
     for (; wait != waits.end() && wait->first <= i; ++wait) {

@@ -77,6 +77,7 @@ class CollectiveRunner {
     std::uint32_t last_send = kNone;
   };
   struct Lane {
+    std::uint32_t steps = 0;  // the schedule's steps for the lane's rank and channel
     std::uint32_t step = 0;
     bool running = false;
     bool reducing = false;

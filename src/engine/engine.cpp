@@ -32,8 +32,9 @@ EventId Engine::schedule_at(TimePs at, Callback callback) {
                      " ps is beyond the simulator's range of 100 days (8.64e18 ps)");
   }
   const std::uint32_t slot = acquire_slot();
-  slots_[slot].callback = std::move(callback);
-  const std::uint32_t generation = slots_[slot].generation;
+  Slot& record = slots_[slot];
+  record.callback.swap(callback);  // a free slot's callback is empty: a swap is all it takes
+  const std::uint32_t generation = record.generation;
   scheduler_->push({at, next_sequence_++, slot, generation});
   ++pending_;
   return {slot, generation};
@@ -63,12 +64,17 @@ void Engine::run_instant() {
   while (true) {
     while (batch_next_ < batch_.size()) {
       const EventEntry entry = batch_[batch_next_++];
-      if (stale(entry)) continue;  // cancelled
-      Callback callback = std::move(slots_[entry.slot].callback);
-      release_slot(entry.slot);
+      Slot& slot = slots_[entry.slot];
+      if (slot.generation != entry.generation) continue;  // cancelled
+      // The callback runs where it is stored (records never move). Its generation moves on
+      // first, so that the event counts as run (cancel() declines it); the slot is freed
+      // only after, so that events it schedules cannot take it.
+      ++slot.generation;
       --pending_;
       ++processed_;
-      callback();
+      slot.callback();
+      slot.callback = nullptr;
+      slots_.release(entry.slot);
       if (stop_requested_) return;
     }
     if (scheduler_->empty() || scheduler_->next_time() != now_) return;

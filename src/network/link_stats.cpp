@@ -45,10 +45,12 @@ void append_run(LinkStats& total, const LinkStats& later) {
 }
 
 LinkStatsRecorder::LinkStatsRecorder(const Topology& topology)
-    : topology_(topology), resources_(2 * topology.link_count()) {}
+    : topology_(topology), half_duplex_(topology.link_count()), resources_(2 * topology.link_count()) {
+  for (LinkId l = 0; l < topology.link_count(); ++l) half_duplex_[l] = topology.link(l).params.duplex == Duplex::kHalf;
+}
 
 std::uint32_t LinkStatsRecorder::resource_of(ChannelId channel) const {
-  return topology_.link(link_of(channel)).params.duplex == Duplex::kHalf ? channel & ~1u : channel;
+  return half_duplex_[link_of(channel)] ? channel & ~1u : channel;
 }
 
 void LinkStatsRecorder::flow_started(RouteView route, double wire_bytes, TimePs now) {

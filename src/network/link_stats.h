@@ -83,6 +83,7 @@ class LinkStatsRecorder {
   std::uint32_t resource_of(ChannelId channel) const;
 
   const Topology& topology_;
+  std::vector<bool> half_duplex_;    // per link, so that a hop reads a bit, not the link
   std::vector<Resource> resources_;  // indexed by channel; unused for 2l + 1 of half duplex
 };
 

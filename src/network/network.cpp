@@ -12,18 +12,15 @@ Network::Network(Engine& engine, const Topology& topology, TimePs overhead_ps, P
     : engine_(engine), topology_(topology), overhead_ps_(overhead_ps), library_(library) {
   COMMSIM_CHECK(overhead_ps >= 0, "negative overhead");
   const std::size_t channels = 2 * topology.link_count();
-  resource_of_channel_.resize(channels);
-  resource_capacity_.resize(channels);
+  channels_.resize(channels);
+  resources_.resize(channels);
   for (LinkId l = 0; l < topology.link_count(); ++l) {
     const LinkParams& p = topology.link(l).params;
-    resource_of_channel_[2 * l] = 2 * l;
-    resource_of_channel_[2 * l + 1] = p.duplex == Duplex::kHalf ? 2 * l : 2 * l + 1;
-    resource_capacity_[2 * l] = p.bandwidth_Bps;
-    resource_capacity_[2 * l + 1] = p.bandwidth_Bps;
+    for (const ChannelId c : {2 * l, 2 * l + 1}) {
+      channels_[c] = {p.latency_ps, p.bandwidth_Bps, p.duplex == Duplex::kHalf ? 2 * l : c, 0, link_class(p.kind)};
+      resources_[c].capacity_Bps = p.bandwidth_Bps;
+    }
   }
-  flows_on_resource_.resize(channels);
-  flows_on_channel_.resize(channels, 0);
-  resource_epoch_.resize(channels, 0);
   resource_local_.resize(channels, 0);
   engine_.add_batch_end_hook([this] { recompute_rates(); });
 }
@@ -42,7 +39,6 @@ void Network::send_along(const Route& route, Bytes bytes, Callback on_arrival, S
 
 Network::FlowId Network::new_flow(RouteView route) {
   const FlowId id = flows_.acquire();
-  if (id == flow_epoch_.size()) flow_epoch_.push_back(0);
   flows_[id].route = routes_.store(route);
   return id;
 }
@@ -62,10 +58,10 @@ void Network::launch(FlowId id, Bytes bytes, Callback on_arrival, SendOptions op
   LinkClass route_class = LinkClass::kNvlink;  // Topology::route_class, in the same pass
   const RouteView route = route_of(id);
   for (const ChannelId c : route) {
-    const LinkParams& link = topology_.link(link_of(c)).params;
-    flow.latency_ps = add_times(flow.latency_ps, link.latency_ps, "route latency");
-    bottleneck = std::min(bottleneck, link.bandwidth_Bps);
-    route_class = std::max(route_class, link_class(link.kind));
+    const Channel& channel = channels_[c];
+    flow.latency_ps = add_times(flow.latency_ps, channel.latency_ps, "route latency");
+    bottleneck = std::min(bottleneck, channel.bandwidth_Bps);
+    route_class = std::max(route_class, channel.link_class);
   }
   flow.cap_Bps = std::min(options.rate_cap_Bps, library.rate(bottleneck)) / library.efficiency;
   flow.completion = {};
@@ -94,11 +90,12 @@ void Network::start_flow(FlowId id) {
   const RouteView route = routes_.channels(flow.route);
   const std::span<std::uint32_t> positions = routes_.positions(flow.route);
   for (std::size_t i = 0; i < route.size(); ++i) {
-    const std::uint32_t r = resource_of(route[i]);
-    positions[i] = static_cast<std::uint32_t>(flows_on_resource_[r].size());
-    flows_on_resource_[r].push_back(id);
-    ++flows_on_channel_[route[i]];
-    dirty_resources_.push_back(r);
+    Channel& channel = channels_[route[i]];
+    SmallIdList& on = resources_[channel.resource].flows;
+    positions[i] = on.size();
+    on.push_back(id);
+    ++channel.flows;
+    dirty_resources_.push_back(channel.resource);
   }
   ++active_flows_;
   if (link_stats_) link_stats_->flow_started(route, flow.remaining_bytes, flow.start_ps);
@@ -109,9 +106,9 @@ void Network::leave_resources(FlowId id) {
   const std::span<const std::uint32_t> positions = routes_.positions(flows_[id].route);
   for (std::size_t i = 0; i < route.size(); ++i) {
     const std::uint32_t r = resource_of(route[i]);
-    std::vector<FlowId>& on = flows_on_resource_[r];
+    SmallIdList& on = resources_[r].flows;
     const std::uint32_t at = positions[i];
-    const auto last = static_cast<std::uint32_t>(on.size() - 1);
+    const std::uint32_t last = on.size() - 1;
     COMMSIM_CHECK(at <= last && on[at] == id, "finished flow not on its resource");
     const FlowId moved = on[last];
     on[at] = moved;
@@ -133,10 +130,10 @@ void Network::finish_flow(FlowId id) {
   leave_resources(id);
   const RouteView route = route_of(id);
   for (const ChannelId c : route) {
-    --flows_on_channel_[c];
+    Channel& channel = channels_[c];
+    --channel.flows;
     // Only the flows still on the resource can gain from its release.
-    const std::uint32_t r = resource_of(c);
-    if (!flows_on_resource_[r].empty()) dirty_resources_.push_back(r);
+    if (!resources_[channel.resource].flows.empty()) dirty_resources_.push_back(channel.resource);
   }
   --active_flows_;
   Flow& flow = flows_[id];
@@ -157,41 +154,62 @@ void Network::release_flow(FlowId id) {
 void Network::recompute_rates() {
   if (dirty_resources_.empty()) return;
   ++recomputations_;
+  if (!rate_unshared_flows()) rate_shared_flows();
+  dirty_resources_.clear();
+}
+
+// The common case of lockstep runs (a ring, a GPU's own NIC link): every flow on a changed
+// resource is alone on every resource of its route, so it runs at its bottleneck (or its
+// cap). Flows are rated in the order the general path would find them: by their first
+// changed resource. Nothing is changed unless every flow qualifies.
+bool Network::rate_unshared_flows() {
   ++epoch_;
-  // Collect the flows that share resources, transitively, with the changed resources.
+  component_flows_.clear();
+  component_rates_.clear();
+  for (const std::uint32_t r : dirty_resources_) {
+    const SmallIdList& on = resources_[r].flows;
+    if (on.size() > 1) return false;
+    if (on.empty()) continue;
+    Flow& flow = flows_[on[0]];
+    if (flow.epoch == epoch_) continue;
+    flow.epoch = epoch_;
+    BandwidthBps rate = flow.cap_Bps;
+    for (const ChannelId c : routes_.channels(flow.route)) {
+      const Resource& hop = resources_[resource_of(c)];
+      if (hop.flows.size() > 1) return false;
+      rate = std::min(rate, hop.capacity_Bps);
+    }
+    component_flows_.push_back(on[0]);
+    component_rates_.push_back(rate);
+  }
+  flow_rate_evaluations_ += component_flows_.size();
+  const TimePs now = engine_.now();
+  for (std::size_t i = 0; i < component_flows_.size(); ++i) set_rate(component_flows_[i], component_rates_[i], now);
+  return true;
+}
+
+// The flows that share resources, transitively, with the changed resources, rated together
+// by max-min fairness.
+void Network::rate_shared_flows() {
+  ++epoch_;
   component_resources_.clear();
   component_flows_.clear();
   const auto visit_resource = [&](std::uint32_t r) {
-    if (resource_epoch_[r] == epoch_) return;
-    resource_epoch_[r] = epoch_;
+    if (resources_[r].epoch == epoch_) return;
+    resources_[r].epoch = epoch_;
     component_resources_.push_back(r);
   };
   for (const std::uint32_t r : dirty_resources_) visit_resource(r);
-  dirty_resources_.clear();
   for (std::size_t i = 0; i < component_resources_.size(); ++i) {
-    for (const FlowId f : flows_on_resource_[component_resources_[i]]) {
-      if (flow_epoch_[f] == epoch_) continue;
-      flow_epoch_[f] = epoch_;
+    for (const FlowId f : resources_[component_resources_[i]].flows) {
+      Flow& flow = flows_[f];
+      if (flow.epoch == epoch_) continue;
+      flow.epoch = epoch_;
       component_flows_.push_back(f);
-      for (const ChannelId c : route_of(f)) visit_resource(resource_of(c));
+      for (const ChannelId c : routes_.channels(flow.route)) visit_resource(resource_of(c));
     }
   }
-  if (component_flows_.empty()) return;
   flow_rate_evaluations_ += component_flows_.size();
-  const TimePs now = engine_.now();
-
-  // Where no channel is shared, each flow simply runs at its bottleneck (or its cap).
-  const bool unshared = std::all_of(component_resources_.begin(), component_resources_.end(),
-                                    [&](std::uint32_t r) { return flows_on_resource_[r].size() <= 1; });
-  if (unshared) {
-    for (const FlowId f : component_flows_) {
-      BandwidthBps rate = flows_[f].cap_Bps;
-      for (const ChannelId c : route_of(f)) rate = std::min(rate, resource_capacity_[resource_of(c)]);
-      set_rate(f, rate, now);
-    }
-    return;
-  }
-
   problem_.clear();
   for (const std::uint32_t r : component_resources_) {
     resource_local_[r] = problem_.add_resource(capacity_now(r));
@@ -202,15 +220,17 @@ void Network::recompute_rates() {
     problem_.add_flow(local_route_, flows_[f].cap_Bps);
   }
   const std::vector<double>& rates = solver_.solve(problem_);
+  const TimePs now = engine_.now();
   for (std::size_t i = 0; i < component_flows_.size(); ++i) set_rate(component_flows_[i], rates[i], now);
 }
 
 BandwidthBps Network::capacity_now(std::uint32_t resource) const {
   // A half-duplex link is resource 2l, its directions channels 2l and 2l + 1.
   const LinkParams& link = topology_.link(link_of(resource)).params;
-  const bool both_ways = link.duplex == Duplex::kHalf && flows_on_channel_[resource] > 0 &&
-                         flows_on_channel_[resource + 1] > 0;
-  return both_ways ? resource_capacity_[resource] * link.both_ways_efficiency : resource_capacity_[resource];
+  const bool both_ways = link.duplex == Duplex::kHalf && channels_[resource].flows > 0 &&
+                         channels_[resource + 1].flows > 0;
+  const BandwidthBps capacity = resources_[resource].capacity_Bps;
+  return both_ways ? capacity * link.both_ways_efficiency : capacity;
 }
 
 void Network::set_rate(FlowId f, BandwidthBps rate, TimePs now) {

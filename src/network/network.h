@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "base/slot_pool.h"
+#include "base/small_id_list.h"
 #include "base/units.h"
 #include "engine/engine.h"
 #include "network/link_stats.h"
@@ -71,7 +72,7 @@ class Network : public Transport {
 
  private:
   using FlowId = std::uint32_t;
-  // A flow's state, 96 bytes; its route is in routes_ (8 bytes a hop).
+  // A flow's state, 104 bytes; its route is in routes_ (8 bytes a hop).
   struct Flow {
     double remaining_bytes = 0;
     BandwidthBps rate_Bps = 0;
@@ -81,12 +82,29 @@ class Network : public Transport {
     TimePs latency_ps = 0;
     EventId completion;
     RouteStore::Handle route;
+    std::uint64_t epoch = 0;  // recompute_rates' visit mark
     Callback on_arrival;
   };
   static_assert(sizeof(Flow) <= 128, "a flow's state is at most 128 bytes (its route apart)");
+  // One direction of a link, with what a flow's launch and start read of it in one record.
+  struct Channel {
+    TimePs latency_ps = 0;
+    BandwidthBps bandwidth_Bps = 0;
+    std::uint32_t resource = 0;  // half-duplex: both directions -> one
+    std::uint32_t flows = 0;     // active flows in this direction
+    LinkClass link_class = LinkClass::kNvlink;
+  };
+  // What shares a capacity: a direction of a full-duplex link, or a half-duplex link. 32
+  // bytes, so that a visit in recompute_rates reads one cache line.
+  struct Resource {
+    SmallIdList flows;  // a flow's position in it: routes_
+    BandwidthBps capacity_Bps = 0;
+    std::uint64_t epoch = 0;  // recompute_rates' visit mark
+  };
+  static_assert(sizeof(Resource) == 32);
 
   RouteView route_of(FlowId id) const { return routes_.channels(flows_[id].route); }
-  std::uint32_t resource_of(ChannelId channel) const { return resource_of_channel_[channel]; }
+  std::uint32_t resource_of(ChannelId channel) const { return channels_[channel].resource; }
   /// A flow on `route` (copied).
   FlowId new_flow(RouteView route);
   /// Starts flow `id`, after the per-message overhead and step latency.
@@ -94,6 +112,10 @@ class Network : public Transport {
   void start_flow(FlowId id);
   void finish_flow(FlowId id);
   void recompute_rates();
+  /// Rates the flows on the changed resources if none shares a resource; false (nothing
+  /// done) otherwise.
+  bool rate_unshared_flows();
+  void rate_shared_flows();
   /// A resource's capacity with the flows on it now: a half-duplex link carrying flows both
   /// ways has its both-ways efficiency of its bandwidth (LinkParams).
   BandwidthBps capacity_now(std::uint32_t resource) const;
@@ -108,13 +130,11 @@ class Network : public Transport {
   const Topology& topology_;
   TimePs overhead_ps_;
   ProtocolCosts library_;
-  std::vector<std::uint32_t> resource_of_channel_;  // half-duplex: both directions -> one
-  std::vector<BandwidthBps> resource_capacity_;
+  std::vector<Channel> channels_;     // channel 2l: link l from its first end, 2l + 1 back
+  std::vector<Resource> resources_;  // resource 2l: channel 2l, or both of a half-duplex link
   SlotPool<Flow> flows_;
   RouteStore routes_;
   Route scratch_route_;  // where send() has the topology write a route
-  std::vector<std::vector<FlowId>> flows_on_resource_;  // a flow's position in each: routes_
-  std::vector<std::uint32_t> flows_on_channel_;  // active flows per direction of each link
   std::vector<std::uint32_t> dirty_resources_;
   std::size_t active_flows_ = 0;
   std::uint64_t recomputations_ = 0;
@@ -124,11 +144,10 @@ class Network : public Transport {
 
   // Working memory of recompute_rates(), kept to avoid allocation.
   std::uint64_t epoch_ = 0;
-  std::vector<std::uint64_t> resource_epoch_;
   std::vector<std::uint32_t> resource_local_;
-  std::vector<std::uint64_t> flow_epoch_;
   std::vector<std::uint32_t> component_resources_;
   std::vector<FlowId> component_flows_;
+  std::vector<BandwidthBps> component_rates_;
   std::vector<std::uint32_t> local_route_;
   MaxMinProblem problem_;
   MaxMinSolver solver_;

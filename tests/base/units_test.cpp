@@ -66,6 +66,12 @@ TEST(Units, TransferTimeRoundsToThePicosecond) {
   EXPECT_EQ(transfer_time_ps(1 << 30, 50e9), 21'474'836'480);
   // 1 B at 450 GB/s: 2.22 ps, rounded to 2.
   EXPECT_EQ(transfer_time_ps(1, 450e9), 2);
+  // Halves round away from zero, as std::round (not to even): 2.5 ps -> 3, 0.5 ps -> 1.
+  EXPECT_EQ(transfer_time_ps(2.5, 1e12), 3);
+  EXPECT_EQ(transfer_time_ps(0.5, 1e12), 1);
+  EXPECT_EQ(transfer_time_ps(0.5 - 1e-12, 1e12), 0);
+  // From 2^52 ps on every double is a whole number of picoseconds.
+  EXPECT_EQ(transfer_time_ps(0x1p52 + 2, 1e12), (std::int64_t{1} << 52) + 2);
   EXPECT_EQ(ps_from_seconds(1.5e-6), 1'500'000);
   EXPECT_DOUBLE_EQ(us_from_ps(2'500'000), 2.5);
 }
