@@ -72,7 +72,8 @@ class Network : public Transport {
 
  private:
   using FlowId = std::uint32_t;
-  // A flow's state, 104 bytes; its route is in routes_ (8 bytes a hop).
+  // A flow's state, 120 bytes with a route of up to two hops (longer: 8 bytes a hop more in
+  // routes_).
   struct Flow {
     double remaining_bytes = 0;
     BandwidthBps rate_Bps = 0;

@@ -10,7 +10,10 @@ RouteStore::Handle RouteStore::store(RouteView route) {
   COMMSIM_CHECK(route.size() < UINT32_MAX, "a route of 2^32 hops or more");
   Handle h;
   h.length = static_cast<std::uint32_t>(route.size());
-  if (h.length == 0) return h;
+  if (h.length <= kInHandle) {
+    std::copy(route.begin(), route.end(), h.channels);
+    return h;
+  }
   const std::size_t k = size_class(h.length);
   std::vector<std::uint32_t>& free_blocks = free_blocks_[k];
   if (free_blocks.empty()) {
@@ -27,8 +30,8 @@ RouteStore::Handle RouteStore::store(RouteView route) {
   return h;
 }
 
-void RouteStore::free(Handle h) {
-  if (h.length > 0) free_blocks_[size_class(h.length)].push_back(h.block);
+void RouteStore::free(const Handle& h) {
+  if (h.length > kInHandle) free_blocks_[size_class(h.length)].push_back(h.block);
 }
 
 }  // namespace commsim

@@ -3,10 +3,11 @@
 // the list of flows on that hop's resource (so that a finishing flow leaves every list in
 // O(1), network.cpp).
 //
-// A route of L hops takes a block of 2^ceil(log2 L) hops from the pool of that size class;
-// freed blocks are reused by the next route of the class. Each hop costs 8 bytes (channel
-// and position) and no allocation of its own: a 2-hop route through a switch is 16 bytes,
-// against 56 for a std::vector with its heap block.
+// A route of up to two hops (a ring neighbour, a GPU to a GPU through a switch: most
+// messages) lives in its handle, in the flow's own record, with no look-up elsewhere. A
+// longer route of L hops takes a block of 2^ceil(log2 L) hops from the pool of that size
+// class; freed blocks are reused by the next route of the class. Each hop costs 8 bytes
+// (channel and position) and no allocation of its own.
 
 #include <array>
 #include <bit>
@@ -20,19 +21,26 @@ namespace commsim {
 
 class RouteStore {
  public:
-  /// Where a stored route is: a block of its size class. Default: the empty route.
+  static constexpr std::uint32_t kInHandle = 2;  // hops kept in the handle itself
+
+  /// A stored route: its hops here, or where its block is. Default: the empty route.
   struct Handle {
     std::uint32_t block = 0;
     std::uint32_t length = 0;
+    ChannelId channels[kInHandle] = {};
+    std::uint32_t positions[kInHandle] = {};
   };
 
   Handle store(RouteView route);
-  void free(Handle handle);
+  void free(const Handle& handle);
 
-  RouteView channels(Handle h) const {
+  /// Valid while `h` is where it is and stored.
+  RouteView channels(const Handle& h) const {
+    if (h.length <= kInHandle) return {h.channels, h.length};
     return {channels_[size_class(h.length)].data() + offset(h), h.length};
   }
-  std::span<std::uint32_t> positions(Handle h) {
+  std::span<std::uint32_t> positions(Handle& h) {
+    if (h.length <= kInHandle) return {h.positions, h.length};
     return {positions_[size_class(h.length)].data() + offset(h), h.length};
   }
 
