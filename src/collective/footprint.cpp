@@ -8,8 +8,8 @@
 namespace commsim {
 namespace {
 
-// Measured on the 64 MiB direct AllToAll (256 and 1,024 NPUs): 380-400 B of state per
-// concurrent message: the flow's 96-byte record and its 2-hop route (16 B), its pending
+// Measured on the 64 MiB direct AllToAll (256 and 1,024 NPUs): 370-390 B of state per
+// concurrent message: the flow's 120-byte record with its 2-hop route, its pending
 // completion event (~100 B with the scheduler's slack), the runner's message and matching
 // queue (~100 B), the max-min problem (~50 B). Rounded up, with room for longer routes.
 constexpr double kBytesPerFlow = 600;
