@@ -79,8 +79,17 @@ std::vector<CalibrationTerm> calibration_terms(const Topology& topology, const L
                      [](const LibraryFit& f) { return *f.both_ways_efficiency; },
                      [](LibraryFit& f, double v) { f.both_ways_efficiency = v; }});
   }
-  for (std::size_t p = 0; p < fit.library.protocols.size(); ++p) {
-    add_costs_terms(terms, std::string(protocol_name(fit.library.protocols[p].first)), classes, CostsOf{p});
+  const std::size_t protocols = fit.library.protocols.size();
+  for (std::size_t p = 0; p < protocols; ++p) {
+    const std::string name(protocol_name(fit.library.protocols[p].first));
+    add_costs_terms(terms, name, classes, CostsOf{p});
+    // The bulk protocol (the profile's last) moves at the link's scaled bandwidth; the
+    // others' share of it is their regime's bandwidth.
+    if (p + 1 < protocols) {
+      terms.push_back({name + " efficiency", "", 0.05, 1, 1,
+                       [p](const LibraryFit& f) { return f.library.protocols[p].second.efficiency; },
+                       [p](LibraryFit& f, double v) { f.library.protocols[p].second.efficiency = v; }});
+    }
   }
   if (fit.library.in_switch && !in_switch_groups(topology).empty()) {
     add_costs_terms(terms, "nvls", classes, CostsOf{std::nullopt});

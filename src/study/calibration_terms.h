@@ -5,12 +5,14 @@
 //                    class carries scale x its bandwidth
 //   call latency     per protocol, us
 //   step latency     per protocol and class of link present, us
+//   efficiency       per protocol but the bulk one (the profile's last, NCCL's Simple, whose
+//                    share of the link is the bandwidth scale): the share of the link that
+//                    protocol's size regime sustains, LL's 1/2 and LL128's 120/128 to start
 //   in-switch        call latency, step latencies and efficiency (a reducing switch only)
 //   P2P channel rate per class of link present, GB/s (a library with P2P channels)
 //   both-ways efficiency of the half-duplex links, if the topology has any
 // each with bounds that keep it physical: latencies >= 0, an efficiency in (0, 1], a scale
-// within [0.1, 2] of the spec's bandwidth. Protocol efficiencies (LL's 1/2, LL128's 120/128)
-// are the protocols' structure and stay as they are.
+// within [0.1, 2] of the spec's bandwidth.
 
 #include <array>
 #include <functional>

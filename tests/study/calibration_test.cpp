@@ -25,10 +25,11 @@ Topology node() {
   return build_topology(c);
 }
 
-LibraryProfile library(double ll_call, double ll_step, double simple_call, double simple_step) {
+LibraryProfile library(double ll_call, double ll_step, double simple_call, double simple_step,
+                       double ll_efficiency = 0.5) {
   LibraryProfile p;
   p.name = "two-protocol";
-  p.protocols = {{Protocol::kLL, {us(ll_call), {us(ll_step), 0, 0}, 0.5, 40e9}},
+  p.protocols = {{Protocol::kLL, {us(ll_call), {us(ll_step), 0, 0}, ll_efficiency, 40e9}},
                  {Protocol::kSimple, {us(simple_call), {us(simple_step), 0, 0}, 1.0}}};
   return p;
 }
@@ -64,11 +65,12 @@ double fitted(const CalibrationResult& result, const std::string& name) {
 }
 
 TEST(Calibration, RecoversTheTermsThatMadeTheMeasurements) {
-  // Truth: LL 5 us + 0.8 us per step, Simple 9 us + 3 us per step, links at 0.8 x 100 GB/s.
-  // The fit starts from other values everywhere and must come back within 1%.
+  // Truth: LL 5 us + 0.8 us per step at 0.4 of the link (32 GB/s, under its 40 GB/s cap),
+  // Simple 9 us + 3 us per step, links at 0.8 x 100 GB/s. The fit starts from other values
+  // everywhere (LL at 0.5, which the cap would hold to 40 GB/s) and must come back within 1%.
   Topology truth = node();
   truth.scale_bandwidths({0.8, 1, 1});
-  ValidationOptions options{library(5, 0.8, 9, 3), std::nullopt, AlgorithmKind::kRing, 1};
+  ValidationOptions options{library(5, 0.8, 9, 3, 0.4), std::nullopt, AlgorithmKind::kRing, 1};
   const std::vector<Measurement> rows = measured_by(truth, options);
 
   CalibrationOptions calibration;
@@ -79,6 +81,7 @@ TEST(Calibration, RecoversTheTermsThatMadeTheMeasurements) {
   EXPECT_NEAR(fitted(result, "nvlink bandwidth scale"), 0.8, 0.008);
   EXPECT_NEAR(fitted(result, "ll call latency"), 5, 0.05);
   EXPECT_NEAR(fitted(result, "ll nvlink step"), 0.8, 0.008);
+  EXPECT_NEAR(fitted(result, "ll efficiency"), 0.4, 0.004);
   EXPECT_NEAR(fitted(result, "simple call latency"), 9, 0.09);
   EXPECT_NEAR(fitted(result, "simple nvlink step"), 3, 0.03);
   EXPECT_GT(result.before.all.median_abs_error, 0.05);
