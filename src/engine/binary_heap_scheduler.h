@@ -1,6 +1,7 @@
 #pragma once
-// A binary heap of (time, sequence) entries: push and pop are O(log n) per event, with n
-// the pending events. The reference the other schedulers are checked against.
+// A binary heap of entries numbered in push order, ordered by (time, number): push and pop
+// are O(log n) per event, with n the pending events. The reference the other schedulers are
+// checked against.
 
 #include <vector>
 
@@ -13,11 +14,18 @@ class BinaryHeapScheduler final : public EventScheduler {
   void push(const EventEntry& entry) override;
   bool empty() const override { return heap_.empty(); }
   std::size_t size() const override { return heap_.size(); }
-  TimePs next_time() const override { return heap_.front().time; }
+  TimePs next_time() const override { return heap_.front().entry.time; }
   void take_batch(std::vector<EventEntry>& batch) override;
 
  private:
-  std::vector<EventEntry> heap_;
+  struct Numbered {
+    EventEntry entry;
+    std::uint64_t sequence;
+  };
+  static bool later(const Numbered& a, const Numbered& b);
+
+  std::vector<Numbered> heap_;
+  std::uint64_t next_sequence_ = 0;
 };
 
 }  // namespace commsim

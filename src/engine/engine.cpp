@@ -35,7 +35,7 @@ EventId Engine::schedule_at(TimePs at, Callback callback) {
   Slot& record = slots_[slot];
   record.callback.swap(callback);  // a free slot's callback is empty: a swap is all it takes
   const std::uint32_t generation = record.generation;
-  scheduler_->push({at, next_sequence_++, slot, generation});
+  scheduler_->push({at, slot, generation});
   ++pending_;
   return {slot, generation};
 }

@@ -2,7 +2,7 @@
 // The simulation clock and event loop. The engine owns simulated time; nothing else
 // advances it. It knows nothing about networks.
 //
-// Events are (time, sequence, callable). All events of one timestamp form a batch: the
+// Events are (time, callable), numbered in the order they are scheduled. All events of one timestamp form a batch: the
 // engine runs them in insertion order (events they schedule at the same instant run after
 // them, in order), then calls every batch-end hook once, so that a model can react to all
 // changes of one instant together (the network recomputes its rates there). A hook may
@@ -80,7 +80,6 @@ class Engine {
   void run_instant();
 
   TimePs now_ = 0;
-  std::uint64_t next_sequence_ = 0;
   std::uint64_t processed_ = 0;
   std::uint64_t batches_ = 0;
   std::size_t pending_ = 0;

@@ -2,9 +2,9 @@
 // The engine's pending events, behind a small interface (as ns-3 keeps its scheduler) so
 // that queues can be swapped and measured against each other (tests/bench/engine_bench.cpp).
 //
-// Entries are ordered by (time, sequence). The engine numbers entries in the order it
-// pushes them, so events at equal time run in insertion order and a run is bit-for-bit
-// reproducible. The engine takes all entries of the earliest instant as one batch.
+// Entries are ordered by time, and entries of equal time by the order they were pushed, so
+// events at equal time run in insertion order and a run is bit-for-bit reproducible. The
+// engine takes all entries of the earliest instant as one batch.
 
 #include <cstdint>
 #include <memory>
@@ -15,25 +15,25 @@
 
 namespace commsim {
 
+// 16 bytes: a lockstep instant of a large run holds tens of thousands of them.
 struct EventEntry {
   TimePs time;
-  std::uint64_t sequence;
   std::uint32_t slot;        // where the engine keeps the callback
   std::uint32_t generation;  // the slot's generation when scheduled; stale if it changed
 };
+static_assert(sizeof(EventEntry) == 16);
 
 class EventScheduler {
  public:
   virtual ~EventScheduler() = default;
-  /// Adds an entry. Preconditions (the engine keeps both): its sequence is above every
-  /// earlier entry's, and, unless the scheduler is empty, its time is at least that of the
-  /// last batch taken.
+  /// Adds an entry, after every earlier one of its time. Precondition (the engine keeps it):
+  /// unless the scheduler is empty, its time is at least that of the last batch taken.
   virtual void push(const EventEntry& entry) = 0;
   virtual bool empty() const = 0;
   virtual std::size_t size() const = 0;
   /// The earliest pending time. Precondition: !empty().
   virtual TimePs next_time() const = 0;
-  /// Replaces the contents of `batch` with every entry at next_time(), in sequence order.
+  /// Replaces the contents of `batch` with every entry at next_time(), in push order.
   /// Entries pushed later at that same time form the next batch. Precondition: !empty().
   virtual void take_batch(std::vector<EventEntry>& batch) = 0;
 };

@@ -8,8 +8,8 @@
 // O(log instants). Taking a batch hands over the instant's vector whole (a swap), and the
 // vectors are recycled, so a run at its working size does not allocate.
 //
-// Order: an instant's vector is in push order, which is sequence order. Once an instant's
-// batch is taken, later pushes at that time open a new instant, which is the next batch.
+// Order: an instant's vector is in push order. Once an instant's batch is taken, later
+// pushes at that time open a new instant, which is the next batch.
 
 #include <cstdint>
 #include <vector>

@@ -40,7 +40,7 @@ TimePs RadixHeapScheduler::next_time() const {
   return next_time_;
 }
 
-// Entries keep their relative order: equal times stay in sequence order.
+// Entries keep their relative order: equal times stay in push order.
 void RadixHeapScheduler::redistribute(std::size_t bucket) {
   moving_.clear();
   std::swap(moving_, buckets_[bucket]);

@@ -12,7 +12,7 @@
 // (lockstep: every rank's event one period on) becomes the batch without moving.
 //
 // Order: all entries of one time are always in one bucket, and both pushes and
-// redistributions append in order, so each bucket lists equal times in sequence order.
+// redistributions append in order, so each bucket lists equal times in push order.
 
 #include <array>
 #include <bit>

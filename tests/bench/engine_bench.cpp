@@ -77,16 +77,15 @@ BENCHMARK(BM_EngineLockstep)->Apply([](auto* b) { each_scheduler(b, {2'048, 65'5
 void BM_SchedulerHold(benchmark::State& state) {
   const std::unique_ptr<EventScheduler> scheduler = make_scheduler(kind_of(state));
   std::mt19937_64 rng(42);
-  std::uint64_t sequence = 0;
   for (std::int64_t i = 0; i < state.range(0); ++i) {
-    scheduler->push({static_cast<TimePs>(rng() % 1'000'000), sequence++, 0, 0});
+    scheduler->push({static_cast<TimePs>(rng() % 1'000'000), 0, 0});
   }
   std::vector<EventEntry> batch;
   std::int64_t events = 0;
   for (auto _ : state) {
     scheduler->take_batch(batch);
     for (const EventEntry& e : batch) {
-      scheduler->push({e.time + 1 + static_cast<TimePs>(rng() % 1'000'000), sequence++, 0, 0});
+      scheduler->push({e.time + 1 + static_cast<TimePs>(rng() % 1'000'000), 0, 0});
     }
     events += static_cast<std::int64_t>(batch.size());
   }
@@ -98,12 +97,11 @@ BENCHMARK(BM_SchedulerHold)->Apply([](auto* b) { each_scheduler(b, {1'000, 100'0
 // One iteration is one instant: W entries taken as a batch, W pushed one period on.
 void BM_SchedulerLockstep(benchmark::State& state) {
   const std::unique_ptr<EventScheduler> scheduler = make_scheduler(kind_of(state));
-  std::uint64_t sequence = 0;
-  for (std::int64_t i = 0; i < state.range(0); ++i) scheduler->push({0, sequence++, 0, 0});
+  for (std::int64_t i = 0; i < state.range(0); ++i) scheduler->push({0, 0, 0});
   std::vector<EventEntry> batch;
   for (auto _ : state) {
     scheduler->take_batch(batch);
-    for (const EventEntry& e : batch) scheduler->push({e.time + kLockstepPeriodPs, sequence++, 0, 0});
+    for (const EventEntry& e : batch) scheduler->push({e.time + kLockstepPeriodPs, 0, 0});
   }
   state.SetItemsProcessed(state.iterations() * state.range(0));
   state.SetLabel(std::string(scheduler_name(kind_of(state))));
