@@ -171,7 +171,7 @@ void CollectiveRunner::start_transfer(std::uint32_t id) {
   const Rank dst = lane_at(m.receiver_lane).rank;
   SendOptions options;
   if (library_) options.library = &*library_;
-  transport_.send(npu(m.src), npu(dst), m.bytes, [this, id] { on_arrival(id); }, options);
+  transport_.send(npu(m.src), npu(dst), m.bytes, EventCall{this, id}, options);
 }
 
 void CollectiveRunner::on_arrival(std::uint32_t id) {

@@ -46,7 +46,8 @@ struct RunOptions {
                                            // the transport's own
 };
 
-class CollectiveRunner {
+// Messages tell their arrival as typed events (EventTarget), with their id.
+class CollectiveRunner : private EventTarget {
  public:
   /// `data_bytes` is the size of the whole block space (every block of every channel).
   CollectiveRunner(Transport& transport, const Schedule& schedule, Bytes data_bytes,
@@ -129,6 +130,7 @@ class CollectiveRunner {
   void post_receive(std::uint32_t lane, Rank peer);
   void try_start(std::uint32_t lane);
   void on_arrival(std::uint32_t message);
+  void on_event(std::uint32_t message) override { on_arrival(message); }
   void start_transfer(std::uint32_t message);
   void maybe_finish_step(std::uint32_t lane);
   void complete_step(std::uint32_t lane);

@@ -19,12 +19,26 @@ std::uint32_t Engine::acquire_slot() {
 
 // Bumping the generation makes every scheduler entry that still names this slot stale.
 void Engine::release_slot(std::uint32_t slot) {
-  slots_[slot].callback = nullptr;
   ++slots_[slot].generation;
   slots_.release(slot);
 }
 
-EventId Engine::schedule_at(TimePs at, Callback callback) {
+EventCall Engine::once(Callback callback) {
+  const std::uint32_t closure = closures_.acquire();
+  closures_[closure].swap(callback);  // a free record is empty: a swap is all it takes
+  return {this, closure};
+}
+
+// The closure runs where it is stored (records never move) and is freed after, so that the
+// closures it makes cannot take its record.
+void Engine::on_event(std::uint32_t closure) {
+  Callback& callback = closures_[closure];
+  callback();
+  callback = nullptr;
+  closures_.release(closure);
+}
+
+EventId Engine::schedule_at(TimePs at, EventCall call) {
   COMMSIM_CHECK(at >= now_, "event scheduled in the past: at " + std::to_string(at) +
                                 " ps, now " + std::to_string(now_) + " ps");
   if (at > kMaxTimePs) {
@@ -33,7 +47,8 @@ EventId Engine::schedule_at(TimePs at, Callback callback) {
   }
   const std::uint32_t slot = acquire_slot();
   Slot& record = slots_[slot];
-  record.callback.swap(callback);  // a free slot's callback is empty: a swap is all it takes
+  record.target = call.target;
+  record.argument = call.argument;
   const std::uint32_t generation = record.generation;
   scheduler_->push({at, slot, generation});
   ++pending_;
@@ -43,6 +58,11 @@ EventId Engine::schedule_at(TimePs at, Callback callback) {
 bool Engine::cancel(EventId id) {
   if (!id.valid() || id.slot >= slots_.made() || slots_[id.slot].generation != id.generation) {
     return false;
+  }
+  const Slot& slot = slots_[id.slot];
+  if (is_closure(slot)) {
+    closures_[slot.argument] = nullptr;
+    closures_.release(slot.argument);
   }
   release_slot(id.slot);
   --pending_;
@@ -66,15 +86,14 @@ void Engine::run_instant() {
       const EventEntry entry = batch_[batch_next_++];
       Slot& slot = slots_[entry.slot];
       if (slot.generation != entry.generation) continue;  // cancelled
-      // The callback runs where it is stored (records never move). Its generation moves on
-      // first, so that the event counts as run (cancel() declines it); the slot is freed
-      // only after, so that events it schedules cannot take it.
-      ++slot.generation;
+      // The slot is free before the call (cancel() declines it from here on), so the
+      // events the call schedules may take it.
+      EventTarget* const target = slot.target;
+      const std::uint32_t argument = slot.argument;
+      release_slot(entry.slot);
       --pending_;
       ++processed_;
-      slot.callback();
-      slot.callback = nullptr;
-      slots_.release(entry.slot);
+      target->on_event(argument);
       if (stop_requested_) return;
     }
     if (scheduler_->empty() || scheduler_->next_time() != now_) return;

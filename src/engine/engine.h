@@ -2,11 +2,12 @@
 // The simulation clock and event loop. The engine owns simulated time; nothing else
 // advances it. It knows nothing about networks.
 //
-// Events are (time, callable), numbered in the order they are scheduled. All events of one timestamp form a batch: the
-// engine runs them in insertion order (events they schedule at the same instant run after
-// them, in order), then calls every batch-end hook once, so that a model can react to all
-// changes of one instant together (the network recomputes its rates there). A hook may
-// schedule more events at the same instant; they form a new batch at that instant.
+// An event is a time and what to call then: a typed call (a target and a 32-bit argument)
+// or a closure. All events of one timestamp form a batch: the engine runs them in insertion
+// order (events they schedule at the same instant run after them, in order), then calls
+// every batch-end hook once, so that a model can react to all changes of one instant
+// together (the network recomputes its rates there). A hook may schedule more events at the
+// same instant; they form a new batch at that instant.
 //
 // The pending events are kept by an EventScheduler (engine/event_scheduler.h), which hands
 // over an instant's events at once; which one is swappable, with the same order.
@@ -14,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "base/slot_pool.h"
@@ -24,6 +26,23 @@ namespace commsim {
 
 using Callback = std::function<void()>;
 
+/// What a typed event calls: the simulator's hot paths (a flow's start and end, a message's
+/// arrival) schedule a target and a 32-bit argument, which the engine keeps in 16 bytes and
+/// calls without building, moving or destroying a closure.
+class EventTarget {
+ public:
+  virtual void on_event(std::uint32_t argument) = 0;
+
+ protected:
+  ~EventTarget() = default;
+};
+
+/// A target and the argument it is called with.
+struct EventCall {
+  EventTarget* target = nullptr;
+  std::uint32_t argument = 0;
+};
+
 /// Identifies a scheduled event so it can be cancelled. Default-constructed: no event.
 struct EventId {
   std::uint32_t slot = UINT32_MAX;
@@ -31,20 +50,25 @@ struct EventId {
   bool valid() const { return slot != UINT32_MAX; }
 };
 
-class Engine {
+class Engine : private EventTarget {
  public:
   explicit Engine(SchedulerKind scheduler = kDefaultScheduler);
   explicit Engine(std::unique_ptr<EventScheduler> scheduler);
 
   TimePs now() const { return now_; }
 
-  /// Runs `callback` at absolute time `at` (>= now()). Throws InputError when `at` is
-  /// beyond kMaxTimePs (base/units.h): the run has left the simulator's range.
-  EventId schedule_at(TimePs at, Callback callback);
-  /// Runs `callback` `delay` picoseconds from now (delay >= 0); the same range check.
-  EventId schedule_after(TimePs delay, Callback callback) {
-    return schedule_at(add_times(now_, delay, "simulated time"), std::move(callback));
-  }
+  /// Calls `call` at absolute time `at` (>= now()). Throws InputError when `at` is beyond
+  /// kMaxTimePs (base/units.h): the run has left the simulator's range.
+  EventId schedule_at(TimePs at, EventCall call);
+  /// Runs `callback` at `at`, as a typed event of the engine's that calls it once.
+  EventId schedule_at(TimePs at, Callback callback) { return schedule_at(at, once(std::move(callback))); }
+  /// The same, `delay` picoseconds from now (delay >= 0); the same range check.
+  EventId schedule_after(TimePs delay, EventCall call) { return schedule_at(later(delay), call); }
+  EventId schedule_after(TimePs delay, Callback callback) { return schedule_at(later(delay), std::move(callback)); }
+  /// Keeps `callback` and returns the call that runs it, once, and then drops it: a closure
+  /// to hand wherever an EventCall goes (a message's arrival). Kept until called, or until
+  /// the event that would call it is cancelled.
+  EventCall once(Callback callback);
   /// Cancels a pending event. Returns false if it already ran or was cancelled. O(1): the
   /// scheduler's entry stays and is skipped when its instant comes.
   bool cancel(EventId id);
@@ -64,10 +88,17 @@ class Engine {
   std::uint64_t batches_processed() const { return batches_; }
 
  private:
-  struct Slot {
-    Callback callback;
+  struct Slot {  // an EventCall's fields and the generation, in 16 bytes
+    EventTarget* target = nullptr;
+    std::uint32_t argument = 0;
     std::uint32_t generation = 0;
   };
+  static_assert(sizeof(Slot) == 16);
+
+  TimePs later(TimePs delay) const { return add_times(now_, delay, "simulated time"); }
+  /// Runs closure `closure` of once() and drops it.
+  void on_event(std::uint32_t closure) override;
+  bool is_closure(const Slot& slot) const { return slot.target == this; }
 
   std::uint32_t acquire_slot();
   void release_slot(std::uint32_t slot);
@@ -89,6 +120,7 @@ class Engine {
   std::vector<EventEntry> batch_;  // the instant's entries taken from the scheduler,
   std::size_t batch_next_ = 0;     // of which those from here on have not run
   SlotPool<Slot> slots_;
+  SlotPool<Callback> closures_;  // once()'s, until they run
   std::vector<Callback> batch_end_hooks_;
 };
 

@@ -25,16 +25,16 @@ Network::Network(Engine& engine, const Topology& topology, TimePs overhead_ps, P
   engine_.add_batch_end_hook([this] { recompute_rates(); });
 }
 
-void Network::send(Rank src, Rank dst, Bytes bytes, Callback on_arrival, SendOptions options) {
+void Network::send(Rank src, Rank dst, Bytes bytes, EventCall on_arrival, SendOptions options) {
   COMMSIM_CHECK(src < topology_.npu_count() && dst < topology_.npu_count(),
                 "send between ranks " + std::to_string(src) + " and " + std::to_string(dst) +
                     " on " + std::to_string(topology_.npu_count()) + " NPUs");
   topology_.route_into(src, dst, scratch_route_);  // throws for an explicit graph without a path
-  launch(new_flow(scratch_route_), bytes, std::move(on_arrival), options);
+  launch(new_flow(scratch_route_), bytes, on_arrival, options);
 }
 
-void Network::send_along(const Route& route, Bytes bytes, Callback on_arrival, SendOptions options) {
-  launch(new_flow(route), bytes, std::move(on_arrival), options);
+void Network::send_along(const Route& route, Bytes bytes, EventCall on_arrival, SendOptions options) {
+  launch(new_flow(route), bytes, on_arrival, options);
 }
 
 Network::FlowId Network::new_flow(RouteView route) {
@@ -43,7 +43,7 @@ Network::FlowId Network::new_flow(RouteView route) {
   return id;
 }
 
-void Network::launch(FlowId id, Bytes bytes, Callback on_arrival, SendOptions options) {
+void Network::launch(FlowId id, Bytes bytes, EventCall on_arrival, SendOptions options) {
   COMMSIM_CHECK(options.rate_cap_Bps > 0, "flow rate cap must be positive");
   Flow& flow = flows_[id];
   // A protocol's efficiency e is the share of the bytes on the wire that carry data (LL:
@@ -65,7 +65,7 @@ void Network::launch(FlowId id, Bytes bytes, Callback on_arrival, SendOptions op
   }
   flow.cap_Bps = std::min(options.rate_cap_Bps, library.rate(bottleneck)) / library.efficiency;
   flow.completion = {};
-  flow.on_arrival = std::move(on_arrival);
+  flow.on_arrival = on_arrival;
   TimePs wait_ps = overhead_ps_;
   if (!route.empty()) {
     wait_ps = add_times(wait_ps, library.step_latency(route_class), "message overhead");
@@ -74,14 +74,14 @@ void Network::launch(FlowId id, Bytes bytes, Callback on_arrival, SendOptions op
   if (wait_ps == 0 && engine_.running()) {
     start_flow(id);
   } else {
-    engine_.schedule_after(wait_ps, [this, id] { start_flow(id); });
+    engine_.schedule_after(wait_ps, EventCall{&flow_start_, id});
   }
 }
 
 void Network::start_flow(FlowId id) {
   Flow& flow = flows_[id];
   if (flow.remaining_bytes == 0 || flow.route.length == 0) {
-    engine_.schedule_after(flow.latency_ps, std::move(flow.on_arrival));
+    engine_.schedule_after(flow.latency_ps, flow.on_arrival);
     release_flow(id);
     return;
   }
@@ -139,13 +139,12 @@ void Network::finish_flow(FlowId id) {
   Flow& flow = flows_[id];
   if (flow_observer_) flow_observer_(route, flow.start_ps, engine_.now());
   if (link_stats_) link_stats_->flow_finished(route, engine_.now());
-  engine_.schedule_after(flow.latency_ps, std::move(flow.on_arrival));
+  engine_.schedule_after(flow.latency_ps, flow.on_arrival);
   release_flow(id);
 }
 
 void Network::release_flow(FlowId id) {
   Flow& flow = flows_[id];
-  flow.on_arrival = nullptr;
   routes_.free(flow.route);
   flow.route = {};
   flows_.release(id);
@@ -242,8 +241,7 @@ void Network::set_rate(FlowId f, BandwidthBps rate, TimePs now) {
   if (rate == flow.rate_Bps && flow.completion.valid()) return;  // still on time
   engine_.cancel(flow.completion);
   flow.rate_Bps = rate;
-  flow.completion = engine_.schedule_at(now + transfer_time_ps(flow.remaining_bytes, rate),
-                                        [this, f] { finish_flow(f); });
+  flow.completion = engine_.schedule_at(now + transfer_time_ps(flow.remaining_bytes, rate), EventCall{&flow_end_, f});
 }
 
 }  // namespace commsim

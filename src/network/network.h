@@ -43,14 +43,16 @@ class Network : public Transport {
   Network(const Network&) = delete;
   Network& operator=(const Network&) = delete;
 
-  /// Sends `bytes` from `src` to `dst`; `on_arrival` runs when the last byte arrives.
-  void send(Rank src, Rank dst, Bytes bytes, Callback on_arrival, SendOptions options) override;
+  /// Sends `bytes` from `src` to `dst`; `on_arrival` is called when the last byte arrives.
+  void send(Rank src, Rank dst, Bytes bytes, EventCall on_arrival, SendOptions options) override;
   using Transport::send;
-  void send_along(const Route& route, Bytes bytes, Callback on_arrival, SendOptions options) override;
+  void send_along(const Route& route, Bytes bytes, EventCall on_arrival, SendOptions options) override;
+  using Transport::send_along;
   TimePs now() const override { return engine_.now(); }
   void schedule_after(TimePs delay, Callback callback) override {
     engine_.schedule_after(delay, std::move(callback));
   }
+  EventCall once(Callback callback) override { return engine_.once(std::move(callback)); }
 
   /// Called when a flow's last byte has left: its route and when it flowed (for link
   /// timelines). Zero-byte messages and messages to oneself have no flow.
@@ -72,7 +74,7 @@ class Network : public Transport {
 
  private:
   using FlowId = std::uint32_t;
-  // A flow's state, 120 bytes with a route of up to two hops (longer: 8 bytes a hop more in
+  // A flow's state, 104 bytes with a route of up to two hops (longer: 8 bytes a hop more in
   // routes_).
   struct Flow {
     double remaining_bytes = 0;
@@ -84,9 +86,21 @@ class Network : public Transport {
     EventId completion;
     RouteStore::Handle route;
     std::uint64_t epoch = 0;  // recompute_rates' visit mark
-    Callback on_arrival;
+    EventCall on_arrival;
   };
-  static_assert(sizeof(Flow) <= 128, "a flow's state is at most 128 bytes (its route apart)");
+  static_assert(sizeof(Flow) <= 104, "a flow's state is at most 104 bytes (its route apart)");
+  // The typed events of a flow: its start after the message's wait, and its end when its
+  // last byte has left; each is called with the flow's id.
+  struct FlowStart final : EventTarget {
+    explicit FlowStart(Network& n) : network(n) {}
+    void on_event(std::uint32_t flow) override { network.start_flow(flow); }
+    Network& network;
+  };
+  struct FlowEnd final : EventTarget {
+    explicit FlowEnd(Network& n) : network(n) {}
+    void on_event(std::uint32_t flow) override { network.finish_flow(flow); }
+    Network& network;
+  };
   // One direction of a link, with what a flow's launch and start read of it in one record.
   struct Channel {
     TimePs latency_ps = 0;
@@ -109,7 +123,7 @@ class Network : public Transport {
   /// A flow on `route` (copied).
   FlowId new_flow(RouteView route);
   /// Starts flow `id`, after the per-message overhead and step latency.
-  void launch(FlowId id, Bytes bytes, Callback on_arrival, SendOptions options);
+  void launch(FlowId id, Bytes bytes, EventCall on_arrival, SendOptions options);
   void start_flow(FlowId id);
   void finish_flow(FlowId id);
   void recompute_rates();
@@ -142,6 +156,8 @@ class Network : public Transport {
   std::uint64_t flow_rate_evaluations_ = 0;
   FlowObserver flow_observer_;
   LinkStatsRecorder* link_stats_ = nullptr;
+  FlowStart flow_start_{*this};
+  FlowEnd flow_end_{*this};
 
   // Working memory of recompute_rates(), kept to avoid allocation.
   std::uint64_t epoch_ = 0;

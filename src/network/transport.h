@@ -24,16 +24,24 @@ class Transport {
  public:
   virtual ~Transport() = default;
   virtual TimePs now() const = 0;
-  /// Sends `bytes` from NPU `src` to NPU `dst`; `on_arrival` runs when the last byte arrived.
-  virtual void send(Rank src, Rank dst, Bytes bytes, Callback on_arrival, SendOptions options) = 0;
-  void send(Rank src, Rank dst, Bytes bytes, Callback on_arrival) {
-    send(src, dst, bytes, std::move(on_arrival), SendOptions{});
-  }
+  /// Sends `bytes` from NPU `src` to NPU `dst`; `on_arrival` is called when the last byte
+  /// arrived (engine/engine.h: a typed call, or a closure made by once()).
+  virtual void send(Rank src, Rank dst, Bytes bytes, EventCall on_arrival, SendOptions options) = 0;
   /// Sends `bytes` along `route`, channels of the topology that may start or end at a
   /// switch (to and from a switch that reduces, topology/in_switch.h); the flow keeps a copy.
-  virtual void send_along(const Route& route, Bytes bytes, Callback on_arrival, SendOptions options) = 0;
+  virtual void send_along(const Route& route, Bytes bytes, EventCall on_arrival, SendOptions options) = 0;
   /// Runs `callback` `delay` picoseconds from now (local work such as reductions).
   virtual void schedule_after(TimePs delay, Callback callback) = 0;
+  /// `callback` as a call that runs it once (Engine::once).
+  virtual EventCall once(Callback callback) = 0;
+
+  // The same with a closure to run on arrival.
+  void send(Rank src, Rank dst, Bytes bytes, Callback on_arrival, SendOptions options = {}) {
+    send(src, dst, bytes, once(std::move(on_arrival)), options);
+  }
+  void send_along(const Route& route, Bytes bytes, Callback on_arrival, SendOptions options) {
+    send_along(route, bytes, once(std::move(on_arrival)), options);
+  }
 };
 
 }  // namespace commsim

@@ -30,16 +30,17 @@ class TrivialTransport : public Transport {
   };
 
   TimePs now() const override { return engine.now(); }
-  void send(Rank src, Rank dst, Bytes bytes, Callback on_arrival, SendOptions) override {
+  void send(Rank src, Rank dst, Bytes bytes, EventCall on_arrival, SendOptions) override {
     transfers.push_back({src, dst, bytes, engine.now()});
-    engine.schedule_after(kLatencyPs + static_cast<TimePs>(bytes), std::move(on_arrival));
+    engine.schedule_after(kLatencyPs + static_cast<TimePs>(bytes), on_arrival);
   }
-  void send_along(const Route&, Bytes, Callback, SendOptions) override {
+  void send_along(const Route&, Bytes, EventCall, SendOptions) override {
     throw InternalError("the runner sends between NPUs only");
   }
   void schedule_after(TimePs delay, Callback callback) override {
     engine.schedule_after(delay, std::move(callback));
   }
+  EventCall once(Callback callback) override { return engine.once(std::move(callback)); }
 
   Engine engine;
   std::vector<Transfer> transfers;

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 
 #include "base/error.h"
@@ -45,6 +46,41 @@ TEST(Engine, CancelledEventsDoNotRun) {
   EXPECT_EQ(runs, 1);
   EXPECT_EQ(engine.now(), 20);  // the cancelled time is never visited
   EXPECT_FALSE(engine.cancel(EventId{}));
+}
+
+// A typed event calls its target with its argument, in the same order as closures.
+class Recorder final : public EventTarget {
+ public:
+  void on_event(std::uint32_t argument) override { log += std::to_string(argument); }
+  std::string log;
+};
+
+TEST(Engine, TypedEventsAndClosuresRunInOneOrder) {
+  Engine engine;
+  Recorder recorder;
+  engine.schedule_at(100, EventCall{&recorder, 1});
+  engine.schedule_at(100, [&] { recorder.log += "x"; });
+  engine.schedule_at(50, EventCall{&recorder, 7});
+  engine.schedule_at(100, EventCall{&recorder, 2});
+  engine.run();
+  EXPECT_EQ(recorder.log, "71x2");
+  EXPECT_EQ(engine.events_processed(), 4u);
+}
+
+// once() keeps a closure until it runs or its event is cancelled: what it holds is released
+// then, not when the engine goes.
+TEST(Engine, AClosureIsDroppedOnceItRanOrItsEventWasCancelled) {
+  Engine engine;
+  const auto held = std::make_shared<int>(0);
+  const EventCall ran = engine.once([held] { ++*held; });
+  const EventId cancelled = engine.schedule_at(20, [held] { *held += 100; });
+  EXPECT_EQ(held.use_count(), 3);
+  engine.schedule_at(10, ran);
+  EXPECT_TRUE(engine.cancel(cancelled));
+  EXPECT_EQ(held.use_count(), 2);
+  engine.run();
+  EXPECT_EQ(*held, 1);
+  EXPECT_EQ(held.use_count(), 1);
 }
 
 TEST(Engine, CancellingARecycledSlotDoesNotCancelItsNewEvent) {
