@@ -32,6 +32,11 @@ class GridRouter final : public Router {
   }
 
   void append_route(Rank src, Rank dst, Route& route) const override {
+    if (grid_.dims.size() == 1 && whole_ring(grid_.dims[0])) {  // a ring's neighbours, at once
+      const std::uint64_t n = grid_.dims[0];
+      if (dst == (src + 1 == n ? 0 : src + 1)) return route.push_back(forward(first_link_[0] + src));
+      if (src == (dst + 1 == n ? 0 : dst + 1)) return route.push_back(backward(first_link_[0] + dst));
+    }
     std::uint64_t current = src, stride = 1;
     // The coordinates of src and dst, lowest dimension first, peeled off one division each.
     std::uint64_t src_rest = src, dst_rest = dst;

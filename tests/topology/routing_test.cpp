@@ -58,6 +58,11 @@ TEST(Routing, RingGoesTheShorterWay) {
   EXPECT_EQ(path(t, 0, 5), (std::vector<VertexId>{0, 7, 6, 5}));
   EXPECT_EQ(path(t, 0, 4), (std::vector<VertexId>{0, 1, 2, 3, 4}));
   EXPECT_TRUE(t.route(3, 3).empty());
+  // Neighbours, either way and across the wrap (each hop checked to leave where it is).
+  EXPECT_EQ(path(t, 3, 4), (std::vector<VertexId>{3, 4}));
+  EXPECT_EQ(path(t, 4, 3), (std::vector<VertexId>{4, 3}));
+  EXPECT_EQ(path(t, 7, 0), (std::vector<VertexId>{7, 0}));
+  EXPECT_EQ(path(t, 0, 7), (std::vector<VertexId>{0, 7}));
 }
 
 TEST(Routing, TreeRoutesThroughTheLowestCommonSwitch) {
