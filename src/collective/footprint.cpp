@@ -8,10 +8,11 @@
 namespace commsim {
 namespace {
 
-// Measured on the 64 MiB direct AllToAll (256 and 1,024 NPUs): 370-390 B of state per
-// concurrent message: the flow's 120-byte record with its 2-hop route, its pending
-// completion event (~100 B with the scheduler's slack), the runner's message and matching
-// queue (~100 B), the max-min problem (~50 B). Rounded up, with room for longer routes.
+// Measured on the 64 MiB direct AllToAll (512 and 1,024 NPUs): 320-330 B of state per
+// concurrent message: the flow's 104-byte record with its 2-hop route, its pending
+// completion event (16-byte slot and 16-byte queue entry, ~50 B with the queue's slack), the
+// runner's message and matching queue (~100 B), the max-min problem (~50 B). Rounded up,
+// with room for longer routes.
 constexpr double kBytesPerFlow = 600;
 // A lane: step counters and its per-peer matching queues.
 constexpr double kBytesPerLane = 64;
