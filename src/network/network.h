@@ -89,16 +89,12 @@ class Network : public Transport {
     EventCall on_arrival;
   };
   static_assert(sizeof(Flow) <= 104, "a flow's state is at most 104 bytes (its route apart)");
-  // The typed events of a flow: its start after the message's wait, and its end when its
-  // last byte has left; each is called with the flow's id.
-  struct FlowStart final : EventTarget {
-    explicit FlowStart(Network& n) : network(n) {}
-    void on_event(std::uint32_t flow) override { network.start_flow(flow); }
-    Network& network;
-  };
-  struct FlowEnd final : EventTarget {
-    explicit FlowEnd(Network& n) : network(n) {}
-    void on_event(std::uint32_t flow) override { network.finish_flow(flow); }
+  // A typed event of a flow, called with its id: `Step` is start_flow (after the message's
+  // wait) or finish_flow (its last byte has left).
+  template <void (Network::*Step)(FlowId)>
+  struct FlowEvent final : EventTarget {
+    explicit FlowEvent(Network& n) : network(n) {}
+    void on_event(std::uint32_t flow) override { (network.*Step)(flow); }
     Network& network;
   };
   // One direction of a link, with what a flow's launch and start read of it in one record.
@@ -156,8 +152,8 @@ class Network : public Transport {
   std::uint64_t flow_rate_evaluations_ = 0;
   FlowObserver flow_observer_;
   LinkStatsRecorder* link_stats_ = nullptr;
-  FlowStart flow_start_{*this};
-  FlowEnd flow_end_{*this};
+  FlowEvent<&Network::start_flow> flow_start_{*this};
+  FlowEvent<&Network::finish_flow> flow_end_{*this};
 
   // Working memory of recompute_rates(), kept to avoid allocation.
   std::uint64_t epoch_ = 0;
