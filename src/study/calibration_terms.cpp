@@ -57,6 +57,12 @@ CalibrationTerm latency_term(std::string name, CostsOf costs, LatencyOf latency)
           [=](LibraryFit& f, double us) { latency.in(costs.in(f)) = ps_from_seconds(us * 1e-6); }};
 }
 
+// The share of the link those costs' flows sustain.
+CalibrationTerm efficiency_term(std::string name, CostsOf costs) {
+  return {std::move(name), "", 0.05, 1, 1, [=](const LibraryFit& f) { return costs.in(f).efficiency; },
+          [=](LibraryFit& f, double v) { costs.in(f).efficiency = v; }};
+}
+
 void add_costs_terms(std::vector<CalibrationTerm>& terms, const std::string& prefix, const std::vector<LinkClass>& classes,
                      CostsOf costs) {
   terms.push_back(latency_term(prefix + " call latency", costs, {}));
@@ -85,16 +91,11 @@ std::vector<CalibrationTerm> calibration_terms(const Topology& topology, const L
     add_costs_terms(terms, name, classes, CostsOf{p});
     // The bulk protocol (the profile's last) moves at the link's scaled bandwidth; the
     // others' share of it is their regime's bandwidth.
-    if (p + 1 < protocols) {
-      terms.push_back({name + " efficiency", "", 0.05, 1, 1,
-                       [p](const LibraryFit& f) { return f.library.protocols[p].second.efficiency; },
-                       [p](LibraryFit& f, double v) { f.library.protocols[p].second.efficiency = v; }});
-    }
+    if (p + 1 < protocols) terms.push_back(efficiency_term(name + " efficiency", CostsOf{p}));
   }
   if (fit.library.in_switch && !in_switch_groups(topology).empty()) {
     add_costs_terms(terms, "nvls", classes, CostsOf{std::nullopt});
-    terms.push_back({"nvls efficiency", "", 0.05, 1, 1, [](const LibraryFit& f) { return f.library.in_switch->efficiency; },
-                     [](LibraryFit& f, double v) { f.library.in_switch->efficiency = v; }});
+    terms.push_back(efficiency_term("nvls efficiency", CostsOf{std::nullopt}));
   }
   if (fit.library.p2p) {
     for (const LinkClass k : classes) {
