@@ -30,7 +30,7 @@ TimePs start_latency(const ProtocolCosts& costs, bool tree, std::uint64_t nodes)
 
 InSwitchRun simulate_in_switch_allreduce(const Topology& topology, AlgorithmKind algorithm, Bytes size,
                                          const ProtocolCosts& costs, TimePs overhead_ps,
-                                         const OnCollectiveMessage& on_message, LinkStatsRecorder* link_stats) {
+                                         const OnCollectiveMessage& on_message) {
   const bool tree = algorithm == AlgorithmKind::kNvlsTree;
   COMMSIM_CHECK(reduces_in_switch(algorithm) && !in_switch_unavailable(topology, tree),
                 "in-switch AllReduce on a topology that cannot run it (the caller checks)");
@@ -52,7 +52,6 @@ InSwitchRun simulate_in_switch_allreduce(const Topology& topology, AlgorithmKind
 
   Engine engine;
   Network network(engine, topology, overhead_ps, costs);
-  network.set_link_stats(link_stats);
   const ProtocolCosts full_rate;  // no step latency, efficiency 1
   InSwitchRun run;
   TimePs last_arrival = 0;
@@ -86,6 +85,7 @@ InSwitchRun simulate_in_switch_allreduce(const Topology& topology, AlgorithmKind
   engine.schedule_after(start_latency(costs, tree, nodes), start);
   engine.run();
   run.time_ps = last_arrival;
+  run.link_stats = network.link_stats(run.time_ps);
   return run;
 }
 

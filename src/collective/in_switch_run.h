@@ -28,15 +28,14 @@ namespace commsim {
 struct InSwitchRun {
   TimePs time_ps = 0;
   std::uint64_t flows = 0;
+  LinkStats link_stats;  // T = time_ps
 };
 
 /// Precondition: the topology can run `algorithm` (in_switch_unavailable is empty; callers
 /// check inapplicable_reason). `costs`: the library's in-switch costs (LibraryProfile::in_switch), or none (ideal).
-/// `on_message`, if set, hears of every flow as it arrives (ranks are NPUs); `link_stats`,
-/// if given, records the run's flows (network/link_stats.h). The two are independent.
+/// `on_message`, if set, hears of every flow as it arrives (ranks are NPUs).
 InSwitchRun simulate_in_switch_allreduce(const Topology& topology, AlgorithmKind algorithm, Bytes size,
                                          const ProtocolCosts& costs, TimePs overhead_ps,
-                                         const OnCollectiveMessage& on_message = {},
-                                         LinkStatsRecorder* link_stats = nullptr);
+                                         const OnCollectiveMessage& on_message = {});
 
 }  // namespace commsim

@@ -24,12 +24,10 @@ std::string run_name(const Topology& topology, CollectiveKind kind, AlgorithmKin
 // nvls, nvls-tree: the switch reduces, so there is no data path to verify.
 CollectiveResult simulate_in_switch(const Topology& topology, AlgorithmKind algorithm, Bytes size,
                                     const CollectiveConfig& config) {
-  std::optional<LinkStatsRecorder> recorder;
-  if (config.record_link_stats) recorder.emplace(topology);
-  const InSwitchRun run = simulate_in_switch_allreduce(topology, algorithm, size, config.library, config.overhead_ps,
-                                                       config.on_message, recorder ? &*recorder : nullptr);
+  InSwitchRun run = simulate_in_switch_allreduce(topology, algorithm, size, config.library, config.overhead_ps,
+                                                 config.on_message);
   CollectiveResult result{run.time_ps, run.flows, {}, {}};
-  if (recorder) result.link_stats = recorder->stats(run.time_ps);
+  if (config.record_link_stats) result.link_stats = std::move(run.link_stats);
   return result;
 }
 
@@ -60,9 +58,6 @@ CollectiveResult simulate_collective(const Topology& topology, CollectiveKind ki
 
   Engine engine;
   Network network(engine, topology, config.overhead_ps, config.library);
-  std::optional<LinkStatsRecorder> recorder;
-  if (config.record_link_stats) recorder.emplace(topology);
-  network.set_link_stats(recorder ? &*recorder : nullptr);
   RunOptions options;
   options.chunks = config.chunks;
   options.gamma_s_per_byte = config.gamma_s_per_byte;
@@ -82,7 +77,7 @@ CollectiveResult simulate_collective(const Topology& topology, CollectiveKind ki
   result.time_ps = runner.finish_time();
   result.messages = runner.messages_sent();
   if (tracker) result.verify_error = tracker->verify();
-  if (recorder) result.link_stats = recorder->stats(result.time_ps);
+  if (config.record_link_stats) result.link_stats = network.link_stats(result.time_ps);
   return result;
 }
 

@@ -1,5 +1,7 @@
 #include "network/concurrent_messages.h"
 
+#include <algorithm>
+
 #include "engine/engine.h"
 #include "network/network.h"
 
@@ -9,10 +11,9 @@ std::vector<TimePs> simulate_concurrent_messages(const Topology& topology, TimeP
                                                  const std::vector<Message>& messages,
                                                  const ProtocolCosts& library,
                                                  const std::optional<P2pChannels>& p2p,
-                                                 LinkStatsRecorder* link_stats) {
+                                                 LinkStats* link_stats) {
   Engine engine;
   Network network(engine, topology, overhead_ps, library);
-  network.set_link_stats(link_stats);
   std::vector<TimePs> arrival(messages.size(), -1);
   const auto send_all = [&] {
     for (std::size_t i = 0; i < messages.size(); ++i) {
@@ -28,6 +29,9 @@ std::vector<TimePs> simulate_concurrent_messages(const Topology& topology, TimeP
     engine.schedule_after(library.call_latency_ps, send_all);
   }
   engine.run();
+  if (link_stats) {
+    *link_stats = network.link_stats(arrival.empty() ? 0 : *std::max_element(arrival.begin(), arrival.end()));
+  }
   return arrival;
 }
 

@@ -20,12 +20,12 @@ struct Message {
   Bytes bytes;
 };
 
-/// Arrival time of each message, in the order given. `link_stats`, if given, records the
-/// run's flows (network/link_stats.h).
+/// Arrival time of each message, in the order given. `link_stats`, if given, receives the
+/// run's link statistics (network/link_stats.h), T = the last arrival.
 std::vector<TimePs> simulate_concurrent_messages(const Topology& topology, TimePs overhead_ps,
                                                  const std::vector<Message>& messages,
                                                  const ProtocolCosts& library = {},
                                                  const std::optional<P2pChannels>& p2p = std::nullopt,
-                                                 LinkStatsRecorder* link_stats = nullptr);
+                                                 LinkStats* link_stats = nullptr);
 
 }  // namespace commsim

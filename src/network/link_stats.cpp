@@ -44,54 +44,17 @@ void append_run(LinkStats& total, const LinkStats& later) {
   }
 }
 
-LinkStatsRecorder::LinkStatsRecorder(const Topology& topology)
-    : topology_(topology), half_duplex_(topology.link_count()), resources_(2 * topology.link_count()) {
-  for (LinkId l = 0; l < topology.link_count(); ++l) half_duplex_[l] = topology.link(l).params.duplex == Duplex::kHalf;
-}
-
-std::uint32_t LinkStatsRecorder::resource_of(ChannelId channel) const {
-  return half_duplex_[link_of(channel)] ? channel & ~1u : channel;
-}
-
-void LinkStatsRecorder::flow_started(RouteView route, double wire_bytes, TimePs now) {
-  for (const ChannelId c : route) {
-    Resource& r = resources_[resource_of(c)];
-    if (r.flows == 0) r.busy_since_ps = now;
-    ++r.flows;
-    r.peak_flows = std::max(r.peak_flows, r.flows);
-    r.bytes += wire_bytes;
-  }
-}
-
-void LinkStatsRecorder::flow_finished(RouteView route, TimePs now) {
-  for (const ChannelId c : route) {
-    Resource& r = resources_[resource_of(c)];
-    COMMSIM_CHECK(r.flows > 0, "a flow finished on a link it never started on");
-    if (--r.flows == 0) r.busy_ps += now - r.busy_since_ps;
-  }
-}
-
-LinkStats LinkStatsRecorder::stats(TimePs simulated_ps) const {
-  LinkStats stats;
-  stats.simulated_ps = simulated_ps;
-  for (LinkId l = 0; l < topology_.link_count(); ++l) {
-    const LinkParams& params = topology_.link(l).params;
-    const bool half = params.duplex == Duplex::kHalf;
-    for (const ChannelId c : {2 * l, 2 * l + 1}) {
-      if (half && c != 2 * l) continue;
-      const Resource& r = resources_[c];
-      LinkLoad load;
-      load.link = l;
-      load.direction = half ? LinkDirection::kBoth : c == 2 * l ? LinkDirection::kForward : LinkDirection::kBackward;
-      load.bandwidth_Bps = params.bandwidth_Bps;
-      load.bytes = r.bytes;
-      load.busy_ps = r.busy_ps + (r.flows > 0 ? std::max<TimePs>(0, simulated_ps - r.busy_since_ps) : 0);
-      load.peak_flows = r.peak_flows;
-      load.utilisation = utilisation(r.bytes, params.bandwidth_Bps, simulated_ps);
-      stats.loads.push_back(load);
-    }
-  }
-  return stats;
+LinkLoad link_load(LinkId link, LinkDirection direction, BandwidthBps bandwidth_Bps, const LinkUse& use,
+                   std::uint32_t flows_now, std::uint32_t peak_flows, TimePs simulated_ps) {
+  LinkLoad load;
+  load.link = link;
+  load.direction = direction;
+  load.bandwidth_Bps = bandwidth_Bps;
+  load.bytes = use.wire_bytes;
+  load.busy_ps = use.busy_until(simulated_ps, flows_now);
+  load.peak_flows = peak_flows;
+  load.utilisation = utilisation(use.wire_bytes, bandwidth_Bps, simulated_ps);
+  return load;
 }
 
 }  // namespace commsim

@@ -18,9 +18,10 @@
 //                whole run; 0 when T is 0. A half-duplex link used both ways at once sustains
 //                only its both-ways efficiency of B, and still counts against B
 //   peak flows   the most flows on it at one instant
-// Recording costs O(route length) per flow start and finish; a network without a recorder
-// does none of it.
+// The network records them as flows start and finish, at O(route length) per flow, in the
+// records it touches anyway (Network::link_stats).
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -57,34 +58,30 @@ std::vector<LinkLoad> hottest_links(const LinkStats& stats, std::size_t count = 
 /// the larger, and each utilisation becomes bytes / (B x the summed T).
 void append_run(LinkStats& total, const LinkStats& later);
 
-/// What a Network tells it as flows start and finish (Network::set_link_stats).
-class LinkStatsRecorder {
- public:
-  explicit LinkStatsRecorder(const Topology& topology);
+/// What one resource has carried so far: the network keeps one beside the resource's flows
+/// (network.h), so that recording costs no memory access of its own.
+struct LinkUse {
+  double wire_bytes = 0;
+  TimePs busy_ps = 0;        // closed busy intervals
+  TimePs busy_since_ps = 0;  // start of the open one, while flows are on the resource
 
-  /// A flow of `wire_bytes` starts on `route` at `now`.
-  void flow_started(RouteView route, double wire_bytes, TimePs now);
-  /// A flow on `route` has sent its last byte at `now`.
-  void flow_finished(RouteView route, TimePs now);
-
-  /// The statistics of a run whose simulated time is `simulated_ps` (T). Flows still on a
-  /// link count as busy up to T.
-  LinkStats stats(TimePs simulated_ps) const;
-
- private:
-  struct Resource {
-    double bytes = 0;
-    TimePs busy_ps = 0;          // closed busy intervals
-    TimePs busy_since_ps = 0;    // start of the open one, while flows > 0
-    std::uint32_t flows = 0;
-    std::uint32_t peak_flows = 0;
-  };
-  /// Channel 2l + 1 of a half-duplex link is resource 2l, as in the Network.
-  std::uint32_t resource_of(ChannelId channel) const;
-
-  const Topology& topology_;
-  std::vector<bool> half_duplex_;    // per link, so that a hop reads a bit, not the link
-  std::vector<Resource> resources_;  // indexed by channel; unused for 2l + 1 of half duplex
+  /// A flow of `wire_bytes` starts at `now`; `flows` are on the resource with it.
+  void flow_started(double bytes, std::uint32_t flows, TimePs now) {
+    if (flows == 1) busy_since_ps = now;
+    wire_bytes += bytes;
+  }
+  /// A flow has sent its last byte at `now`; `flows` remain on the resource.
+  void flow_finished(std::uint32_t flows, TimePs now) {
+    if (flows == 0) busy_ps += now - busy_since_ps;
+  }
+  /// Busy time up to T = `simulated_ps`, an open interval (`flows` still on) counted up to T.
+  TimePs busy_until(TimePs simulated_ps, std::uint32_t flows) const {
+    return busy_ps + (flows > 0 ? std::max<TimePs>(0, simulated_ps - busy_since_ps) : 0);
+  }
 };
+
+/// One row of LinkStats, its utilisation over T = `simulated_ps`.
+LinkLoad link_load(LinkId link, LinkDirection direction, BandwidthBps bandwidth_Bps, const LinkUse& use,
+                   std::uint32_t flows_now, std::uint32_t peak_flows, TimePs simulated_ps);
 
 }  // namespace commsim

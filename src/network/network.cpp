@@ -17,8 +17,9 @@ Network::Network(Engine& engine, const Topology& topology, TimePs overhead_ps, P
   for (LinkId l = 0; l < topology.link_count(); ++l) {
     const LinkParams& p = topology.link(l).params;
     for (const ChannelId c : {2 * l, 2 * l + 1}) {
-      channels_[c] = {p.latency_ps, p.bandwidth_Bps, p.duplex == Duplex::kHalf ? 2 * l : c, 0, link_class(p.kind)};
+      channels_[c] = {p.latency_ps, p.bandwidth_Bps, link_class(p.kind)};
       resources_[c].capacity_Bps = p.bandwidth_Bps;
+      resources_[c].resource = p.duplex == Duplex::kHalf ? 2 * l : c;
     }
   }
   resource_local_.resize(channels, 0);
@@ -85,20 +86,37 @@ void Network::start_flow(FlowId id) {
     release_flow(id);
     return;
   }
-  flow.last_update = engine_.now();
-  flow.start_ps = engine_.now();
+  const TimePs now = engine_.now();
+  flow.last_update = now;
+  flow.start_ps = now;
   const RouteView route = routes_.channels(flow.route);
   const std::span<std::uint32_t> positions = routes_.positions(flow.route);
   for (std::size_t i = 0; i < route.size(); ++i) {
-    Channel& channel = channels_[route[i]];
-    SmallIdList& on = resources_[channel.resource].flows;
-    positions[i] = on.size();
-    on.push_back(id);
-    ++channel.flows;
-    dirty_resources_.push_back(channel.resource);
+    const std::uint32_t r = resource_of(route[i]);
+    ++resources_[route[i]].channel_flows;
+    Resource& resource = resources_[r];
+    positions[i] = resource.flows.size();
+    resource.flows.push_back(id);
+    resource.peak_flows = std::max(resource.peak_flows, resource.flows.size());
+    resource.use.flow_started(flow.remaining_bytes, resource.flows.size(), now);
+    mark_dirty(r);
   }
   ++active_flows_;
-  if (link_stats_) link_stats_->flow_started(route, flow.remaining_bytes, flow.start_ps);
+}
+
+void Network::mark_dirty(std::uint32_t resource) {
+  if (resources_[resource].mark == dirty_mark_) return;
+  resources_[resource].mark = dirty_mark_;
+  dirty_resources_.push_back(resource);
+}
+
+std::uint32_t Network::next_mark() {
+  if (epoch_ == UINT32_MAX) {
+    for (Resource& r : resources_) r.mark = 0;
+    for (FlowId f = 0; f < flows_.made(); ++f) flows_[f].mark = 0;
+    epoch_ = 0;
+  }
+  return ++epoch_;
 }
 
 void Network::leave_resources(FlowId id) {
@@ -128,17 +146,19 @@ void Network::leave_resources(FlowId id) {
 
 void Network::finish_flow(FlowId id) {
   leave_resources(id);
+  const TimePs now = engine_.now();
   const RouteView route = route_of(id);
   for (const ChannelId c : route) {
-    Channel& channel = channels_[c];
-    --channel.flows;
+    --resources_[c].channel_flows;
+    const std::uint32_t r = resource_of(c);
+    Resource& resource = resources_[r];
+    resource.use.flow_finished(resource.flows.size(), now);
     // Only the flows still on the resource can gain from its release.
-    if (!resources_[channel.resource].flows.empty()) dirty_resources_.push_back(channel.resource);
+    if (!resource.flows.empty()) mark_dirty(r);
   }
   --active_flows_;
   Flow& flow = flows_[id];
-  if (flow_observer_) flow_observer_(route, flow.start_ps, engine_.now());
-  if (link_stats_) link_stats_->flow_finished(route, engine_.now());
+  if (flow_observer_) flow_observer_(route, flow.start_ps, now);
   engine_.schedule_after(flow.latency_ps, flow.on_arrival);
   release_flow(id);
 }
@@ -155,6 +175,7 @@ void Network::recompute_rates() {
   ++recomputations_;
   if (!rate_unshared_flows()) rate_shared_flows();
   dirty_resources_.clear();
+  dirty_mark_ = next_mark();
 }
 
 // The common case of lockstep runs (a ring, a GPU's own NIC link): every flow on a changed
@@ -162,7 +183,7 @@ void Network::recompute_rates() {
 // cap). Flows are rated in the order the general path would find them: by their first
 // changed resource. Nothing is changed unless every flow qualifies.
 bool Network::rate_unshared_flows() {
-  ++epoch_;
+  const std::uint32_t mark = next_mark();
   component_flows_.clear();
   component_rates_.clear();
   for (const std::uint32_t r : dirty_resources_) {
@@ -170,8 +191,8 @@ bool Network::rate_unshared_flows() {
     if (on.size() > 1) return false;
     if (on.empty()) continue;
     Flow& flow = flows_[on[0]];
-    if (flow.epoch == epoch_) continue;
-    flow.epoch = epoch_;
+    if (flow.mark == mark) continue;
+    flow.mark = mark;
     BandwidthBps rate = flow.cap_Bps;
     for (const ChannelId c : routes_.channels(flow.route)) {
       const Resource& hop = resources_[resource_of(c)];
@@ -190,20 +211,20 @@ bool Network::rate_unshared_flows() {
 // The flows that share resources, transitively, with the changed resources, rated together
 // by max-min fairness.
 void Network::rate_shared_flows() {
-  ++epoch_;
+  const std::uint32_t mark = next_mark();
   component_resources_.clear();
   component_flows_.clear();
   const auto visit_resource = [&](std::uint32_t r) {
-    if (resources_[r].epoch == epoch_) return;
-    resources_[r].epoch = epoch_;
+    if (resources_[r].mark == mark) return;
+    resources_[r].mark = mark;
     component_resources_.push_back(r);
   };
   for (const std::uint32_t r : dirty_resources_) visit_resource(r);
   for (std::size_t i = 0; i < component_resources_.size(); ++i) {
     for (const FlowId f : resources_[component_resources_[i]].flows) {
       Flow& flow = flows_[f];
-      if (flow.epoch == epoch_) continue;
-      flow.epoch = epoch_;
+      if (flow.mark == mark) continue;
+      flow.mark = mark;
       component_flows_.push_back(f);
       for (const ChannelId c : routes_.channels(flow.route)) visit_resource(resource_of(c));
     }
@@ -225,11 +246,31 @@ void Network::rate_shared_flows() {
 
 BandwidthBps Network::capacity_now(std::uint32_t resource) const {
   // A half-duplex link is resource 2l, its directions channels 2l and 2l + 1.
-  const LinkParams& link = topology_.link(link_of(resource)).params;
-  const bool both_ways = link.duplex == Duplex::kHalf && channels_[resource].flows > 0 &&
-                         channels_[resource + 1].flows > 0;
-  const BandwidthBps capacity = resources_[resource].capacity_Bps;
-  return both_ways ? capacity * link.both_ways_efficiency : capacity;
+  const Resource& forward = resources_[resource];
+  const bool half_duplex = resource % 2 == 0 && resources_[resource + 1].resource == resource;
+  if (!half_duplex || forward.channel_flows == 0 || resources_[resource + 1].channel_flows == 0) {
+    return forward.capacity_Bps;
+  }
+  return forward.capacity_Bps * topology_.link(link_of(resource)).params.both_ways_efficiency;
+}
+
+LinkStats Network::link_stats(TimePs simulated_ps) const {
+  LinkStats stats;
+  stats.simulated_ps = simulated_ps;
+  for (LinkId l = 0; l < topology_.link_count(); ++l) {
+    const LinkParams& params = topology_.link(l).params;
+    const bool half = params.duplex == Duplex::kHalf;
+    for (const ChannelId c : {2 * l, 2 * l + 1}) {
+      if (half && c != 2 * l) continue;
+      const Resource& r = resources_[c];
+      const LinkDirection direction = half ? LinkDirection::kBoth
+                                      : c == 2 * l ? LinkDirection::kForward
+                                                   : LinkDirection::kBackward;
+      stats.loads.push_back(link_load(l, direction, params.bandwidth_Bps, r.use, r.flows.size(), r.peak_flows,
+                                      simulated_ps));
+    }
+  }
+  return stats;
 }
 
 void Network::set_rate(FlowId f, BandwidthBps rate, TimePs now) {

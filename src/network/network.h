@@ -58,9 +58,9 @@ class Network : public Transport {
   /// timelines). Zero-byte messages and messages to oneself have no flow.
   using FlowObserver = std::function<void(RouteView route, TimePs start_ps, TimePs end_ps)>;
   void set_flow_observer(FlowObserver observer) { flow_observer_ = std::move(observer); }
-  /// Tells `recorder` (which must outlive the run; null: none) of every flow's start and
-  /// finish, for per-link statistics (link_stats.h).
-  void set_link_stats(LinkStatsRecorder* recorder) { link_stats_ = recorder; }
+  /// What every link has carried so far (link_stats.h), with T = `simulated_ps` (flows still
+  /// on a link count as busy up to T).
+  LinkStats link_stats(TimePs simulated_ps) const;
 
   Engine& engine() { return engine_; }
   const Topology& topology() const { return topology_; }
@@ -85,7 +85,7 @@ class Network : public Transport {
     TimePs latency_ps = 0;
     EventId completion;
     RouteStore::Handle route;
-    std::uint64_t epoch = 0;  // recompute_rates' visit mark
+    std::uint32_t mark = 0;  // recompute_rates' visit mark
     EventCall on_arrival;
   };
   static_assert(sizeof(Flow) <= 104, "a flow's state is at most 104 bytes (its route apart)");
@@ -97,25 +97,33 @@ class Network : public Transport {
     void on_event(std::uint32_t flow) override { (network.*Step)(flow); }
     Network& network;
   };
-  // One direction of a link, with what a flow's launch and start read of it in one record.
+  // What a flow's launch reads of a link direction; fixed during a run.
   struct Channel {
     TimePs latency_ps = 0;
     BandwidthBps bandwidth_Bps = 0;
-    std::uint32_t resource = 0;  // half-duplex: both directions -> one
-    std::uint32_t flows = 0;     // active flows in this direction
     LinkClass link_class = LinkClass::kNvlink;
   };
-  // What shares a capacity: a direction of a full-duplex link, or a half-duplex link. 32
-  // bytes, so that a visit in recompute_rates reads one cache line.
-  struct Resource {
+  // What changes as flows start and finish, per channel c, in one cache line, so that a hop
+  // of a flow's start, finish or rating reads one record: the flows in c's direction, and,
+  // when c is a resource (a full-duplex link's direction, or channel 2l of a half-duplex link
+  // l, which holds both directions), the flows on it, its capacity, its visit mark and its
+  // statistics.
+  struct alignas(64) Resource {
     SmallIdList flows;  // a flow's position in it: routes_
     BandwidthBps capacity_Bps = 0;
-    std::uint64_t epoch = 0;  // recompute_rates' visit mark
+    std::uint32_t resource = 0;       // channel c's resource: c, or 2l of a half-duplex link
+    std::uint32_t channel_flows = 0;  // active flows in channel c's direction
+    std::uint32_t mark = 0;           // recompute_rates' visit mark, or dirty_mark_
+    std::uint32_t peak_flows = 0;
+    LinkUse use;
   };
-  static_assert(sizeof(Resource) == 32);
-
+  static_assert(sizeof(Resource) == 64);
   RouteView route_of(FlowId id) const { return routes_.channels(flows_[id].route); }
-  std::uint32_t resource_of(ChannelId channel) const { return channels_[channel].resource; }
+  std::uint32_t resource_of(ChannelId channel) const { return resources_[channel].resource; }
+  /// Marks `resource` changed in this instant, once.
+  void mark_dirty(std::uint32_t resource);
+  /// A fresh visit mark; on the rare wrap of the counter every mark is cleared first.
+  std::uint32_t next_mark();
   /// A flow on `route` (copied).
   FlowId new_flow(RouteView route);
   /// Starts flow `id`, after the per-message overhead and step latency.
@@ -142,7 +150,7 @@ class Network : public Transport {
   TimePs overhead_ps_;
   ProtocolCosts library_;
   std::vector<Channel> channels_;     // channel 2l: link l from its first end, 2l + 1 back
-  std::vector<Resource> resources_;  // resource 2l: channel 2l, or both of a half-duplex link
+  std::vector<Resource> resources_;  // per channel; resource 2l: both of a half-duplex link
   SlotPool<Flow> flows_;
   RouteStore routes_;
   Route scratch_route_;  // where send() has the topology write a route
@@ -151,12 +159,15 @@ class Network : public Transport {
   std::uint64_t recomputations_ = 0;
   std::uint64_t flow_rate_evaluations_ = 0;
   FlowObserver flow_observer_;
-  LinkStatsRecorder* link_stats_ = nullptr;
   FlowEvent<&Network::start_flow> flow_start_{*this};
   FlowEvent<&Network::finish_flow> flow_end_{*this};
 
+  // Marks: a resource changed in this instant carries dirty_mark_, so that it is listed
+  // once; recompute_rates() then marks what it visits with fresh values, and the next
+  // instant's dirty_mark_ is fresh again.
+  std::uint32_t epoch_ = 1;
+  std::uint32_t dirty_mark_ = 1;
   // Working memory of recompute_rates(), kept to avoid allocation.
-  std::uint64_t epoch_ = 0;
   std::vector<std::uint32_t> resource_local_;
   std::vector<std::uint32_t> component_resources_;
   std::vector<FlowId> component_flows_;

@@ -306,9 +306,6 @@ PipelineResult simulate_pipeline(const Topology& topology, const ProgramSource& 
   Engine engine;
   // o (and the library's call latency) is paid per launch here, not per message.
   Network network(engine, topology, 0, options.library);
-  std::optional<LinkStatsRecorder> recorder;
-  if (options.record_link_stats) recorder.emplace(topology);
-  network.set_link_stats(recorder ? &*recorder : nullptr);
   Rendezvous rendezvous(network);
   Executor executor(programs, options, engine, rendezvous);
   executor.start();
@@ -320,7 +317,7 @@ PipelineResult simulate_pipeline(const Topology& topology, const ProgramSource& 
     throw deadlock_error("pipeline deadlock: " + waiting + " on communication that never comes", stuck);
   }
   PipelineResult result = executor.result();
-  if (recorder) result.link_stats = recorder->stats(result.step_ps);
+  if (options.record_link_stats) result.link_stats = network.link_stats(result.step_ps);
   return result;
 }
 

@@ -109,14 +109,12 @@ Arrivals arrivals(const Topology& topology, const std::vector<Message>& messages
                   const ProtocolCosts& costs, const LibraryProfile& profile, bool each_alone, bool record) {
   Arrivals out;
   const auto run = [&](const std::vector<Message>& set) {
-    std::optional<LinkStatsRecorder> recorder;
-    if (record) recorder.emplace(topology);
+    LinkStats stats;
     const std::vector<TimePs> times =
-        simulate_concurrent_messages(topology, overhead_ps, set, costs, profile.p2p, recorder ? &*recorder : nullptr);
-    if (recorder) {
+        simulate_concurrent_messages(topology, overhead_ps, set, costs, profile.p2p, record ? &stats : nullptr);
+    if (record) {
       if (!out.link_stats) out.link_stats.emplace();
-      const TimePs last = times.empty() ? 0 : *std::max_element(times.begin(), times.end());
-      append_run(*out.link_stats, recorder->stats(last));
+      append_run(*out.link_stats, stats);
     }
     out.times.insert(out.times.end(), times.begin(), times.end());
   };

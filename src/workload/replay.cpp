@@ -68,10 +68,6 @@ class Replayer {
         for (const ChannelId c : route) link_busy_.push_back({c, start, end});
       });
     }
-    if (options_.record_link_stats) {
-      link_stats_.emplace(t);
-      network_.set_link_stats(&*link_stats_);
-    }
   }
 
   ReplayResult run() {
@@ -247,7 +243,7 @@ class Replayer {
     std::reverse(out.critical_path.begin(), out.critical_path.end());
     out.collectives = meetings_.take_collectives();
     out.link_busy = merged_link_busy();
-    if (link_stats_) out.link_stats = link_stats_->stats(out.total_ps);
+    if (options_.record_link_stats) out.link_stats = network_.link_stats(out.total_ps);
     return out;
   }
 
@@ -277,7 +273,6 @@ class Replayer {
   std::vector<RankRun> ranks_;
   NodeRef last_send_{};
   std::vector<LinkSpan> link_busy_;
-  std::optional<LinkStatsRecorder> link_stats_;
 };
 
 }  // namespace

@@ -5,7 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include "engine/engine.h"
 #include "network/concurrent_messages.h"
+#include "network/network.h"
 #include "topology/topology_builder.h"
 
 namespace commsim {
@@ -41,10 +43,9 @@ TEST(LinkStats, TwoSendersIntoOneReceiverThroughASwitch) {
   //                     utilisation S x 10 ps / T
   //   every other way   nothing
   const Topology t = star();
-  LinkStatsRecorder recorder(t);
-  const auto arrivals = simulate_concurrent_messages(t, 0, {{0, 2, kS}, {1, 2, kS}}, {}, std::nullopt, &recorder);
+  LinkStats stats;
+  const auto arrivals = simulate_concurrent_messages(t, 0, {{0, 2, kS}, {1, 2, kS}}, {}, std::nullopt, &stats);
   ASSERT_EQ(arrivals, (std::vector<TimePs>{22'971'520, 22'971'520}));
-  const LinkStats stats = recorder.stats(22'971'520);
   ASSERT_EQ(stats.loads.size(), 6u);  // 3 full-duplex links, 2 directions each
   EXPECT_EQ(stats.simulated_ps, 22'971'520);
 
@@ -86,10 +87,10 @@ TEST(LinkStats, HalfDuplexLinkIsOneRowForBothDirections) {
   b.add_npu("n1");
   b.add_link(0, 1, {kB, kLatency, LinkKind::kEthernet, Duplex::kHalf, 0.8});
   const Topology t = std::move(b).build();
-  LinkStatsRecorder recorder(t);
-  const auto arrivals = simulate_concurrent_messages(t, 0, {{0, 1, kS}, {1, 0, kS}}, {}, std::nullopt, &recorder);
+  LinkStats stats;
+  const auto arrivals = simulate_concurrent_messages(t, 0, {{0, 1, kS}, {1, 0, kS}}, {}, std::nullopt, &stats);
   ASSERT_EQ(arrivals, (std::vector<TimePs>{27'214'400, 27'214'400}));
-  const LinkStats stats = recorder.stats(27'214'400);
+  EXPECT_EQ(stats.simulated_ps, 27'214'400);
   ASSERT_EQ(stats.loads.size(), 1u);
   const LinkLoad& link = stats.loads[0];
   EXPECT_EQ(link.direction, LinkDirection::kBoth);
@@ -102,33 +103,54 @@ TEST(LinkStats, HalfDuplexLinkIsOneRowForBothDirections) {
 TEST(LinkStats, BytesAreOnTheWireUnderAProtocolsEfficiency) {
   // Efficiency 0.5 (LL): S of data is 2S on the wire, which the link moves in 2S x 10 ps.
   const Topology t = star();
-  LinkStatsRecorder recorder(t);
+  LinkStats stats;
   ProtocolCosts ll;
   ll.efficiency = 0.5;
-  const auto arrivals = simulate_concurrent_messages(t, 0, {{0, 1, kS}}, ll, std::nullopt, &recorder);
+  const auto arrivals = simulate_concurrent_messages(t, 0, {{0, 1, kS}}, ll, std::nullopt, &stats);
   ASSERT_EQ(arrivals[0], 20'971'520 + 2 * kLatency);
-  const LinkStats stats = recorder.stats(arrivals[0]);
   EXPECT_EQ(load_of(stats, 0, LinkDirection::kForward).bytes, 2.0 * kS);
   EXPECT_EQ(load_of(stats, 1, LinkDirection::kBackward).busy_ps, 20'971'520);
 }
 
 TEST(LinkStats, BusyTimeIsTheUnionOfIntervalsWithAFlow) {
-  // On channel 0: flows over [0, 10] and [5, 20] overlap (busy 20, peak 2); [30, 40] after a
-  // gap adds 10: busy 30, not the 35 the intervals sum to. A flow still on at T = 50 that
-  // started at 45 counts up to T: 35.
+  // On one resource: flows over [0, 10] and [5, 20] overlap (busy 20); [30, 40] after a gap
+  // adds 10: busy 30, not the 35 the intervals sum to. A flow still on at T = 50 that started
+  // at 45 counts up to T: 35; one still on that started after T adds nothing.
+  LinkUse use;
+  use.flow_started(1, 1, 0);
+  use.flow_started(1, 2, 5);
+  use.flow_finished(1, 10);
+  use.flow_finished(0, 20);
+  use.flow_started(1, 1, 30);
+  use.flow_finished(0, 40);
+  EXPECT_EQ(use.busy_until(40, 0), 30);
+  EXPECT_EQ(use.wire_bytes, 3.0);
+  use.flow_started(1, 1, 45);
+  EXPECT_EQ(use.busy_until(50, 1), 35);
+  EXPECT_EQ(use.busy_until(44, 1), 30);
+}
+
+TEST(LinkStats, NetworkRecordsOverlappingAndLaterFlows) {
+  // npu0 -> npu1 through the switch, S each: A at 0; B at 5,242,880 ps, when A has sent S/2.
+  // Then both get 50 GB/s: A's last S/2 takes 10,485,760 ps (A ends at 15,728,640), B has
+  // sent S/2 by then and sends the rest alone in 5,242,880 ps (ends at 20,971,520). C at
+  // 30,000,000 ps runs alone to 40,485,760. Channel 0 (npu0 -> sw): busy 20,971,520 +
+  // 10,485,760 = 31,457,280 ps, 3S bytes, peak 2.
   const Topology t = star();
-  LinkStatsRecorder recorder(t);
-  const Route route{0};
-  recorder.flow_started(route, 1, 0);
-  recorder.flow_started(route, 1, 5);
-  recorder.flow_finished(route, 10);
-  recorder.flow_finished(route, 20);
-  recorder.flow_started(route, 1, 30);
-  recorder.flow_finished(route, 40);
-  EXPECT_EQ(recorder.stats(40).loads[0].busy_ps, 30);
-  EXPECT_EQ(recorder.stats(40).loads[0].peak_flows, 2u);
-  recorder.flow_started(route, 1, 45);
-  EXPECT_EQ(recorder.stats(50).loads[0].busy_ps, 35);
+  Engine engine;
+  Network network(engine, t);
+  for (const TimePs at : {TimePs{0}, TimePs{5'242'880}, TimePs{30'000'000}}) {
+    engine.schedule_at(at, [&network] { network.send(0, 1, kS, [] {}, SendOptions{}); });
+  }
+  engine.run();
+  ASSERT_EQ(engine.now(), 40'485'760 + 2 * kLatency);
+  const LinkStats stats = network.link_stats(engine.now());
+  const LinkLoad& out = load_of(stats, 0, LinkDirection::kForward);
+  EXPECT_EQ(out.busy_ps, 31'457'280);
+  EXPECT_EQ(out.bytes, 3.0 * kS);
+  EXPECT_EQ(out.peak_flows, 2u);
+  EXPECT_EQ(load_of(stats, 1, LinkDirection::kBackward).busy_ps, 31'457'280);
+  EXPECT_EQ(load_of(stats, 1, LinkDirection::kForward).busy_ps, 0);
 }
 
 TEST(LinkStats, RunsOneAfterAnotherAddUp) {
