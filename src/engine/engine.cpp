@@ -1,5 +1,6 @@
 #include "engine/engine.h"
 
+#include <algorithm>
 #include <string>
 
 #include "base/error.h"
@@ -13,7 +14,7 @@ Engine::Engine(std::unique_ptr<EventScheduler> scheduler) : scheduler_(std::move
 }
 
 std::uint32_t Engine::acquire_slot() {
-  COMMSIM_CHECK(slots_.in_use() < UINT32_MAX - 1, "too many pending events");
+  COMMSIM_CHECK(slots_.in_use() < kPosted - 1, "too many pending events");  // ids below kPosted
   return slots_.acquire();
 }
 
@@ -38,13 +39,25 @@ void Engine::on_event(std::uint32_t closure) {
   closures_.release(closure);
 }
 
-EventId Engine::schedule_at(TimePs at, EventCall call) {
+void Engine::reject_event_time(TimePs at) const {
   COMMSIM_CHECK(at >= now_, "event scheduled in the past: at " + std::to_string(at) +
                                 " ps, now " + std::to_string(now_) + " ps");
-  if (at > kMaxTimePs) {
-    throw InputError("simulated time: an event at " + std::to_string(at) +
-                     " ps is beyond the simulator's range of 100 days (8.64e18 ps)");
+  throw InputError("simulated time: an event at " + std::to_string(at) +
+                   " ps is beyond the simulator's range of 100 days (8.64e18 ps)");
+}
+
+std::uint32_t Engine::list_target(EventTarget* target) {
+  auto listed = std::find(targets_.begin(), targets_.end(), target);
+  if (listed == targets_.end()) {
+    COMMSIM_CHECK(targets_.size() < kPosted - 1, "too many event targets");
+    listed = targets_.insert(listed, target);
   }
+  target->engine_index_ = static_cast<std::uint32_t>(listed - targets_.begin());
+  return target->engine_index_;
+}
+
+EventId Engine::schedule_at(TimePs at, EventCall call) {
+  check_event_time(at);
   const std::uint32_t slot = acquire_slot();
   Slot& record = slots_[slot];
   record.target = call.target;
@@ -56,6 +69,7 @@ EventId Engine::schedule_at(TimePs at, EventCall call) {
 }
 
 bool Engine::cancel(EventId id) {
+  // A posted event has no EventId: every valid id names a slot.
   if (!id.valid() || id.slot >= slots_.made() || slots_[id.slot].generation != id.generation) {
     return false;
   }
@@ -84,13 +98,20 @@ void Engine::run_instant() {
   while (true) {
     while (batch_next_ < batch_.size()) {
       const EventEntry entry = batch_[batch_next_++];
-      Slot& slot = slots_[entry.slot];
-      if (slot.generation != entry.generation) continue;  // cancelled
-      // The slot is free before the call (cancel() declines it from here on), so the
-      // events the call schedules may take it.
-      EventTarget* const target = slot.target;
-      const std::uint32_t argument = slot.argument;
-      release_slot(entry.slot);
+      EventTarget* target;
+      std::uint32_t argument;
+      if (entry.ref & kPosted) {
+        target = targets_[entry.ref & ~kPosted];
+        argument = entry.arg;
+      } else {
+        Slot& slot = slots_[entry.ref];
+        if (slot.generation != entry.arg) continue;  // cancelled
+        // The slot is free before the call (cancel() declines it from here on), so the
+        // events the call schedules may take it.
+        target = slot.target;
+        argument = slot.argument;
+        release_slot(entry.ref);
+      }
       --pending_;
       ++processed_;
       target->on_event(argument);

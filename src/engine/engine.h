@@ -3,7 +3,9 @@
 // advances it. It knows nothing about networks.
 //
 // An event is a time and what to call then: a typed call (a target and a 32-bit argument)
-// or a closure. All events of one timestamp form a batch: the engine runs them in insertion
+// or a closure. A scheduled event can be cancelled: the engine keeps its call in a slot
+// that the scheduler's entry names. A posted event cannot: its entry carries the call
+// itself, so it takes no slot (a message's arrival, a flow's start). All events of one timestamp form a batch: the engine runs them in insertion
 // order (events they schedule at the same instant run after them, in order), then calls
 // every batch-end hook once, so that a model can react to all changes of one instant
 // together (the network recomputes its rates there). A hook may schedule more events at the
@@ -35,6 +37,10 @@ class EventTarget {
 
  protected:
   ~EventTarget() = default;
+
+ private:
+  friend class Engine;
+  std::uint32_t engine_index_ = UINT32_MAX;  // where an engine last listed it (a hint)
 };
 
 /// A target and the argument it is called with.
@@ -65,6 +71,14 @@ class Engine : private EventTarget {
   /// The same, `delay` picoseconds from now (delay >= 0); the same range check.
   EventId schedule_after(TimePs delay, EventCall call) { return schedule_at(later(delay), call); }
   EventId schedule_after(TimePs delay, Callback callback) { return schedule_at(later(delay), std::move(callback)); }
+  /// Calls `call` at `at` (>= now()), like schedule_at, but for good: a posted event cannot
+  /// be cancelled, and costs no slot.
+  void post_at(TimePs at, EventCall call) {
+    check_event_time(at);
+    scheduler_->push({at, kPosted | target_index(call.target), call.argument});
+    ++pending_;
+  }
+  void post_after(TimePs delay, EventCall call) { post_at(later(delay), call); }
   /// Keeps `callback` and returns the call that runs it, once, and then drops it: a closure
   /// to hand wherever an EventCall goes (a message's arrival). Kept until called, or until
   /// the event that would call it is cancelled.
@@ -95,14 +109,31 @@ class Engine : private EventTarget {
   };
   static_assert(sizeof(Slot) == 16);
 
+  // EventEntry::ref of a posted event: the flag and the index of its target in targets_.
+  static constexpr std::uint32_t kPosted = std::uint32_t{1} << 31;
+
   TimePs later(TimePs delay) const { return add_times(now_, delay, "simulated time"); }
+  /// Checks `at` against now() and the simulator's range.
+  void check_event_time(TimePs at) const {
+    if (at < now_ || at > kMaxTimePs) [[unlikely]] reject_event_time(at);
+  }
+  [[noreturn]] void reject_event_time(TimePs at) const;
+  /// `target`'s index in targets_, listed on first sight.
+  std::uint32_t target_index(EventTarget* target) {
+    const std::uint32_t hint = target->engine_index_;
+    if (hint < targets_.size() && targets_[hint] == target) [[likely]] return hint;
+    return list_target(target);
+  }
+  std::uint32_t list_target(EventTarget* target);
   /// Runs closure `closure` of once() and drops it.
   void on_event(std::uint32_t closure) override;
   bool is_closure(const Slot& slot) const { return slot.target == this; }
 
   std::uint32_t acquire_slot();
   void release_slot(std::uint32_t slot);
-  bool stale(const EventEntry& entry) const { return slots_[entry.slot].generation != entry.generation; }
+  bool stale(const EventEntry& entry) const {
+    return (entry.ref & kPosted) == 0 && slots_[entry.ref].generation != entry.arg;
+  }
   /// Skips cancelled entries up to the next live event, taking batches as needed; returns
   /// whether one remains (then at batch_[batch_next_]).
   bool next_live_event();
@@ -121,6 +152,7 @@ class Engine : private EventTarget {
   std::size_t batch_next_ = 0;     // of which those from here on have not run
   SlotPool<Slot> slots_;
   SlotPool<Callback> closures_;  // once()'s, until they run
+  std::vector<EventTarget*> targets_;  // of posted events
   std::vector<Callback> batch_end_hooks_;
 };
 

@@ -15,11 +15,14 @@
 
 namespace commsim {
 
-// 16 bytes: a lockstep instant of a large run holds tens of thousands of them.
+// 16 bytes: a lockstep instant of a large run holds tens of thousands of them. The
+// scheduler orders by time only; `ref` and `arg` are the engine's (engine.h): a cancellable
+// event's slot and that slot's generation when scheduled (stale if it changed), or a posted
+// event's target (flagged) and argument.
 struct EventEntry {
   TimePs time;
-  std::uint32_t slot;        // where the engine keeps the callback
-  std::uint32_t generation;  // the slot's generation when scheduled; stale if it changed
+  std::uint32_t ref;
+  std::uint32_t arg;
 };
 static_assert(sizeof(EventEntry) == 16);
 

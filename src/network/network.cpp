@@ -75,14 +75,14 @@ void Network::launch(FlowId id, Bytes bytes, EventCall on_arrival, SendOptions o
   if (wait_ps == 0 && engine_.running()) {
     start_flow(id);
   } else {
-    engine_.schedule_after(wait_ps, EventCall{&flow_start_, id});
+    engine_.post_after(wait_ps, EventCall{&flow_start_, id});
   }
 }
 
 void Network::start_flow(FlowId id) {
   Flow& flow = flows_[id];
   if (flow.remaining_bytes == 0 || flow.route.length == 0) {
-    engine_.schedule_after(flow.latency_ps, flow.on_arrival);
+    engine_.post_after(flow.latency_ps, flow.on_arrival);
     release_flow(id);
     return;
   }
@@ -159,7 +159,7 @@ void Network::finish_flow(FlowId id) {
   --active_flows_;
   Flow& flow = flows_[id];
   if (flow_observer_) flow_observer_(route, flow.start_ps, now);
-  engine_.schedule_after(flow.latency_ps, flow.on_arrival);
+  engine_.post_after(flow.latency_ps, flow.on_arrival);
   release_flow(id);
 }
 

@@ -67,6 +67,46 @@ TEST(Engine, TypedEventsAndClosuresRunInOneOrder) {
   EXPECT_EQ(engine.events_processed(), 4u);
 }
 
+// Posted events (no slot, no cancel) and scheduled ones keep one order: time, then insertion;
+// a cancelled scheduled event between them leaves the posted ones alone.
+TEST(Engine, PostedAndScheduledEventsRunInOneOrder) {
+  Engine engine;
+  Recorder first, second;
+  engine.post_at(100, EventCall{&first, 1});
+  const EventId cancelled = engine.schedule_at(100, EventCall{&second, 9});
+  engine.post_at(100, EventCall{&second, 2});
+  engine.schedule_at(100, EventCall{&first, 3});
+  engine.post_at(50, engine.once([&] { first.log += "x"; }));
+  engine.post_after(70, EventCall{&second, 4});
+  EXPECT_EQ(engine.pending_events(), 6u);
+  EXPECT_TRUE(engine.cancel(cancelled));
+  engine.run();
+  EXPECT_EQ(first.log, "x13");
+  EXPECT_EQ(second.log, "42");
+  EXPECT_EQ(engine.events_processed(), 5u);
+  EXPECT_EQ(engine.now(), 100);
+}
+
+// A target posted to by two engines in turn is called by each with its own arguments.
+TEST(Engine, ATargetMayServeTwoEngines) {
+  Engine a, b;
+  Recorder recorder;
+  a.post_at(1, EventCall{&recorder, 1});
+  b.post_at(1, EventCall{&recorder, 2});
+  a.post_at(2, EventCall{&recorder, 3});
+  b.run();
+  a.run();
+  EXPECT_EQ(recorder.log, "213");
+}
+
+TEST(Engine, PostingInThePastIsAnInternalError) {
+  Engine engine;
+  Recorder recorder;
+  engine.schedule_at(10, [&] { EXPECT_THROW(engine.post_at(5, EventCall{&recorder, 0}), InternalError); });
+  engine.run();
+  EXPECT_THROW(engine.post_at(kMaxTimePs + 1, EventCall{&recorder, 0}), InputError);
+}
+
 // once() keeps a closure until it runs or its event is cancelled: what it holds is released
 // then, not when the engine goes.
 TEST(Engine, AClosureIsDroppedOnceItRanOrItsEventWasCancelled) {

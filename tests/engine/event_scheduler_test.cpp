@@ -20,7 +20,7 @@ class EventSchedulerTest : public ::testing::TestWithParam<SchedulerKind> {
     std::vector<EventEntry> batch{{-1, 99, 0}};  // the old contents must go
     scheduler_->take_batch(batch);
     std::vector<std::uint32_t> slots;
-    for (const EventEntry& e : batch) slots.push_back(e.slot);
+    for (const EventEntry& e : batch) slots.push_back(e.ref);
     return slots;
   }
 };
@@ -105,10 +105,10 @@ TEST_P(EventSchedulerTest, MatchesTheBinaryHeapOnRandomSchedules) {
       ASSERT_EQ(batches[b].size(), expected[b].size()) << "seed " << seed << " batch " << b;
       for (std::size_t i = 0; i < batches[b].size(); ++i) {
         ASSERT_EQ(batches[b][i].time, expected[b][i].time);
-        ASSERT_EQ(batches[b][i].slot, expected[b][i].slot);
+        ASSERT_EQ(batches[b][i].ref, expected[b][i].ref);
         ASSERT_EQ(batches[b][i].time, batches[b][0].time);
         if (i > 0) {
-          ASSERT_GT(batches[b][i].slot, batches[b][i - 1].slot);
+          ASSERT_GT(batches[b][i].ref, batches[b][i - 1].ref);
         }
       }
       if (b > 0) {
