@@ -125,14 +125,6 @@ std::string number(double value) {
                    " is beyond the simulator's range of 100 days (8.64e18 ps)");
 }
 
-/// std::round(x) (halves away from zero) for x >= 0, without a library call: below 2^52 the
-/// integer part and x minus it are exact in a double; from 2^52 on, x is an integer.
-double round_nonnegative(double x) {
-  if (!(x < 0x1p52)) return x;
-  const auto whole = static_cast<double>(static_cast<std::int64_t>(x));
-  return x - whole >= 0.5 ? whole + 1 : whole;
-}
-
 }  // namespace
 
 TimePs ps_from_seconds(double seconds, std::string_view what) {
@@ -142,13 +134,9 @@ TimePs ps_from_seconds(double seconds, std::string_view what) {
   return static_cast<TimePs>(ps);
 }
 
-TimePs transfer_time_ps(double bytes, BandwidthBps rate) {
+void transfer_time_failed(double bytes, BandwidthBps rate) {
   COMMSIM_CHECK(rate > 0 && bytes >= 0, "transfer of " + number(bytes) + " B at rate " + number(rate));
-  const double ps = round_nonnegative(bytes / rate * 1e12);
-  if (ps > static_cast<double>(kMaxTimePs)) {
-    time_out_of_range("transfer time", number(bytes) + " B at " + format_bandwidth(rate));
-  }
-  return static_cast<TimePs>(ps);
+  time_out_of_range("transfer time", number(bytes) + " B at " + format_bandwidth(rate));
 }
 
 void add_times_failed(TimePs a, TimePs b, std::string_view what) {

@@ -54,9 +54,26 @@ TimePs ps_from_seconds(double seconds, std::string_view what = "time");
 constexpr double seconds_from_ps(TimePs t) { return static_cast<double>(t) / 1e12; }
 constexpr double us_from_ps(TimePs t) { return static_cast<double>(t) / 1e6; }
 
+/// std::round(x) (halves away from zero) for x >= 0, without a library call: below 2^52 the
+/// integer part and x minus it are exact in a double; from 2^52 on, x is an integer.
+inline double round_nonnegative(double x) {
+  if (!(x < 0x1p52)) return x;
+  const auto whole = static_cast<double>(static_cast<std::int64_t>(x));
+  return x - whole >= 0.5 ? whole + 1 : whole;
+}
+
+/// Throws what transfer_time_ps throws for `bytes` at `rate`.
+[[noreturn]] void transfer_time_failed(double bytes, BandwidthBps rate);
 /// Time for `bytes` to flow at `rate`, rounded to the nearest picosecond (the clock's
-/// resolution): bytes / rate * 1e12 ps. Throws InputError beyond kMaxTimePs.
-TimePs transfer_time_ps(double bytes, BandwidthBps rate);
+/// resolution): bytes / rate * 1e12 ps. Throws InputError beyond kMaxTimePs. Inline: every
+/// rate change of a flow asks it.
+inline TimePs transfer_time_ps(double bytes, BandwidthBps rate) {
+  const double ps = round_nonnegative(bytes / rate * 1e12);
+  if (!(rate > 0 && bytes >= 0 && ps <= static_cast<double>(kMaxTimePs))) [[unlikely]] {
+    transfer_time_failed(bytes, rate);
+  }
+  return static_cast<TimePs>(ps);
+}
 
 // Checked arithmetic on the model's quantities: each throws InputError naming `what` and
 // the values when the result leaves the range above.
