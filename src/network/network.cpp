@@ -65,7 +65,7 @@ void Network::launch(FlowId id, Bytes bytes, EventCall on_arrival, SendOptions o
     route_class = std::max(route_class, channel.link_class);
   }
   flow.cap_Bps = std::min(options.rate_cap_Bps, library.rate(bottleneck)) / library.efficiency;
-  flow.completion = {};
+  flow.completion_ps = kNoCompletion;
   flow.on_arrival = on_arrival;
   TimePs wait_ps = overhead_ps_;
   if (!route.empty()) {
@@ -165,6 +165,7 @@ void Network::finish_flow(FlowId id) {
 
 void Network::release_flow(FlowId id) {
   Flow& flow = flows_[id];
+  flow.completion_ps = kNoCompletion;
   routes_.free(flow.route);
   flow.route = {};
   flows_.release(id);
@@ -279,10 +280,12 @@ void Network::set_rate(FlowId f, BandwidthBps rate, TimePs now) {
   flow.remaining_bytes -= flow.rate_Bps * seconds_from_ps(now - flow.last_update);
   flow.remaining_bytes = std::max(0.0, flow.remaining_bytes);
   flow.last_update = now;
-  if (rate == flow.rate_Bps && flow.completion.valid()) return;  // still on time
-  engine_.cancel(flow.completion);
+  if (rate == flow.rate_Bps && flow.completion_ps != kNoCompletion) return;  // still on time
   flow.rate_Bps = rate;
-  flow.completion = engine_.schedule_at(now + transfer_time_ps(flow.remaining_bytes, rate), EventCall{&flow_end_, f});
+  const TimePs due = add_times(now, transfer_time_ps(flow.remaining_bytes, rate), "flow completion");
+  if (due == flow.completion_ps) return;  // its entry for that instant is pending
+  flow.completion_ps = due;
+  engine_.post_at(due, EventCall{&flow_end_, f});
 }
 
 }  // namespace commsim

@@ -83,14 +83,15 @@ class Network : public Transport {
     TimePs last_update = 0;
     TimePs start_ps = 0;
     TimePs latency_ps = 0;
-    EventId completion;
+    TimePs completion_ps = kNoCompletion;  // when its last byte leaves at its rate
     RouteStore::Handle route;
     std::uint32_t mark = 0;  // recompute_rates' visit mark
     EventCall on_arrival;
   };
   static_assert(sizeof(Flow) <= 104, "a flow's state is at most 104 bytes (its route apart)");
+  static constexpr TimePs kNoCompletion = -1;  // not flowing (or released)
   // A typed event of a flow, called with its id: `Step` is start_flow (after the message's
-  // wait) or finish_flow (its last byte has left).
+  // wait) or finish_if_due (its last byte may have left).
   template <void (Network::*Step)(FlowId)>
   struct FlowEvent final : EventTarget {
     explicit FlowEvent(Network& n) : network(n) {}
@@ -129,6 +130,13 @@ class Network : public Transport {
   /// Starts flow `id`, after the per-message overhead and step latency.
   void launch(FlowId id, Bytes bytes, EventCall on_arrival, SendOptions options);
   void start_flow(FlowId id);
+  /// A completion event of flow `id` fires: the flow finishes if now is its completion
+  /// time. Completions are posted, not scheduled: a rate change posts the new time and
+  /// leaves the old entry, which then finds the flow due later (or gone) and does nothing.
+  /// Any entry at the due time finishes the flow, whichever rate change posted it.
+  void finish_if_due(FlowId id) {
+    if (flows_[id].completion_ps == engine_.now()) finish_flow(id);
+  }
   void finish_flow(FlowId id);
   void recompute_rates();
   /// Rates the flows on the changed resources if none shares a resource; false (nothing
@@ -160,7 +168,7 @@ class Network : public Transport {
   std::uint64_t flow_rate_evaluations_ = 0;
   FlowObserver flow_observer_;
   FlowEvent<&Network::start_flow> flow_start_{*this};
-  FlowEvent<&Network::finish_flow> flow_end_{*this};
+  FlowEvent<&Network::finish_if_due> flow_end_{*this};
 
   // Marks: a resource changed in this instant carries dirty_mark_, so that it is listed
   // once; recompute_rates() then marks what it visits with fresh values, and the next
