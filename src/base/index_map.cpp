@@ -1,5 +1,7 @@
 #include "base/index_map.h"
 
+#include <algorithm>
+#include <bit>
 #include <utility>
 
 #include "base/error.h"
@@ -8,7 +10,7 @@ namespace commsim {
 
 void IndexMap::insert(std::uint64_t key, std::uint32_t index) {
   COMMSIM_CHECK(index != kEmpty, "index map: the index UINT32_MAX marks an empty slot");
-  if (2 * (size_ + 1) > slots_.size()) grow();
+  if (2 * (size_ + 1) > slots_.size()) rehash(slots_.empty() ? kMinCapacity : 2 * slots_.size());
   std::size_t i = home(key);
   while (slots_[i].index != kEmpty) {
     COMMSIM_CHECK(slots_[i].key != key, "index map: key inserted twice");
@@ -37,10 +39,14 @@ void IndexMap::erase(std::uint64_t key) {
   }
   slots_[i] = Slot{};
   --size_;
+  // An eighth full: to a quarter full (amortized O(1): the entries erased since the array
+  // was last sized outnumber those moved).
+  if (slots_.size() > kMinCapacity && 8 * size_ < slots_.size()) {
+    rehash(std::max(kMinCapacity, std::bit_ceil(4 * size_)));
+  }
 }
 
-void IndexMap::grow() {
-  const std::size_t capacity = slots_.empty() ? 16 : 2 * slots_.size();
+void IndexMap::rehash(std::size_t capacity) {
   std::vector<Slot> old = std::exchange(slots_, std::vector<Slot>(capacity));
   size_ = 0;
   for (const Slot& slot : old) {

@@ -2,11 +2,12 @@
 // A hash map from 64-bit keys to 32-bit indices, for hot paths that look a small record up
 // by a number (the events of an instant by its time, a receiver's queue by its sender).
 //
-// Open addressing with linear probing in one flat array: no allocation per entry, and the
-// array only grows, so a map that has reached its working size never allocates again. It
-// is kept at most half full; erase shifts the following entries of the probe run back
-// (Knuth, TAOCP vol. 3, 6.4 Algorithm R), so no tombstones accumulate. find, insert and
-// erase are O(1) expected.
+// Open addressing with linear probing in one flat array: no allocation per entry. It is
+// kept at most half full, and shrunk once it is an eighth full, so that a burst of entries
+// (the pairs of an all-to-all's first instant) leaves no large array behind, while a map
+// that stays at its working size does not allocate again. Erase shifts the following
+// entries of the probe run back (Knuth, TAOCP vol. 3, 6.4 Algorithm R), so no tombstones
+// accumulate. find, insert and erase are O(1) amortized expected.
 
 #include <cstdint>
 #include <vector>
@@ -29,6 +30,8 @@ class IndexMap {
   /// Removes `key`, which must be present.
   void erase(std::uint64_t key);
   std::size_t size() const { return size_; }
+  /// Slots in the array (memory: 16 bytes each).
+  std::size_t capacity() const { return slots_.size(); }
   bool empty() const { return size_ == 0; }
 
  private:
@@ -49,8 +52,11 @@ class IndexMap {
     key ^= key >> 33;
     return static_cast<std::size_t>(key) & mask();
   }
-  void grow();
+  /// Moves every entry into a new array of `capacity` slots (a power of two, at least twice
+  /// the size).
+  void rehash(std::size_t capacity);
 
+  static constexpr std::size_t kMinCapacity = 16;
   std::vector<Slot> slots_;  // a power of two of them, or none
   std::size_t size_ = 0;
 };

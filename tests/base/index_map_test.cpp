@@ -36,6 +36,29 @@ TEST(IndexMap, MisuseIsAnInternalError) {
   EXPECT_THROW(map.insert(5, UINT32_MAX), InternalError);
 }
 
+// A burst of 10,000 entries takes 32,768 slots (at most half full); erasing all but 100
+// shrinks the array to a quarter full of what is left (512 slots), keeping every entry.
+TEST(IndexMap, ShrinksOnceAnEighthFull) {
+  IndexMap map;
+  for (std::uint32_t k = 0; k < 10'000; ++k) map.insert(std::uint64_t{k} << 32 | 7, k);
+  EXPECT_EQ(map.capacity(), 32'768u);
+  for (std::uint32_t k = 100; k < 10'000; ++k) map.erase(std::uint64_t{k} << 32 | 7);
+  EXPECT_EQ(map.size(), 100u);
+  EXPECT_EQ(map.capacity(), 512u);
+  for (std::uint32_t k = 0; k < 10'000; ++k) {
+    const std::uint32_t* found = map.find(std::uint64_t{k} << 32 | 7);
+    if (k < 100) {
+      ASSERT_NE(found, nullptr);
+      EXPECT_EQ(*found, k);
+    } else {
+      EXPECT_EQ(found, nullptr);
+    }
+  }
+  for (std::uint32_t k = 0; k < 100; ++k) map.erase(std::uint64_t{k} << 32 | 7);
+  EXPECT_EQ(map.capacity(), 16u);
+  EXPECT_TRUE(map.empty());
+}
+
 // Random inserts and erases against std::map, over few enough keys (0..299, in a table of
 // up to 1,024 slots) that probe runs collide, wrap around the end and are cut by erasures:
 // a wrong backward shift loses or duplicates a key here.
