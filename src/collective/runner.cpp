@@ -55,6 +55,7 @@ std::uint32_t CollectiveRunner::new_message() {
   COMMSIM_CHECK(messages_.in_use() < kNone - 1, "too many messages in flight");
   const std::uint32_t id = messages_.acquire();
   if (tracker_ && id == snapshots_.size()) snapshots_.emplace_back();
+  if (on_message_ && id == issues_.size()) issues_.emplace_back();
   return id;
 }
 
@@ -87,7 +88,7 @@ void CollectiveRunner::close_if_empty(std::uint32_t queue) {
 
 void CollectiveRunner::post_send(std::uint32_t id) {
   Message& m = messages_[id];
-  const std::uint32_t queue = queue_of(m.receiver_lane, m.src);
+  const std::uint32_t queue = queue_of(m.receiver_lane, sender(m));
   PeerQueue& q = queues_[queue];
   if (q.posted > 0) {
     --q.posted;
@@ -147,14 +148,10 @@ void CollectiveRunner::try_start(std::uint32_t index) {
     Message& m = messages_[id];
     m.sender_lane = index;
     m.receiver_lane = lane_index(send.peer, channel, chunk);
-    m.src = rank;
     m.bytes = message_bytes(chunk, send);
     m.op = send.op;
     if (tracker_) snapshots_[id] = tracker_->take(rank, chunk, send.blocks);
-    if (on_message_) {
-      m.step = lane.step;
-      m.issued_ps = transport_.now();
-    }
+    if (on_message_) issues_[id] = {lane.step, transport_.now()};
     ++lane.sends_pending;
     ++messages_sent_;
     post_send(id);
@@ -171,12 +168,12 @@ void CollectiveRunner::start_transfer(std::uint32_t id) {
   const Rank dst = lane_at(m.receiver_lane).rank;
   SendOptions options;
   if (library_) options.library = &*library_;
-  transport_.send(npu(m.src), npu(dst), m.bytes, EventCall{this, id}, options);
+  transport_.send(npu(sender(m)), npu(dst), m.bytes, EventCall{this, id}, options);
 }
 
 void CollectiveRunner::on_arrival(std::uint32_t id) {
   const Message& m = messages_[id];
-  if (on_message_) report_message(m);
+  if (on_message_) report_message(id);
   if (tracker_) {
     const LaneAt receiver = lane_at(m.receiver_lane);
     tracker_->apply(receiver.rank, receiver.chunk, snapshots_[id], m.op);
@@ -195,16 +192,17 @@ void CollectiveRunner::on_arrival(std::uint32_t id) {
   maybe_finish_step(receiver);
 }
 
-void CollectiveRunner::report_message(const Message& m) const {
+void CollectiveRunner::report_message(std::uint32_t id) const {
+  const Message& m = messages_[id];
   const LaneAt receiver = lane_at(m.receiver_lane);
   CollectiveMessage message;
-  message.rank = m.src;
+  message.rank = sender(m);
   message.peer = receiver.rank;
   message.bytes = m.bytes;
   message.channel = static_cast<std::uint32_t>(receiver.channel);
   message.chunk = static_cast<std::uint32_t>(receiver.chunk);
-  message.step = m.step;
-  message.issued_ps = m.issued_ps;
+  message.step = issues_[id].step;
+  message.issued_ps = issues_[id].issued_ps;
   message.arrived_ps = transport_.now();
   on_message_(message);
 }

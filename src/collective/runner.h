@@ -89,15 +89,19 @@ class CollectiveRunner : private EventTarget {
     // receiving from one peer step after step (a ring) finds it without the hash map.
     std::uint32_t queue = kNone;
   };
+  // 24 bytes: an all-to-all has a million in flight. The sender is its lane's rank.
   struct Message {
     std::uint32_t sender_lane;
     std::uint32_t receiver_lane;
-    Rank src;
     std::uint32_t next;  // the next early send in its PeerQueue
-    Bytes bytes;
     DataOp op;
-    std::uint32_t step = 0;  // recorded with on_message only
-    TimePs issued_ps = 0;    // likewise
+    Bytes bytes;
+  };
+  static_assert(sizeof(Message) == 24);
+  // What on_message reports of a message beyond the message itself.
+  struct Issue {
+    std::uint32_t step = 0;
+    TimePs issued_ps = 0;
   };
 
   std::uint32_t lane_index(Rank rank, std::size_t channel, std::size_t chunk) const {
@@ -135,7 +139,8 @@ class CollectiveRunner : private EventTarget {
   void maybe_finish_step(std::uint32_t lane);
   void complete_step(std::uint32_t lane);
   void finish_rank(Rank rank);
-  void report_message(const Message& m) const;
+  void report_message(std::uint32_t id) const;
+  Rank sender(const Message& m) const { return lane_at(m.sender_lane).rank; }
 
   Transport& transport_;
   const Schedule& schedule_;
@@ -156,6 +161,7 @@ class CollectiveRunner : private EventTarget {
   std::size_t ranks_done_ = 0;
   SlotPool<Message> messages_;
   std::vector<DataTracker::Snapshot> snapshots_;  // per message, with a tracker only
+  std::vector<Issue> issues_;                     // per message, with on_message only
   IndexMap queue_of_pair_;  // pair_key(lane, peer) -> index into queues_
   SlotPool<PeerQueue> queues_;
   std::uint64_t messages_sent_ = 0;
