@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/error.h"
 #include "base/slot_pool.h"
 #include "base/units.h"
 #include "engine/event_scheduler.h"
@@ -46,6 +47,13 @@ class EventTarget {
 /// A target and the argument it is called with.
 struct EventCall {
   EventTarget* target = nullptr;
+  std::uint32_t argument = 0;
+};
+
+/// A call as an engine lists it (Engine::listed): 8 bytes, for records that keep a call to
+/// post later (a flow keeps its message's arrival). Valid with that engine only.
+struct ListedCall {
+  std::uint32_t target = 0;
   std::uint32_t argument = 0;
 };
 
@@ -79,6 +87,15 @@ class Engine : private EventTarget {
     ++pending_;
   }
   void post_after(TimePs delay, EventCall call) { post_at(later(delay), call); }
+  /// `call` as this engine lists it, to post later.
+  ListedCall listed(EventCall call) { return {target_index(call.target), call.argument}; }
+  void post_after(TimePs delay, ListedCall call) {
+    const TimePs at = later(delay);
+    check_event_time(at);
+    COMMSIM_CHECK(call.target < targets_.size(), "a listed call of another engine");
+    scheduler_->push({at, kPosted | call.target, call.argument});
+    ++pending_;
+  }
   /// Keeps `callback` and returns the call that runs it, once, and then drops it: a closure
   /// to hand wherever an EventCall goes (a message's arrival). Kept until called, or until
   /// the event that would call it is cancelled.

@@ -66,7 +66,7 @@ void Network::launch(FlowId id, Bytes bytes, EventCall on_arrival, SendOptions o
   }
   flow.cap_Bps = std::min(options.rate_cap_Bps, library.rate(bottleneck)) / library.efficiency;
   flow.completion_ps = kNoCompletion;
-  flow.on_arrival = on_arrival;
+  flow.on_arrival = engine_.listed(on_arrival);
   TimePs wait_ps = overhead_ps_;
   if (!route.empty()) {
     wait_ps = add_times(wait_ps, library.step_latency(route_class), "message overhead");
@@ -88,7 +88,10 @@ void Network::start_flow(FlowId id) {
   }
   const TimePs now = engine_.now();
   flow.last_update = now;
-  flow.start_ps = now;
+  if (flow_observer_) {
+    if (flow_start_ps_.size() <= id) flow_start_ps_.resize(flows_.made());
+    flow_start_ps_[id] = now;
+  }
   const RouteView route = routes_.channels(flow.route);
   const std::span<std::uint32_t> positions = routes_.positions(flow.route);
   for (std::size_t i = 0; i < route.size(); ++i) {
@@ -158,7 +161,7 @@ void Network::finish_flow(FlowId id) {
   }
   --active_flows_;
   Flow& flow = flows_[id];
-  if (flow_observer_) flow_observer_(route, flow.start_ps, now);
+  if (flow_observer_) flow_observer_(route, flow_start_ps_[id], now);
   engine_.post_after(flow.latency_ps, flow.on_arrival);
   release_flow(id);
 }

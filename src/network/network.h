@@ -22,6 +22,7 @@
 #include <limits>
 #include <vector>
 
+#include "base/error.h"
 #include "base/slot_pool.h"
 #include "base/small_id_list.h"
 #include "base/units.h"
@@ -57,7 +58,11 @@ class Network : public Transport {
   /// Called when a flow's last byte has left: its route and when it flowed (for link
   /// timelines). Zero-byte messages and messages to oneself have no flow.
   using FlowObserver = std::function<void(RouteView route, TimePs start_ps, TimePs end_ps)>;
-  void set_flow_observer(FlowObserver observer) { flow_observer_ = std::move(observer); }
+  /// Set before any flow starts.
+  void set_flow_observer(FlowObserver observer) {
+    COMMSIM_CHECK(active_flows_ == 0, "a flow observer set while flows are on the network");
+    flow_observer_ = std::move(observer);
+  }
   /// What every link has carried so far (link_stats.h), with T = `simulated_ps` (flows still
   /// on a link count as busy up to T).
   LinkStats link_stats(TimePs simulated_ps) const;
@@ -74,21 +79,20 @@ class Network : public Transport {
 
  private:
   using FlowId = std::uint32_t;
-  // A flow's state, 104 bytes with a route of up to two hops (longer: 8 bytes a hop more in
-  // routes_).
+  // A flow's state, 88 bytes with a route of up to two hops (longer: 8 bytes a hop more in
+  // routes_): an all-to-all has a million of them at once.
   struct Flow {
     double remaining_bytes = 0;
     BandwidthBps rate_Bps = 0;
     BandwidthBps cap_Bps = 0;
     TimePs last_update = 0;
-    TimePs start_ps = 0;
     TimePs latency_ps = 0;
     TimePs completion_ps = kNoCompletion;  // when its last byte leaves at its rate
     RouteStore::Handle route;
     std::uint32_t mark = 0;  // recompute_rates' visit mark
-    EventCall on_arrival;
+    ListedCall on_arrival;
   };
-  static_assert(sizeof(Flow) <= 104, "a flow's state is at most 104 bytes (its route apart)");
+  static_assert(sizeof(Flow) <= 88, "a flow's state is at most 88 bytes (its route apart)");
   static constexpr TimePs kNoCompletion = -1;  // not flowing (or released)
   // A typed event of a flow, called with its id: `Step` is start_flow (after the message's
   // wait) or finish_if_due (its last byte may have left).
@@ -167,6 +171,7 @@ class Network : public Transport {
   std::uint64_t recomputations_ = 0;
   std::uint64_t flow_rate_evaluations_ = 0;
   FlowObserver flow_observer_;
+  std::vector<TimePs> flow_start_ps_;  // per flow id, with an observer only
   FlowEvent<&Network::start_flow> flow_start_{*this};
   FlowEvent<&Network::finish_if_due> flow_end_{*this};
 

@@ -99,6 +99,20 @@ TEST(Engine, ATargetMayServeTwoEngines) {
   EXPECT_EQ(recorder.log, "213");
 }
 
+// A call kept as the engine lists it (8 bytes) posts like the call itself.
+TEST(Engine, AListedCallPostsItsTargetAndArgument) {
+  Engine engine;
+  Recorder recorder;
+  const ListedCall later = engine.listed(EventCall{&recorder, 5});
+  engine.post_at(10, EventCall{&recorder, 4});
+  engine.schedule_at(10, [&] { engine.post_after(0, later); });
+  engine.run();
+  EXPECT_EQ(recorder.log, "45");
+  EXPECT_EQ(engine.now(), 10);
+  Engine other;
+  EXPECT_THROW(other.post_after(0, ListedCall{3, 0}), InternalError);
+}
+
 TEST(Engine, PostingInThePastIsAnInternalError) {
   Engine engine;
   Recorder recorder;
