@@ -11,7 +11,7 @@ void MaxMinProblem::clear() {
   capacity_.clear();
   flow_begin_.assign(1, 0);
   flow_resources_.clear();
-  cap_.clear();
+  capped_.clear();
 }
 
 std::uint32_t MaxMinProblem::add_resource(double capacity_Bps) {
@@ -29,9 +29,10 @@ std::uint32_t MaxMinProblem::add_flow(std::span<const std::uint32_t> resources,
     COMMSIM_CHECK(r < capacity_.size(), "flow crosses an unknown resource");
     flow_resources_.push_back(r);
   }
+  const auto flow = static_cast<std::uint32_t>(flow_begin_.size() - 1);
   flow_begin_.push_back(static_cast<std::uint32_t>(flow_resources_.size()));
-  cap_.push_back(cap_Bps);
-  return static_cast<std::uint32_t>(cap_.size() - 1);
+  if (std::isfinite(cap_Bps)) capped_.push_back({flow, cap_Bps});
+  return flow;
 }
 
 const std::vector<double>& MaxMinSolver::solve(const MaxMinProblem& p) {
@@ -41,12 +42,10 @@ const std::vector<double>& MaxMinSolver::solve(const MaxMinProblem& p) {
   frozen_.assign(flows, 0);
   remaining_.resize(resources);
   unfrozen_on_.assign(resources, 0);
-  capped_flows_.clear();
 
   // Resource -> flows, by counting sort.
   for (std::uint32_t f = 0; f < flows; ++f) {
     for (const std::uint32_t r : p.resources_of(f)) ++unfrozen_on_[r];
-    if (std::isfinite(p.cap(f))) capped_flows_.push_back(f);
   }
   resource_begin_.assign(resources + 1, 0);
   for (std::size_t r = 0; r < resources; ++r) {
@@ -72,8 +71,8 @@ const std::vector<double>& MaxMinSolver::solve(const MaxMinProblem& p) {
     for (const std::uint32_t r : active_resources_) {
       level = std::min(level, remaining_[r] / unfrozen_on_[r]);
     }
-    for (const std::uint32_t f : capped_flows_) {
-      if (!frozen_[f]) level = std::min(level, p.cap(f));
+    for (const auto& [f, cap] : p.capped()) {
+      if (!frozen_[f]) level = std::min(level, cap);
     }
     COMMSIM_CHECK(std::isfinite(level), "max-min: unfrozen flows without a bound");
     const double threshold = level * (1 + 1e-12);
@@ -92,8 +91,8 @@ const std::vector<double>& MaxMinSolver::solve(const MaxMinProblem& p) {
         }
       }
     }
-    for (const std::uint32_t f : capped_flows_) {
-      if (p.cap(f) <= threshold) freeze(f);
+    for (const auto& [f, cap] : p.capped()) {
+      if (cap <= threshold) freeze(f);
     }
     COMMSIM_CHECK(!newly_frozen_.empty(), "max-min: no flow froze at a level");
     for (const std::uint32_t f : newly_frozen_) {

@@ -23,21 +23,29 @@
 namespace commsim {
 
 /// A problem in compressed form: flow f crosses the resources
-/// flow_resources[flow_begin[f] .. flow_begin[f+1]).
+/// flow_resources[flow_begin[f] .. flow_begin[f+1]); only flows with a cap keep one (a
+/// million-flow all-to-all has none that can bind: Network passes those as kNoCap).
 class MaxMinProblem {
  public:
   static constexpr double kNoCap = std::numeric_limits<double>::infinity();
+  struct CappedFlow {
+    std::uint32_t flow;
+    double cap_Bps;
+  };
 
   void clear();
+  /// Clears and returns the memory (after a problem much larger than the usual).
+  void release_memory() { *this = MaxMinProblem(); }
   /// Returns the resource's index. Capacity in bytes per second, > 0.
   std::uint32_t add_resource(double capacity_Bps);
   /// Returns the flow's index. A flow must cross a resource or have a cap.
   std::uint32_t add_flow(std::span<const std::uint32_t> resources, double cap_Bps = kNoCap);
 
   std::size_t resource_count() const { return capacity_.size(); }
-  std::size_t flow_count() const { return cap_.size(); }
+  std::size_t flow_count() const { return flow_begin_.size() - 1; }
   double capacity(std::uint32_t r) const { return capacity_[r]; }
-  double cap(std::uint32_t f) const { return cap_[f]; }
+  /// The flows with a finite cap, in flow order.
+  const std::vector<CappedFlow>& capped() const { return capped_; }
   std::span<const std::uint32_t> resources_of(std::uint32_t f) const {
     return {flow_resources_.data() + flow_begin_[f], flow_begin_[f + 1] - flow_begin_[f]};
   }
@@ -46,7 +54,7 @@ class MaxMinProblem {
   std::vector<double> capacity_;
   std::vector<std::uint32_t> flow_begin_{0};
   std::vector<std::uint32_t> flow_resources_;
-  std::vector<double> cap_;
+  std::vector<CappedFlow> capped_;
 };
 
 /// Keeps its working memory between calls, so repeated solves do not allocate.
@@ -54,6 +62,8 @@ class MaxMinSolver {
  public:
   /// Rates in bytes per second, one per flow, valid until the next call.
   const std::vector<double>& solve(const MaxMinProblem& problem);
+  /// Returns the working memory (after a problem much larger than the usual).
+  void release_memory() { *this = MaxMinSolver(); }
 
  private:
   std::vector<double> rate_;
@@ -62,7 +72,6 @@ class MaxMinSolver {
   std::vector<std::uint32_t> resource_begin_;
   std::vector<std::uint32_t> resource_flows_;
   std::vector<std::uint32_t> active_resources_;
-  std::vector<std::uint32_t> capped_flows_;
   std::vector<std::uint32_t> newly_frozen_;
   std::vector<char> frozen_;
 };

@@ -238,14 +238,27 @@ void Network::rate_shared_flows() {
   for (const std::uint32_t r : component_resources_) {
     resource_local_[r] = problem_.add_resource(capacity_now(r));
   }
+  // A cap at or above the least capacity on the flow's route never binds (the flow's rate
+  // is at most that capacity's share), so it is left out, and the problem stays small.
   for (const FlowId f : component_flows_) {
     local_route_.clear();
-    for (const ChannelId c : route_of(f)) local_route_.push_back(resource_local_[resource_of(c)]);
-    problem_.add_flow(local_route_, flows_[f].cap_Bps);
+    double least_capacity = MaxMinProblem::kNoCap;
+    for (const ChannelId c : route_of(f)) {
+      const std::uint32_t r = resource_local_[resource_of(c)];
+      local_route_.push_back(r);
+      least_capacity = std::min(least_capacity, problem_.capacity(r));
+    }
+    const double cap = flows_[f].cap_Bps;
+    problem_.add_flow(local_route_, cap < least_capacity ? cap : MaxMinProblem::kNoCap);
   }
   const std::vector<double>& rates = solver_.solve(problem_);
   const TimePs now = engine_.now();
   for (std::size_t i = 0; i < component_flows_.size(); ++i) set_rate(component_flows_[i], rates[i], now);
+  if (component_flows_.size() > kLargeComponentFlows) {
+    problem_.release_memory();
+    solver_.release_memory();
+    component_flows_ = {};
+  }
 }
 
 BandwidthBps Network::capacity_now(std::uint32_t resource) const {

@@ -180,7 +180,10 @@ class Network : public Transport {
   // instant's dirty_mark_ is fresh again.
   std::uint32_t epoch_ = 1;
   std::uint32_t dirty_mark_ = 1;
-  // Working memory of recompute_rates(), kept to avoid allocation.
+  // Working memory of recompute_rates(), kept to avoid allocation, except after a component
+  // of more than this many flows (an all-to-all's million: 50 bytes a flow), whose solve
+  // costs far more than allocating again.
+  static constexpr std::size_t kLargeComponentFlows = std::size_t{1} << 16;
   std::vector<std::uint32_t> resource_local_;
   std::vector<std::uint32_t> component_resources_;
   std::vector<FlowId> component_flows_;
