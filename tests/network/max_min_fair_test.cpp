@@ -77,6 +77,29 @@ TEST(MaxMinFair, RateCapsAreUpperBoundsWithinMaxMin) {
   EXPECT_EQ(solver.solve(p), (std::vector<double>{10.0, 40.0}));
 }
 
+// Only finite caps are kept; a solver that has returned its memory solves again alike.
+TEST(MaxMinFair, KeepsOnlyFiniteCapsAndSolvesAfterReleasingMemory) {
+  // Capacities 30 and 12: f0 (capped at 4) and f1 cross both, f2 only the first. Level 4
+  // freezes f0 by its cap; the second resource then has 8 for f1 alone; the first gives f2
+  // 30 - 4 - 8 = 18.
+  MaxMinProblem p;
+  const auto a = p.add_resource(30.0);
+  const auto b = p.add_resource(12.0);
+  p.add_flow(R{a, b}, 4.0);
+  p.add_flow(R{a, b});
+  p.add_flow(R{a}, MaxMinProblem::kNoCap);
+  ASSERT_EQ(p.capped().size(), 1u);
+  EXPECT_EQ(p.capped()[0].flow, 0u);
+  EXPECT_EQ(p.flow_count(), 3u);
+  MaxMinSolver solver;
+  EXPECT_EQ(solver.solve(p), (std::vector<double>{4.0, 8.0, 18.0}));
+  solver.release_memory();
+  EXPECT_EQ(solver.solve(p), (std::vector<double>{4.0, 8.0, 18.0}));
+  p.release_memory();
+  EXPECT_EQ(p.flow_count(), 0u);
+  EXPECT_EQ(p.resource_count(), 0u);
+}
+
 TEST(MaxMinFair, SymmetricFlowsGetIdenticalRates) {
   MaxMinProblem p;
   const auto r = p.add_resource(1.0);
