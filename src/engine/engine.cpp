@@ -86,7 +86,7 @@ bool Engine::cancel(EventId id) {
 bool Engine::next_live_event() {
   while (true) {
     for (; batch_next_ < batch_.size(); ++batch_next_) {
-      if (!stale(batch_[batch_next_])) return true;
+      if (!skip_stale(batch_[batch_next_])) return true;
     }
     if (scheduler_->empty()) return false;
     scheduler_->take_batch(batch_);
@@ -98,6 +98,7 @@ void Engine::run_instant() {
   while (true) {
     while (batch_next_ < batch_.size()) {
       const EventEntry entry = batch_[batch_next_++];
+      if (skip_stale(entry)) continue;
       EventTarget* target;
       std::uint32_t argument;
       if (entry.ref & kPosted) {
@@ -105,7 +106,6 @@ void Engine::run_instant() {
         argument = entry.arg;
       } else {
         Slot& slot = slots_[entry.ref];
-        if (slot.generation != entry.arg) continue;  // cancelled
         // The slot is free before the call (cancel() declines it from here on), so the
         // events the call schedules may take it.
         target = slot.target;

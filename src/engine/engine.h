@@ -35,6 +35,11 @@ using Callback = std::function<void()>;
 class EventTarget {
  public:
   virtual void on_event(std::uint32_t argument) = 0;
+  /// Whether an event posted with `argument` for time `at` still stands. A posted event
+  /// cannot be cancelled; a target whose posted events can be superseded (a flow's
+  /// completion, when a rate change moves it) says no for those, and the engine then
+  /// neither calls it nor visits an instant that holds nothing else.
+  virtual bool stands(std::uint32_t /*argument*/, TimePs /*at*/) const { return true; }
 
  protected:
   ~EventTarget() = default;
@@ -81,21 +86,17 @@ class Engine : private EventTarget {
   EventId schedule_after(TimePs delay, Callback callback) { return schedule_at(later(delay), std::move(callback)); }
   /// Calls `call` at `at` (>= now()), like schedule_at, but for good: a posted event cannot
   /// be cancelled, and costs no slot.
-  void post_at(TimePs at, EventCall call) {
-    check_event_time(at);
-    scheduler_->push({at, kPosted | target_index(call.target), call.argument});
-    ++pending_;
-  }
-  void post_after(TimePs delay, EventCall call) { post_at(later(delay), call); }
+  void post_at(TimePs at, EventCall call) { post_at(at, listed(call)); }
+  void post_after(TimePs delay, EventCall call) { post_at(later(delay), listed(call)); }
   /// `call` as this engine lists it, to post later.
   ListedCall listed(EventCall call) { return {target_index(call.target), call.argument}; }
-  void post_after(TimePs delay, ListedCall call) {
-    const TimePs at = later(delay);
+  void post_at(TimePs at, ListedCall call) {
     check_event_time(at);
     COMMSIM_CHECK(call.target < targets_.size(), "a listed call of another engine");
     scheduler_->push({at, kPosted | call.target, call.argument});
     ++pending_;
   }
+  void post_after(TimePs delay, ListedCall call) { post_at(later(delay), call); }
   /// Keeps `callback` and returns the call that runs it, once, and then drops it: a closure
   /// to hand wherever an EventCall goes (a message's arrival). Kept until called, or until
   /// the event that would call it is cancelled.
@@ -148,8 +149,13 @@ class Engine : private EventTarget {
 
   std::uint32_t acquire_slot();
   void release_slot(std::uint32_t slot);
-  bool stale(const EventEntry& entry) const {
-    return (entry.ref & kPosted) == 0 && slots_[entry.ref].generation != entry.arg;
+  /// Whether `entry` is to be skipped: its slot's event was cancelled (and no longer
+  /// counts as pending), or its posted event no longer stands (counted off here).
+  bool skip_stale(const EventEntry& entry) {
+    if ((entry.ref & kPosted) == 0) return slots_[entry.ref].generation != entry.arg;
+    if (targets_[entry.ref & ~kPosted]->stands(entry.arg, entry.time)) return false;
+    --pending_;
+    return true;
   }
   /// Skips cancelled entries up to the next live event, taking batches as needed; returns
   /// whether one remains (then at batch_[batch_next_]).

@@ -94,12 +94,19 @@ class Network : public Transport {
   };
   static_assert(sizeof(Flow) <= 88, "a flow's state is at most 88 bytes (its route apart)");
   static constexpr TimePs kNoCompletion = -1;  // not flowing (or released)
-  // A typed event of a flow, called with its id: `Step` is start_flow (after the message's
-  // wait) or finish_if_due (its last byte may have left).
-  template <void (Network::*Step)(FlowId)>
-  struct FlowEvent final : EventTarget {
-    explicit FlowEvent(Network& n) : network(n) {}
-    void on_event(std::uint32_t flow) override { (network.*Step)(flow); }
+  // A flow's start, after its message's wait: a typed event with the flow's id.
+  struct FlowStart final : EventTarget {
+    explicit FlowStart(Network& n) : network(n) {}
+    void on_event(std::uint32_t flow) override { network.start_flow(flow); }
+    Network& network;
+  };
+  // A flow's completion, its last byte leaving. Completions are posted, not scheduled: a
+  // rate change posts the new due time and leaves the old entry, which no longer stands
+  // (the flow is due at another time, or gone); any entry at the due time finishes it.
+  struct FlowCompletion final : EventTarget {
+    explicit FlowCompletion(Network& n) : network(n) {}
+    void on_event(std::uint32_t flow) override { network.finish_flow(flow); }
+    bool stands(std::uint32_t flow, TimePs at) const override { return network.flows_[flow].completion_ps == at; }
     Network& network;
   };
   // What a flow's launch reads of a link direction; fixed during a run.
@@ -134,13 +141,6 @@ class Network : public Transport {
   /// Starts flow `id`, after the per-message overhead and step latency.
   void launch(FlowId id, Bytes bytes, EventCall on_arrival, SendOptions options);
   void start_flow(FlowId id);
-  /// A completion event of flow `id` fires: the flow finishes if now is its completion
-  /// time. Completions are posted, not scheduled: a rate change posts the new time and
-  /// leaves the old entry, which then finds the flow due later (or gone) and does nothing.
-  /// Any entry at the due time finishes the flow, whichever rate change posted it.
-  void finish_if_due(FlowId id) {
-    if (flows_[id].completion_ps == engine_.now()) finish_flow(id);
-  }
   void finish_flow(FlowId id);
   void recompute_rates();
   /// Rates the flows on the changed resources if none shares a resource; false (nothing
@@ -172,8 +172,8 @@ class Network : public Transport {
   std::uint64_t flow_rate_evaluations_ = 0;
   FlowObserver flow_observer_;
   std::vector<TimePs> flow_start_ps_;  // per flow id, with an observer only
-  FlowEvent<&Network::start_flow> flow_start_{*this};
-  FlowEvent<&Network::finish_if_due> flow_end_{*this};
+  FlowStart flow_start_{*this};
+  FlowCompletion flow_end_{*this};
 
   // Marks: a resource changed in this instant carries dirty_mark_, so that it is listed
   // once; recompute_rates() then marks what it visits with fresh values, and the next

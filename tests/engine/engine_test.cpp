@@ -99,6 +99,31 @@ TEST(Engine, ATargetMayServeTwoEngines) {
   EXPECT_EQ(recorder.log, "213");
 }
 
+// A posted event its target no longer stands by is neither called nor its instant visited.
+class EvenOnly final : public EventTarget {
+ public:
+  void on_event(std::uint32_t argument) override { log += std::to_string(argument); }
+  bool stands(std::uint32_t argument, TimePs) const override { return argument % 2 == 0; }
+  std::string log;
+};
+
+TEST(Engine, APostedEventThatNoLongerStandsIsSkipped) {
+  Engine engine;
+  EvenOnly target;
+  std::vector<TimePs> instants;
+  engine.add_batch_end_hook([&] { instants.push_back(engine.now()); });
+  engine.post_at(10, EventCall{&target, 2});
+  engine.post_at(10, EventCall{&target, 3});
+  engine.post_at(20, EventCall{&target, 5});  // alone at 20: the run ends at 10
+  EXPECT_EQ(engine.pending_events(), 3u);
+  engine.run();
+  EXPECT_EQ(target.log, "2");
+  EXPECT_EQ(instants, (std::vector<TimePs>{10}));
+  EXPECT_EQ(engine.now(), 10);
+  EXPECT_EQ(engine.events_processed(), 1u);
+  EXPECT_EQ(engine.pending_events(), 0u);
+}
+
 // A call kept as the engine lists it (8 bytes) posts like the call itself.
 TEST(Engine, AListedCallPostsItsTargetAndArgument) {
   Engine engine;

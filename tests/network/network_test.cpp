@@ -167,6 +167,25 @@ TEST(Network, FlowFinishingMidwaySpeedsUpTheOthers) {
   EXPECT_EQ(arrivals, (std::vector<TimePs>{ps_from_us(400), ps_from_us(200), ps_from_us(450)}));
 }
 
+TEST(Network, ARunEndsAtItsLastArrivalNotAtACompletionTimeARateChangeMoved) {
+  // On the 100 GB/s pair, 2^20 B and 2^19 B at once: 50 GB/s each, so the first is due at
+  // 2^20 x 20 ps = 20,971,520 ps. The second ends at 2^19 x 20 = 10,485,760 ps; the first,
+  // then alone with 2^19 B left at 10 ps/B, ends at 15,728,640 and arrives 1 us later. The
+  // engine's clock stops there (pipeline and replay read it as the run's time), not at the
+  // first rate's due time.
+  const Topology t = pair(Duplex::kFull);
+  Engine engine;
+  Network network(engine, t);
+  std::vector<TimePs> arrivals;
+  for (const Bytes bytes : {kMiB, kMiB / 2}) {
+    network.send(0, 1, bytes, [&] { arrivals.push_back(engine.now()); }, SendOptions{});
+  }
+  engine.run();
+  EXPECT_EQ(arrivals, (std::vector<TimePs>{11'485'760, 16'728'640}));
+  EXPECT_EQ(engine.now(), 16'728'640);
+  EXPECT_EQ(engine.pending_events(), 0u);
+}
+
 TEST(Network, FlowsLeavingASharedLinkInAnyOrderLeaveTheOthersTheirShare) {
   // 4, 1, 3 and 2 MB on one 100 GB/s channel (1 us latency): 25 GB/s each until the 1 MB
   // flow ends at 40 us (each has moved 1 MB); then 100/3 GB/s each, so the 2 MB flow's last
