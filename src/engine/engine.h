@@ -5,7 +5,10 @@
 // An event is a time and what to call then: a typed call (a target and a 32-bit argument)
 // or a closure. A scheduled event can be cancelled: the engine keeps its call in a slot
 // that the scheduler's entry names. A posted event cannot: its entry carries the call
-// itself, so it takes no slot (a message's arrival, a flow's start). All events of one timestamp form a batch: the engine runs them in insertion
+// itself, so it takes no slot (a message's arrival, a flow's start and completion; a
+// target may say a posted event no longer stands, EventTarget::stands).
+//
+// All events of one timestamp form a batch: the engine runs them in insertion
 // order (events they schedule at the same instant run after them, in order), then calls
 // every batch-end hook once, so that a model can react to all changes of one instant
 // together (the network recomputes its rates there). A hook may schedule more events at the

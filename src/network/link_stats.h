@@ -65,10 +65,10 @@ struct LinkUse {
   TimePs busy_ps = 0;        // closed busy intervals
   TimePs busy_since_ps = 0;  // start of the open one, while flows are on the resource
 
-  /// A flow of `wire_bytes` starts at `now`; `flows` are on the resource with it.
-  void flow_started(double bytes, std::uint32_t flows, TimePs now) {
+  /// A flow of `flow_wire_bytes` starts at `now`; `flows` are on the resource with it.
+  void flow_started(double flow_wire_bytes, std::uint32_t flows, TimePs now) {
     if (flows == 1) busy_since_ps = now;
-    wire_bytes += bytes;
+    wire_bytes += flow_wire_bytes;
   }
   /// A flow has sent its last byte at `now`; `flows` remain on the resource.
   void flow_finished(std::uint32_t flows, TimePs now) {
