@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <limits>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace commsim {
@@ -64,6 +65,12 @@ class MaxMinSolver {
   const std::vector<double>& solve(const MaxMinProblem& problem);
   /// Returns the working memory (after a problem much larger than the usual).
   void release_memory() { *this = MaxMinSolver(); }
+  /// Returns the working memory but the rates of the last solve, which stay valid.
+  void release_working_memory() {
+    std::vector<double> rates = std::move(rate_);
+    *this = MaxMinSolver();
+    rate_ = std::move(rates);
+  }
 
  private:
   std::vector<double> rate_;

@@ -252,10 +252,15 @@ void Network::rate_shared_flows() {
     problem_.add_flow(local_route_, cap < least_capacity ? cap : MaxMinProblem::kNoCap);
   }
   const std::vector<double>& rates = solver_.solve(problem_);
+  // A large component's working memory goes before the rated flows post their completions.
+  const bool large = component_flows_.size() > kLargeComponentFlows;
+  if (large) {
+    problem_.release_memory();
+    solver_.release_working_memory();
+  }
   const TimePs now = engine_.now();
   for (std::size_t i = 0; i < component_flows_.size(); ++i) set_rate(component_flows_[i], rates[i], now);
-  if (component_flows_.size() > kLargeComponentFlows) {
-    problem_.release_memory();
+  if (large) {
     solver_.release_memory();
     component_flows_ = {};
   }

@@ -77,7 +77,8 @@ TEST(MaxMinFair, RateCapsAreUpperBoundsWithinMaxMin) {
   EXPECT_EQ(solver.solve(p), (std::vector<double>{10.0, 40.0}));
 }
 
-// Only finite caps are kept; a solver that has returned its memory solves again alike.
+// Only finite caps are kept; a solver that has returned its memory solves again alike, and
+// one that has returned its working memory keeps the rates of its last solve.
 TEST(MaxMinFair, KeepsOnlyFiniteCapsAndSolvesAfterReleasingMemory) {
   // Capacities 30 and 12: f0 (capped at 4) and f1 cross both, f2 only the first. Level 4
   // freezes f0 by its cap; the second resource then has 8 for f1 alone; the first gives f2
@@ -94,6 +95,9 @@ TEST(MaxMinFair, KeepsOnlyFiniteCapsAndSolvesAfterReleasingMemory) {
   MaxMinSolver solver;
   EXPECT_EQ(solver.solve(p), (std::vector<double>{4.0, 8.0, 18.0}));
   solver.release_memory();
+  const std::vector<double>& rates = solver.solve(p);
+  solver.release_working_memory();  // the rates stay
+  EXPECT_EQ(rates, (std::vector<double>{4.0, 8.0, 18.0}));
   EXPECT_EQ(solver.solve(p), (std::vector<double>{4.0, 8.0, 18.0}));
   p.release_memory();
   EXPECT_EQ(p.flow_count(), 0u);
