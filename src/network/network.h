@@ -79,7 +79,7 @@ class Network : public Transport {
 
  private:
   using FlowId = std::uint32_t;
-  // A flow's state, 88 bytes with a route of up to two hops (longer: 8 bytes a hop more in
+  // A flow's state, 80 bytes with a route of up to two hops (longer: 8 bytes a hop more in
   // routes_): an all-to-all has a million of them at once.
   struct Flow {
     double remaining_bytes = 0;
@@ -92,7 +92,7 @@ class Network : public Transport {
     std::uint32_t mark = 0;  // recompute_rates' visit mark
     ListedCall on_arrival;
   };
-  static_assert(sizeof(Flow) <= 88, "a flow's state is at most 88 bytes (its route apart)");
+  static_assert(sizeof(Flow) <= 80, "a flow's state is at most 80 bytes (its route apart)");
   static constexpr TimePs kNoCompletion = -1;  // not flowing (or released)
   // A flow's start, after its message's wait: a typed event with the flow's id.
   struct FlowStart final : EventTarget {

@@ -23,12 +23,13 @@ class RouteStore {
  public:
   static constexpr std::uint32_t kInHandle = 2;  // hops kept in the handle itself
 
-  /// A stored route: its hops here, or where its block is. Default: the empty route.
+  /// A stored route, 20 bytes: a route of up to kInHandle hops keeps its channels in
+  /// words[0, kInHandle) and their positions in words[kInHandle, 2 kInHandle); a longer one
+  /// keeps where its block is in words[0]. Default: the empty route.
   struct Handle {
-    std::uint32_t block = 0;
     std::uint32_t length = 0;
-    ChannelId channels[kInHandle] = {};
-    std::uint32_t positions[kInHandle] = {};
+    std::uint32_t words[2 * kInHandle] = {};
+    std::uint32_t block() const { return words[0]; }
   };
 
   Handle store(RouteView route);
@@ -36,11 +37,11 @@ class RouteStore {
 
   /// Valid while `h` is where it is and stored.
   RouteView channels(const Handle& h) const {
-    if (h.length <= kInHandle) return {h.channels, h.length};
+    if (h.length <= kInHandle) return {h.words, h.length};
     return {channels_[size_class(h.length)].data() + offset(h), h.length};
   }
   std::span<std::uint32_t> positions(Handle& h) {
-    if (h.length <= kInHandle) return {h.positions, h.length};
+    if (h.length <= kInHandle) return {h.words + kInHandle, h.length};
     return {positions_[size_class(h.length)].data() + offset(h), h.length};
   }
 
@@ -50,7 +51,7 @@ class RouteStore {
   static std::size_t size_class(std::uint32_t length) {
     return length <= 1 ? 0 : static_cast<std::size_t>(std::bit_width(length - 1));
   }
-  static std::size_t offset(Handle h) { return std::size_t{h.block} << size_class(h.length); }
+  static std::size_t offset(const Handle& h) { return std::size_t{h.block()} << size_class(h.length); }
 
   std::array<std::vector<ChannelId>, kClasses> channels_;
   std::array<std::vector<std::uint32_t>, kClasses> positions_;

@@ -31,11 +31,11 @@ TEST(RouteStore, RoutesOfUpToTwoHopsLiveInTheirHandle) {
   RouteStore store;
   const auto two = store.store(Route{5, 6});
   const auto one = store.store(Route{7});
-  EXPECT_EQ(store.channels(two).data(), two.channels);
-  EXPECT_EQ(store.channels(one).data(), one.channels);
+  EXPECT_EQ(store.channels(two).data(), two.words);
+  EXPECT_EQ(store.channels(one).data(), one.words);
   EXPECT_EQ(as_vector(store.channels(two)), (Route{5, 6}));
   // A three-hop route takes block 0 of its class: the short ones took none.
-  EXPECT_EQ(store.store(Route{1, 2, 3}).block, 0u);
+  EXPECT_EQ(store.store(Route{1, 2, 3}).block(), 0u);
 }
 
 TEST(RouteStore, AFreedBlockServesTheNextRouteOfItsSizeClass) {
@@ -43,12 +43,12 @@ TEST(RouteStore, AFreedBlockServesTheNextRouteOfItsSizeClass) {
   const auto three = store.store(Route{1, 2, 3});   // class of 4 hops, block 0
   const auto five = store.store(Route{5, 6, 7, 8, 9});  // class of 8 hops, block 0
   const auto four = store.store(Route{1, 1, 1, 1});  // class of 4 hops, block 1
-  EXPECT_EQ(three.block, 0u);
-  EXPECT_EQ(five.block, 0u);
-  EXPECT_EQ(four.block, 1u);
+  EXPECT_EQ(three.block(), 0u);
+  EXPECT_EQ(five.block(), 0u);
+  EXPECT_EQ(four.block(), 1u);
   store.free(three);
   const auto again = store.store(Route{8, 8, 8, 8});  // 4 hops: reuses block 0 of its class
-  EXPECT_EQ(again.block, 0u);
+  EXPECT_EQ(again.block(), 0u);
   EXPECT_EQ(as_vector(store.channels(again)), (Route{8, 8, 8, 8}));
   EXPECT_EQ(as_vector(store.channels(four)), (Route{1, 1, 1, 1}));
   EXPECT_EQ(as_vector(store.channels(five)), (Route{5, 6, 7, 8, 9}));
