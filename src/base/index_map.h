@@ -29,6 +29,13 @@ class IndexMap {
   void insert(std::uint64_t key, std::uint32_t index);
   /// Removes `key`, which must be present.
   void erase(std::uint64_t key);
+  /// Calls f(key, index) for every entry, in no particular order.
+  template <typename F>
+  void for_each(F f) const {
+    for (const Slot& slot : slots_) {
+      if (slot.index != kEmpty) f(slot.key, slot.index);
+    }
+  }
   std::size_t size() const { return size_; }
   /// Slots in the array (memory: 16 bytes each).
   std::size_t capacity() const { return slots_.size(); }

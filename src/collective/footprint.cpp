@@ -8,10 +8,10 @@
 namespace commsim {
 namespace {
 
-// Measured on the 64 MiB direct AllToAll (1,024 NPUs): about 200 B of state per concurrent
-// message at the peak: the flow's 88-byte record with its 2-hop route, its completion's
+// Measured on the 64 MiB direct AllToAll (1,024 NPUs): about 180 B of state per concurrent
+// message at the peak: the flow's 80-byte record with its 2-hop route, its completion's
 // 16-byte queue entry (~40 B with the queue's slack while arrivals are queued), the
-// runner's 24-byte message, the matching queues of the first instant, the max-min problem
+// runner's 24-byte message, the matching map of the first instant, the max-min problem
 // (~37 B). Rounded up, with room for longer routes and messages still waiting to match.
 constexpr double kBytesPerFlow = 600;
 // A lane: step counters and its per-peer matching queues.

@@ -52,71 +52,60 @@ Bytes CollectiveRunner::message_bytes(std::size_t chunk, const SendSpec& send) c
 }
 
 std::uint32_t CollectiveRunner::new_message() {
-  COMMSIM_CHECK(messages_.in_use() < kNone - 1, "too many messages in flight");
+  COMMSIM_CHECK(messages_.in_use() < kMostWaiting, "too many messages in flight");
   const std::uint32_t id = messages_.acquire();
   if (tracker_ && id == snapshots_.size()) snapshots_.emplace_back();
   if (on_message_ && id == issues_.size()) issues_.emplace_back();
   return id;
 }
 
-std::uint32_t CollectiveRunner::queue_of(std::uint32_t lane, Rank peer) {
-  const std::uint32_t last = lanes_[lane].queue;
-  if (last != kNone && queues_[last].peer == peer) return last;
-  const std::uint32_t queue = find_or_open_queue(lane, peer);
-  lanes_[lane].queue = queue;
-  if (last != kNone) close_if_empty(last);
-  return queue;
-}
-
-std::uint32_t CollectiveRunner::find_or_open_queue(std::uint32_t lane, Rank peer) {
-  const std::uint64_t key = pair_key(lane, peer);
-  if (const std::uint32_t* found = queue_of_pair_.find(key)) return *found;
-  std::uint32_t queue;
-  COMMSIM_CHECK(queues_.in_use() < kNone - 1, "too many waiting pairs");
-  queue = queues_.acquire();
-  queues_[queue] = PeerQueue{lane, peer, 0, kNone, kNone};
-  queue_of_pair_.insert(key, queue);
-  return queue;
-}
-
-void CollectiveRunner::close_if_empty(std::uint32_t queue) {
-  const PeerQueue& q = queues_[queue];
-  if (q.posted > 0 || q.first_send != kNone || lanes_[q.lane].queue == queue) return;
-  queue_of_pair_.erase(pair_key(q.lane, q.peer));
-  queues_.release(queue);
+CollectiveRunner::Waiting& CollectiveRunner::waiting_of(std::uint32_t index, Rank peer) {
+  Lane& lane = lanes_[index];
+  if (lane.peer == peer) return lane.waiting;
+  if (lane.waiting != kNothing) waiting_of_pair_.insert(pair_key(index, lane.peer), lane.waiting);
+  lane.peer = peer;
+  lane.waiting = kNothing;
+  const std::uint64_t key = pair_key(index, peer);
+  if (const std::uint32_t* found = waiting_of_pair_.find(key)) {
+    lane.waiting = *found;
+    waiting_of_pair_.erase(key);
+  }
+  return lane.waiting;
 }
 
 void CollectiveRunner::post_send(std::uint32_t id) {
   Message& m = messages_[id];
-  const std::uint32_t queue = queue_of(m.receiver_lane, sender(m));
-  PeerQueue& q = queues_[queue];
-  if (q.posted > 0) {
-    --q.posted;
-    close_if_empty(queue);
+  Waiting& waiting = waiting_of(m.receiver_lane, sender(m));
+  if (waiting & kPosted) {
+    waiting = waiting - 1 == kPosted ? kNothing : waiting - 1;
     start_transfer(id);
     return;
   }
-  m.next = kNone;
-  if (q.last_send == kNone) {
-    q.first_send = id;
+  if (waiting == kNothing) {
+    m.next = id;
   } else {
-    messages_[q.last_send].next = id;
+    Message& last = messages_[waiting - 1];
+    m.next = last.next;
+    last.next = id;
   }
-  q.last_send = id;
+  waiting = id + 1;
 }
 
 void CollectiveRunner::post_receive(std::uint32_t lane, Rank peer) {
-  const std::uint32_t queue = queue_of(lane, peer);
-  PeerQueue& q = queues_[queue];
-  if (q.first_send == kNone) {
-    ++q.posted;
+  Waiting& waiting = waiting_of(lane, peer);
+  if (waiting == kNothing || (waiting & kPosted)) {
+    COMMSIM_CHECK((waiting & ~kPosted) < kMostWaiting, "too many receives posted between two ranks");
+    waiting = waiting == kNothing ? kPosted | 1 : waiting + 1;
     return;
   }
-  const std::uint32_t id = q.first_send;
-  q.first_send = messages_[id].next;
-  if (q.first_send == kNone) q.last_send = kNone;
-  close_if_empty(queue);
-  start_transfer(id);
+  const std::uint32_t last = waiting - 1;
+  const std::uint32_t first = messages_[last].next;
+  if (first == last) {
+    waiting = kNothing;
+  } else {
+    messages_[last].next = messages_[first].next;
+  }
+  start_transfer(first);
 }
 
 void CollectiveRunner::start() {
@@ -245,10 +234,12 @@ TimePs CollectiveRunner::finish_time() const {
 // The receives still posted, by lane and then peer.
 std::string CollectiveRunner::stuck_report() const {
   std::vector<std::pair<std::uint32_t, Rank>> waits;
-  for (std::uint32_t i = 0; i < queues_.made(); ++i) {
-    const PeerQueue& q = queues_[i];
-    if (q.posted > 0) waits.emplace_back(q.lane, q.peer);  // a freed queue has none
+  for (std::uint32_t i = 0; i < lanes_.size(); ++i) {
+    if (lanes_[i].waiting & kPosted) waits.emplace_back(i, lanes_[i].peer);
   }
+  waiting_of_pair_.for_each([&](std::uint64_t key, std::uint32_t waiting) {
+    if (waiting & kPosted) waits.emplace_back(static_cast<std::uint32_t>(key >> 32), static_cast<Rank>(key));
+  });
   std::sort(waits.begin(), waits.end());
   std::string report;
   auto wait = waits.begin();

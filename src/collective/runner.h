@@ -12,11 +12,12 @@
 // Chunk c of n bytes is n/C bytes (the first n mod C chunks one byte more); a block is the
 // chunk's bytes over the block count, the same way.
 //
-// Matching is O(1) per message: the waiting receives or sends of each (receiving lane,
-// sending rank) pair are found through a hash map (base/index_map.h) and exist only while
-// something waits, or while they are their lane's last; early sends queue through their
-// messages. Messages and queues are recycled, so a run that has reached its working size
-// sends without allocating.
+// Matching is O(1) per message. What waits between a receiving lane and a sending rank
+// fits in 32 bits (Waiting): a lane keeps that of the peer it last met, so a lane meeting
+// one peer step after step (a ring) needs nothing more; those of other peers, while
+// something waits there, are in a hash map (base/index_map.h). Early sends queue through
+// their messages. Messages are recycled, so a run that has reached its working size sends
+// without allocating.
 
 #include <cstdint>
 #include <functional>
@@ -67,16 +68,15 @@ class CollectiveRunner : private EventTarget {
 
  private:
   static constexpr std::uint32_t kNone = UINT32_MAX;
-  /// What waits between one receiving lane and one sending rank: receives posted that no
-  /// send has matched yet, or sends issued before their receive (a FIFO through
-  /// Message::next), never both. Freed when nothing waits.
-  struct PeerQueue {
-    std::uint32_t lane = 0;
-    Rank peer = 0;
-    std::uint32_t posted = 0;
-    std::uint32_t first_send = kNone;
-    std::uint32_t last_send = kNone;
-  };
+  /// What waits between one receiving lane and one sending rank, never both receives and
+  /// sends: kNothing; kPosted | n, n receives posted that no send has matched yet; or 1 + the
+  /// id of the last of the sends issued before their receive, a ring through Message::next
+  /// (the last's next is the first), so that both ends are at hand.
+  using Waiting = std::uint32_t;
+  static constexpr Waiting kNothing = 0;
+  static constexpr Waiting kPosted = std::uint32_t{1} << 31;
+  static constexpr std::uint32_t kMostWaiting = kPosted - 2;  // receives posted between a pair,
+                                                              // or messages in flight
   struct Lane {
     std::uint32_t steps = 0;  // the schedule's steps for the lane's rank and channel
     std::uint32_t step = 0;
@@ -85,15 +85,14 @@ class CollectiveRunner : private EventTarget {
     std::uint32_t sends_pending = 0;
     std::uint32_t recvs_pending = 0;
     Bytes reduce_bytes = 0;
-    // The queue this lane last received through: kept open while empty, so that a lane
-    // receiving from one peer step after step (a ring) finds it without the hash map.
-    std::uint32_t queue = kNone;
+    Rank peer = kNone;           // the sending rank this lane last met
+    Waiting waiting = kNothing;  // what waits between the two
   };
   // 24 bytes: an all-to-all has a million in flight. The sender is its lane's rank.
   struct Message {
     std::uint32_t sender_lane;
     std::uint32_t receiver_lane;
-    std::uint32_t next;  // the next early send in its PeerQueue
+    std::uint32_t next;  // the next early send to its receiving lane (Waiting)
     DataOp op;
     Bytes bytes;
   };
@@ -124,10 +123,9 @@ class CollectiveRunner : private EventTarget {
     return (std::uint64_t{lane} << 32) | peer;
   }
   std::uint32_t new_message();
-  /// The queue of (lane, peer), opened if nothing waited there; it becomes the lane's last.
-  std::uint32_t queue_of(std::uint32_t lane, Rank peer);
-  std::uint32_t find_or_open_queue(std::uint32_t lane, Rank peer);
-  void close_if_empty(std::uint32_t queue);
+  /// What waits between `lane` and `peer`, which becomes the peer the lane last met. Valid
+  /// until the next call.
+  Waiting& waiting_of(std::uint32_t lane, Rank peer);
   /// Message `id` is sent: it starts if its receive is posted, else waits for it.
   void post_send(std::uint32_t id);
   /// `lane` posts a receive from `peer`: the earliest send waiting there starts, if any.
@@ -162,8 +160,8 @@ class CollectiveRunner : private EventTarget {
   SlotPool<Message> messages_;
   std::vector<DataTracker::Snapshot> snapshots_;  // per message, with a tracker only
   std::vector<Issue> issues_;                     // per message, with on_message only
-  IndexMap queue_of_pair_;  // pair_key(lane, peer) -> index into queues_
-  SlotPool<PeerQueue> queues_;
+  IndexMap waiting_of_pair_;  // pair_key(lane, peer) -> Waiting, but kNothing, for each peer
+                              // the lane did not meet last
   std::uint64_t messages_sent_ = 0;
   StepSpec spec_;
 };

@@ -62,6 +62,7 @@ TEST(IndexMap, ShrinksOnceAnEighthFull) {
 // Random inserts and erases against std::map, over few enough keys (0..299, in a table of
 // up to 1,024 slots) that probe runs collide, wrap around the end and are cut by erasures:
 // a wrong backward shift loses or duplicates a key here.
+// for_each visits each entry once.
 TEST(IndexMap, AgreesWithStdMapUnderRandomInsertsAndErases) {
   IndexMap map;
   std::map<std::uint64_t, std::uint32_t> reference;
@@ -79,6 +80,9 @@ TEST(IndexMap, AgreesWithStdMapUnderRandomInsertsAndErases) {
     }
     ASSERT_EQ(map.size(), reference.size());
   }
+  std::map<std::uint64_t, std::uint32_t> visited;
+  map.for_each([&](std::uint64_t key, std::uint32_t index) { EXPECT_TRUE(visited.emplace(key, index).second); });
+  EXPECT_EQ(visited, reference);
   for (std::uint64_t k = 0; k < 300; ++k) {
     const auto it = reference.find(k << 40);
     const std::uint32_t* found = map.find(k << 40);

@@ -114,6 +114,23 @@ TEST(CollectiveRunner, SendsBetweenOnePairMatchInPostingOrder) {
   EXPECT_EQ(run.runner.messages_sent(), 3u);
 }
 
+// Rank 0 sends A, B, C (1, 2, 3 blocks) to rank 1 in one step, rank 2 sends D (4 blocks);
+// rank 1 receives from 0, 2, 0, 0, one a step. A matches at 0 (arrives 2,000); D, posted
+// while B and C wait, puts them aside; D matches at 2,000 (arrives 7,000), then B at 7,000
+// (10,000) and C at 10,000 (14,000): three early sends keep their order across a change
+// of peer.
+TEST(CollectiveRunner, EarlySendsKeepTheirOrderWhileAnotherPeerIsMet) {
+  ScriptRun run({{{{{1, 1}, {1, 2}, {1, 3}}, {}}},
+                 {{{}, {0}}, {{}, {2}}, {{}, {0}}, {{}, {0}}},
+                 {{{{1, 4}}, {}}}});
+  using T = TrivialTransport::Transfer;
+  EXPECT_EQ(run.transport.transfers, (std::vector<T>{{0, 1, 1'000, 0},
+                                                     {2, 1, 4'000, 2'000},
+                                                     {0, 1, 2'000, 7'000},
+                                                     {0, 1, 3'000, 10'000}}));
+  EXPECT_EQ(run.runner.finish_time(), 14'000);
+}
+
 // Every rank of 64 sends to all others in the order r+1, r+2, .. and receives in the
 // opposite order r-1, r-2, ..; each send finds its receive by peer, so every transfer of
 // step 0 starts at 0 and arrives at 2,000, and every one of step 1 (2 blocks) starts at
