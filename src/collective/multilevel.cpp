@@ -120,7 +120,11 @@ class MultilevelSchedule : public Schedule {
     const std::uint32_t down = d == 0 ? s - 1 : d - 1;
     const Rank next = base + (ch == 0 ? up : down) * strides_[l];
     const Rank prev = base + (ch == 0 ? down : up) * strides_[l];
-    const auto along = [&](std::int64_t offset) { return wrap(d + direction(ch) * offset, s); };
+    // d + direction x offset mod s, for |offset| < s: one correction, no division.
+    const auto along = [&](std::int64_t offset) {
+      const std::int64_t v = d + direction(ch) * offset;
+      return static_cast<std::uint32_t>(v < 0 ? v + s : v >= s ? v - s : v);
+    };
     const auto ks = static_cast<std::int64_t>(k);
     const BlockRange whole{static_cast<std::uint32_t>(ch), 1, 1};
     switch (phase.kind) {
