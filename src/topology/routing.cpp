@@ -138,14 +138,14 @@ class HierarchicalRouter final : public Router {
   }
 
   void append_route(Rank src, Rank dst, Route& route) const override {
-    const std::uint64_t src_node = src / n_.gpus_per_node, dst_node = dst / n_.gpus_per_node;
+    const std::uint32_t src_node = src / n_.gpus_per_node, dst_node = dst / n_.gpus_per_node;
     if (src_node == dst_node && (n_.intra_node_via_nvswitch || n_.nodes == 1)) {
       route.push_back(forward(src));
       route.push_back(backward(dst));
       return;
     }
     route.push_back(forward(first_nic_ + src));
-    const std::uint64_t src_leaf = src_node / n_.nodes_per_leaf, dst_leaf = dst_node / n_.nodes_per_leaf;
+    const std::uint32_t src_leaf = src_node / n_.nodes_per_leaf, dst_leaf = dst_node / n_.nodes_per_leaf;
     if (src_leaf != dst_leaf) {
       route.push_back(forward(first_uplink_ + src_leaf));
       route.push_back(backward(first_uplink_ + dst_leaf));
