@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <string>
 
 #include "base/error.h"
@@ -12,12 +13,16 @@ Network::Network(Engine& engine, const Topology& topology, TimePs overhead_ps, P
     : engine_(engine), topology_(topology), overhead_ps_(overhead_ps), library_(library) {
   COMMSIM_CHECK(overhead_ps >= 0, "negative overhead");
   const std::size_t channels = 2 * topology.link_count();
-  channels_.resize(channels);
+  hop_kind_.resize(channels);
   resources_.resize(channels);
+  std::map<HopKind, std::uint32_t> index_of_kind;
   for (LinkId l = 0; l < topology.link_count(); ++l) {
     const LinkParams& p = topology.link(l).params;
+    const HopKind kind{p.latency_ps, link_class(p.kind)};
+    const auto [it, added] = index_of_kind.emplace(kind, static_cast<std::uint32_t>(hop_kinds_.size()));
+    if (added) hop_kinds_.push_back(kind);
     for (const ChannelId c : {2 * l, 2 * l + 1}) {
-      channels_[c] = {p.latency_ps, p.bandwidth_Bps, link_class(p.kind)};
+      hop_kind_[c] = it->second;
       resources_[c].capacity_Bps = p.bandwidth_Bps;
       resources_[c].resource = p.duplex == Duplex::kHalf ? 2 * l : c;
     }
@@ -59,10 +64,10 @@ void Network::launch(FlowId id, Bytes bytes, EventCall on_arrival, SendOptions o
   LinkClass route_class = LinkClass::kNvlink;  // Topology::route_class, in the same pass
   const RouteView route = route_of(id);
   for (const ChannelId c : route) {
-    const Channel& channel = channels_[c];
-    flow.latency_ps = add_times(flow.latency_ps, channel.latency_ps, "route latency");
-    bottleneck = std::min(bottleneck, channel.bandwidth_Bps);
-    route_class = std::max(route_class, channel.link_class);
+    const HopKind& hop = hop_kinds_[hop_kind_[c]];
+    flow.latency_ps = add_times(flow.latency_ps, hop.latency_ps, "route latency");
+    bottleneck = std::min(bottleneck, resources_[c].capacity_Bps);
+    route_class = std::max(route_class, hop.link_class);
   }
   flow.cap_Bps = std::min(options.rate_cap_Bps, library.rate(bottleneck)) / library.efficiency;
   flow.completion_ps = kNoCompletion;

@@ -109,20 +109,22 @@ class Network : public Transport {
     bool stands(std::uint32_t flow, TimePs at) const override { return network.flows_[flow].completion_ps == at; }
     Network& network;
   };
-  // What a flow's launch reads of a link direction; fixed during a run.
-  struct Channel {
+  // What a flow's launch reads of a link direction besides its bandwidth (in its Resource
+  // record); fixed during a run. A topology has few distinct ones, so each channel keeps the
+  // index of its own (hop_kind_, 4 bytes a channel: a 16,384-GPU fabric's fit in cache).
+  struct HopKind {
     TimePs latency_ps = 0;
-    BandwidthBps bandwidth_Bps = 0;
     LinkClass link_class = LinkClass::kNvlink;
+    auto operator<=>(const HopKind&) const = default;
   };
   // What changes as flows start and finish, per channel c, in one cache line, so that a hop
-  // of a flow's start, finish or rating reads one record: the flows in c's direction, and,
-  // when c is a resource (a full-duplex link's direction, or channel 2l of a half-duplex link
-  // l, which holds both directions), the flows on it, its capacity, its visit mark and its
-  // statistics.
+  // of a flow's launch, start, finish or rating reads one record: c's bandwidth, the flows
+  // in c's direction, and, when c is a resource (a full-duplex link's direction, or channel
+  // 2l of a half-duplex link l, which holds both directions), the flows on it, its visit
+  // mark and its statistics.
   struct alignas(64) Resource {
     SmallIdList flows;  // a flow's position in it: routes_
-    BandwidthBps capacity_Bps = 0;
+    BandwidthBps capacity_Bps = 0;  // c's bandwidth, and the resource's capacity
     std::uint32_t resource = 0;       // channel c's resource: c, or 2l of a half-duplex link
     std::uint32_t channel_flows = 0;  // active flows in channel c's direction
     std::uint32_t mark = 0;           // recompute_rates' visit mark, or dirty_mark_
@@ -161,7 +163,9 @@ class Network : public Transport {
   const Topology& topology_;
   TimePs overhead_ps_;
   ProtocolCosts library_;
-  std::vector<Channel> channels_;     // channel 2l: link l from its first end, 2l + 1 back
+  std::vector<HopKind> hop_kinds_;       // the distinct ones
+  std::vector<std::uint32_t> hop_kind_;  // per channel: its index in hop_kinds_; channel 2l
+                                         // is link l from its first end, 2l + 1 back
   std::vector<Resource> resources_;  // per channel; resource 2l: both of a half-duplex link
   SlotPool<Flow> flows_;
   RouteStore routes_;
