@@ -1,6 +1,7 @@
 #pragma once
 // A hash map from 64-bit keys to 32-bit indices, for hot paths that look a small record up
-// by a number (the events of an instant by its time, a receiver's queue by its sender).
+// by a number (the events of an instant by its time, what waits between a receiving lane
+// and a sender).
 //
 // Open addressing with linear probing in one flat array: no allocation per entry. It is
 // kept at most half full, and shrunk once it is an eighth full, so that a burst of entries

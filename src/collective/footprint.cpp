@@ -14,7 +14,7 @@ namespace {
 // runner's 24-byte message, the matching map of the first instant, the max-min problem
 // (~37 B). Rounded up, with room for longer routes and messages still waiting to match.
 constexpr double kBytesPerFlow = 600;
-// A lane: step counters and its per-peer matching queues.
+// A lane: step counters and what waits between it and the peer it last met.
 constexpr double kBytesPerLane = 64;
 
 std::string rounded(double value, const char* unit) {

@@ -160,8 +160,9 @@ class Engine : private EventTarget {
     --pending_;
     return true;
   }
-  /// Skips cancelled entries up to the next live event, taking batches as needed; returns
-  /// whether one remains (then at batch_[batch_next_]).
+  /// Skips cancelled entries, and posted ones that no longer stand, up to the next live
+  /// event, taking batches as needed; returns whether one remains (then at
+  /// batch_[batch_next_]).
   bool next_live_event();
   /// Runs the events of instant now_: the rest of the current batch, then every batch the
   /// scheduler has at now_ (events scheduled meanwhile at the same instant).
