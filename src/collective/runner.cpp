@@ -181,6 +181,16 @@ void CollectiveRunner::on_arrival(std::uint32_t id) {
   maybe_finish_step(receiver);
 }
 
+void CollectiveRunner::prefetch(std::uint32_t id, bool near) const {
+  const Message& m = messages_[id];
+  if (!near) {
+    __builtin_prefetch(&m);
+    return;
+  }
+  __builtin_prefetch(&lanes_[m.sender_lane]);
+  __builtin_prefetch(&lanes_[m.receiver_lane]);
+}
+
 void CollectiveRunner::report_message(std::uint32_t id) const {
   const Message& m = messages_[id];
   const LaneAt receiver = lane_at(m.receiver_lane);

@@ -133,6 +133,7 @@ class CollectiveRunner : private EventTarget {
   void try_start(std::uint32_t lane);
   void on_arrival(std::uint32_t message);
   void on_event(std::uint32_t message) override { on_arrival(message); }
+  void prefetch(std::uint32_t message, bool near) const override;
   void start_transfer(std::uint32_t message);
   void maybe_finish_step(std::uint32_t lane);
   void complete_step(std::uint32_t lane);

@@ -97,6 +97,8 @@ bool Engine::next_live_event() {
 void Engine::run_instant() {
   while (true) {
     while (batch_next_ < batch_.size()) {
+      prefetch_ahead(kPrefetchFar, false);
+      prefetch_ahead(kPrefetchNear, true);
       const EventEntry entry = batch_[batch_next_++];
       if (skip_stale(entry)) continue;
       EventTarget* target;

@@ -43,6 +43,11 @@ class EventTarget {
   /// completion, when a rate change moves it) says no for those, and the engine then
   /// neither calls it nor visits an instant that holds nothing else.
   virtual bool stands(std::uint32_t /*argument*/, TimePs /*at*/) const { return true; }
+  /// Asks the memory for what the event posted with `argument` will read, a few events
+  /// before it runs (Engine::run_instant), so that the loads of successive events overlap:
+  /// first (`near` false) its own record, then (`near` true, by which time that record is
+  /// in cache) the records it names.
+  virtual void prefetch(std::uint32_t /*argument*/, bool /*near*/) const {}
 
  protected:
   ~EventTarget() = default;
@@ -159,6 +164,14 @@ class Engine : private EventTarget {
     if (targets_[entry.ref & ~kPosted]->stands(entry.arg, entry.time)) return false;
     --pending_;
     return true;
+  }
+  /// Prefetches for the posted event `ahead` places on in the batch, if there is one.
+  static constexpr std::size_t kPrefetchFar = 8;
+  static constexpr std::size_t kPrefetchNear = 4;
+  void prefetch_ahead(std::size_t ahead, bool near) const {
+    if (batch_next_ + ahead >= batch_.size()) return;
+    const EventEntry& entry = batch_[batch_next_ + ahead];
+    if (entry.ref & kPosted) targets_[entry.ref & ~kPosted]->prefetch(entry.arg, near);
   }
   /// Skips cancelled entries, and posted ones that no longer stand, up to the next live
   /// event, taking batches as needed; returns whether one remains (then at

@@ -36,6 +36,7 @@ void Network::send(Rank src, Rank dst, Bytes bytes, EventCall on_arrival, SendOp
                 "send between ranks " + std::to_string(src) + " and " + std::to_string(dst) +
                     " on " + std::to_string(topology_.npu_count()) + " NPUs");
   topology_.route_into(src, dst, scratch_route_);  // throws for an explicit graph without a path
+  for (const ChannelId c : scratch_route_) __builtin_prefetch(&resources_[c]);  // for launch()
   launch(new_flow(scratch_route_), bytes, on_arrival, options);
 }
 
@@ -107,9 +108,36 @@ void Network::start_flow(FlowId id) {
     resource.flows.push_back(id);
     resource.peak_flows = std::max(resource.peak_flows, resource.flows.size());
     resource.use.flow_started(flow.remaining_bytes, resource.flows.size(), now);
-    mark_dirty(r);
   }
+  if (!rate_lone_start(id, route)) other_changes_ = true;
+  for (const ChannelId c : route) mark_dirty(resource_of(c));
   ++active_flows_;
+}
+
+// What rate_unshared_flows() would find at the batch end if nothing else changes: the flow
+// at its bottleneck (or its cap), first among the flows on resources it alone changed.
+bool Network::rate_lone_start(FlowId id, RouteView route) {
+  Flow& flow = flows_[id];
+  BandwidthBps rate = flow.cap_Bps;
+  for (const ChannelId c : route) {
+    const Resource& hop = resources_[resource_of(c)];
+    if (hop.flows.size() > 1 || hop.mark == dirty_mark_) return false;
+    rate = std::min(rate, hop.capacity_Bps);
+  }
+  flow.rate_Bps = rate;
+  flow.completion_ps = add_times(flow.last_update, transfer_time_ps(flow.remaining_bytes, rate), "flow completion");
+  lone_starts_.push_back({flow.completion_ps, id});
+  return true;
+}
+
+void Network::prefetch_flow(FlowId id, bool near) const {
+  const Flow& flow = flows_[id];
+  if (!near) {
+    __builtin_prefetch(&flow);
+    return;
+  }
+  if (flow.route.length > RouteStore::kInHandle) return;
+  for (std::uint32_t i = 0; i < flow.route.length; ++i) __builtin_prefetch(&resources_[flow.route.words[i]]);
 }
 
 void Network::mark_dirty(std::uint32_t resource) {
@@ -162,7 +190,10 @@ void Network::finish_flow(FlowId id) {
     Resource& resource = resources_[r];
     resource.use.flow_finished(resource.flows.size(), now);
     // Only the flows still on the resource can gain from its release.
-    if (!resource.flows.empty()) mark_dirty(r);
+    if (!resource.flows.empty()) {
+      mark_dirty(r);
+      other_changes_ = true;
+    }
   }
   --active_flows_;
   Flow& flow = flows_[id];
@@ -182,7 +213,17 @@ void Network::release_flow(FlowId id) {
 void Network::recompute_rates() {
   if (dirty_resources_.empty()) return;
   ++recomputations_;
-  if (!rate_unshared_flows()) rate_shared_flows();
+  if (!other_changes_) {
+    // Only lone starts: each is rated, and due when it was rated.
+    flow_rate_evaluations_ += lone_starts_.size();
+    for (const LoneStart& start : lone_starts_) engine_.post_at(start.due_ps, EventCall{&flow_end_, start.flow});
+  } else {
+    // Rated again with the rest; posted then.
+    for (const LoneStart& start : lone_starts_) flows_[start.flow].completion_ps = kNoCompletion;
+    if (!rate_unshared_flows()) rate_shared_flows();
+  }
+  lone_starts_.clear();
+  other_changes_ = false;
   dirty_resources_.clear();
   dirty_mark_ = next_mark();
 }

@@ -11,7 +11,10 @@
 //
 // Whenever flows start or finish, rates are recomputed once per instant (at the engine's
 // batch end), over the flows that share resources, transitively, with those that changed;
-// each affected flow's remaining bytes are first advanced at its old rate up to now.
+// each affected flow's remaining bytes are first advanced at its old rate up to now. A flow
+// that starts alone on every resource of its route is rated as it starts, while its records
+// are at hand; if the instant ends with nothing else changed (a lockstep ring), its
+// completion is posted then, in the order the general path would post it.
 // A full-duplex link is two resources (one per direction); a half-duplex link is one, whose
 // capacity is its both-ways efficiency of its bandwidth while flows cross it both ways.
 //
@@ -107,6 +110,7 @@ class Network : public Transport {
     explicit FlowCompletion(Network& n) : network(n) {}
     void on_event(std::uint32_t flow) override { network.finish_flow(flow); }
     bool stands(std::uint32_t flow, TimePs at) const override { return network.flows_[flow].completion_ps == at; }
+    void prefetch(std::uint32_t flow, bool near) const override { network.prefetch_flow(flow, near); }
     Network& network;
   };
   // What a flow's launch reads of a link direction besides its bandwidth (in its Resource
@@ -143,6 +147,12 @@ class Network : public Transport {
   /// Starts flow `id`, after the per-message overhead and step latency.
   void launch(FlowId id, Bytes bytes, EventCall on_arrival, SendOptions options);
   void start_flow(FlowId id);
+  /// Brings flow `id`'s record near, or (`near`) the records of its route's resources.
+  void prefetch_flow(FlowId id, bool near) const;
+  /// Rates flow `id`, just started, now if it is alone on every resource of its route and
+  /// none of them changed before in this instant (so that it is rated in start order).
+  /// Returns whether it did.
+  bool rate_lone_start(FlowId id, RouteView route);
   void finish_flow(FlowId id);
   void recompute_rates();
   /// Rates the flows on the changed resources if none shares a resource; false (nothing
@@ -171,6 +181,14 @@ class Network : public Transport {
   RouteStore routes_;
   Route scratch_route_;  // where send() has the topology write a route
   std::vector<std::uint32_t> dirty_resources_;
+  // The flows rated as they started in this instant (rate_lone_start), with their due
+  // times, in start order; and whether anything else changed resources in the instant.
+  struct LoneStart {
+    TimePs due_ps;
+    FlowId flow;
+  };
+  std::vector<LoneStart> lone_starts_;
+  bool other_changes_ = false;
   std::size_t active_flows_ = 0;
   std::uint64_t recomputations_ = 0;
   std::uint64_t flow_rate_evaluations_ = 0;

@@ -2,8 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "base/error.h"
 
@@ -122,6 +124,40 @@ TEST(Engine, APostedEventThatNoLongerStandsIsSkipped) {
   EXPECT_EQ(engine.now(), 10);
   EXPECT_EQ(engine.events_processed(), 1u);
   EXPECT_EQ(engine.pending_events(), 0u);
+}
+
+// Each posted event of a batch is asked to prefetch, first its own record and then what it
+// names, before it runs; the runs keep their order.
+class PrefetchLog final : public EventTarget {
+ public:
+  void on_event(std::uint32_t argument) override { log.push_back("run " + std::to_string(argument)); }
+  void prefetch(std::uint32_t argument, bool near) const override {
+    log.push_back((near ? "near " : "far ") + std::to_string(argument));
+  }
+  mutable std::vector<std::string> log;
+};
+
+TEST(Engine, PostedEventsAreAskedToPrefetchBeforeTheyRun) {
+  Engine engine;
+  PrefetchLog target;
+  constexpr std::uint32_t kEvents = 40;
+  for (std::uint32_t a = 0; a < kEvents; ++a) engine.post_at(10, EventCall{&target, a});
+  engine.run();
+  const auto at = [&](const std::string& entry) {
+    return std::find(target.log.begin(), target.log.end(), entry) - target.log.begin();
+  };
+  std::vector<std::string> runs;
+  for (const std::string& entry : target.log) {
+    if (entry.starts_with("run")) runs.push_back(entry);
+  }
+  ASSERT_EQ(runs.size(), kEvents);
+  for (std::uint32_t a = 0; a < kEvents; ++a) {
+    EXPECT_EQ(runs[a], "run " + std::to_string(a));
+    if (a < kEvents / 2) continue;  // late in the batch: prefetched by the events before
+    const std::string n = std::to_string(a);
+    EXPECT_LT(at("far " + n), at("near " + n)) << a;
+    EXPECT_LT(at("near " + n), at("run " + n)) << a;
+  }
 }
 
 // A call kept as the engine lists it (8 bytes) posts like the call itself.

@@ -270,6 +270,29 @@ TEST(Network, RatesAreRecomputedOncePerInstantAndOnlyWhereFlowsShareChannels) {
   EXPECT_EQ(network3.flow_rate_evaluations(), 3u);
 }
 
+TEST(Network, AFlowRatedAsItStartsIsPostedInTheOrderOfAnInstantsOtherChanges) {
+  // Ring of 8 at 50 GB/s (20 ps/B), 300 ns a link. A (1 MiB) and B (2 MiB) share link 0->1
+  // at 25 GB/s each: A's last byte leaves at 2^21 x 20 = 41,943,040 ps (tA), B has 1 MiB
+  // left. D, alone on 4->5 with 2,082,152 B, arrives at 2,082,152 x 20 + 300,000 = tA and
+  // sends C (1 MiB, alone on 2->3). At tA, A's end (posted first) changes link 0->1 before
+  // C starts, so B is rated before C: both are due at tA + 2^20 x 20 = 62,914,560 ps, and
+  // arrive 300 ns later, B first.
+  const Topology t = build_topology(every_kind()[0]);
+  Engine engine;
+  Network network(engine, t);
+  std::vector<std::pair<char, TimePs>> arrivals;
+  const auto arrive = [&](char name) { return [&, name] { arrivals.emplace_back(name, engine.now()); }; };
+  network.send(0, 1, kMiB, arrive('A'));
+  network.send(0, 1, 2 * kMiB, arrive('B'));
+  network.send(4, 5, 2'082'152, [&] {
+    arrive('D')();
+    network.send(2, 3, kMiB, arrive('C'));
+  });
+  engine.run();
+  EXPECT_EQ(arrivals, (std::vector<std::pair<char, TimePs>>{
+                          {'D', 41'943'040}, {'A', 42'243'040}, {'B', 63'214'560}, {'C', 63'214'560}}));
+}
+
 TEST(Network, MessageToItselfArrivesAfterTheOverhead) {
   EXPECT_EQ(one_message(pair(Duplex::kFull), 1, 1, kMiB, ps_from_us(3)), ps_from_us(3));
 }
