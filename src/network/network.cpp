@@ -130,14 +130,14 @@ bool Network::rate_lone_start(FlowId id, RouteView route) {
   return true;
 }
 
-void Network::prefetch_flow(FlowId id, bool near) const {
-  const Flow& flow = flows_[id];
+void Network::FlowCompletion::prefetch(std::uint32_t id, bool near) const {
+  const Flow& flow = network.flows_[id];
   if (!near) {
     __builtin_prefetch(&flow);
     return;
   }
   if (flow.route.length > RouteStore::kInHandle) return;
-  for (std::uint32_t i = 0; i < flow.route.length; ++i) __builtin_prefetch(&resources_[flow.route.words[i]]);
+  for (std::uint32_t i = 0; i < flow.route.length; ++i) __builtin_prefetch(&network.resources_[flow.route.words[i]]);
 }
 
 void Network::mark_dirty(std::uint32_t resource) {

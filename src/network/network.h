@@ -110,7 +110,9 @@ class Network : public Transport {
     explicit FlowCompletion(Network& n) : network(n) {}
     void on_event(std::uint32_t flow) override { network.finish_flow(flow); }
     bool stands(std::uint32_t flow, TimePs at) const override { return network.flows_[flow].completion_ps == at; }
-    void prefetch(std::uint32_t flow, bool near) const override { network.prefetch_flow(flow, near); }
+    /// The flow's record, or (`near`) the records of its route's resources. (Here and not in
+    /// a helper: a function that only prefetches has no effect the compiler must keep.)
+    void prefetch(std::uint32_t flow, bool near) const override;
     Network& network;
   };
   // What a flow's launch reads of a link direction besides its bandwidth (in its Resource
@@ -147,8 +149,6 @@ class Network : public Transport {
   /// Starts flow `id`, after the per-message overhead and step latency.
   void launch(FlowId id, Bytes bytes, EventCall on_arrival, SendOptions options);
   void start_flow(FlowId id);
-  /// Brings flow `id`'s record near, or (`near`) the records of its route's resources.
-  void prefetch_flow(FlowId id, bool near) const;
   /// Rates flow `id`, just started, now if it is alone on every resource of its route and
   /// none of them changed before in this instant (so that it is rated in start order).
   /// Returns whether it did.
