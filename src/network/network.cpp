@@ -125,7 +125,7 @@ bool Network::rate_lone_start(FlowId id, RouteView route) {
     rate = std::min(rate, hop.capacity_Bps);
   }
   flow.rate_Bps = rate;
-  flow.completion_ps = add_times(flow.last_update, transfer_time_ps(flow.remaining_bytes, rate), "flow completion");
+  flow.completion_ps = add_times(flow.last_update, transfer_time(flow.remaining_bytes, rate), "flow completion");
   lone_starts_.push_back({flow.completion_ps, id});
   return true;
 }
@@ -349,7 +349,7 @@ void Network::set_rate(FlowId f, BandwidthBps rate, TimePs now) {
   flow.last_update = now;
   if (rate == flow.rate_Bps && flow.completion_ps != kNoCompletion) return;  // still on time
   flow.rate_Bps = rate;
-  const TimePs due = add_times(now, transfer_time_ps(flow.remaining_bytes, rate), "flow completion");
+  const TimePs due = add_times(now, transfer_time(flow.remaining_bytes, rate), "flow completion");
   if (due == flow.completion_ps) return;  // its entry for that instant is pending
   flow.completion_ps = due;
   engine_.post_at(due, EventCall{&flow_end_, f});

@@ -165,6 +165,14 @@ class Network : public Transport {
   /// Advances the flow's bytes at its old rate to `now`, then moves it to `rate`.
   void set_rate(FlowId id, BandwidthBps rate, TimePs now);
   void release_flow(FlowId id);
+  /// transfer_time_ps(bytes, rate), remembering the last answer: flows in lockstep ask the
+  /// same one in turn, and it costs a division and a rounding in a row.
+  TimePs transfer_time(double bytes, BandwidthBps rate) {
+    if (bytes != last_transfer_.bytes || rate != last_transfer_.rate_Bps) {
+      last_transfer_ = {bytes, rate, transfer_time_ps(bytes, rate)};
+    }
+    return last_transfer_.ps;
+  }
   /// Takes flow `id` out of the list of flows on each resource of its route, in O(1) a hop:
   /// the last flow of the list takes its place.
   void leave_resources(FlowId id);
@@ -188,6 +196,12 @@ class Network : public Transport {
     FlowId flow;
   };
   std::vector<LoneStart> lone_starts_;
+  struct TransferTime {
+    double bytes = -1;  // none yet
+    BandwidthBps rate_Bps = 0;
+    TimePs ps = 0;
+  };
+  TransferTime last_transfer_;
   bool other_changes_ = false;
   std::size_t active_flows_ = 0;
   std::uint64_t recomputations_ = 0;
