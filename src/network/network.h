@@ -196,13 +196,13 @@ class Network : public Transport {
     FlowId flow;
   };
   std::vector<LoneStart> lone_starts_;
+  bool other_changes_ = false;
   struct TransferTime {
     double bytes = -1;  // none yet
     BandwidthBps rate_Bps = 0;
     TimePs ps = 0;
   };
-  TransferTime last_transfer_;
-  bool other_changes_ = false;
+  TransferTime last_transfer_;  // transfer_time()'s last answer
   std::size_t active_flows_ = 0;
   std::uint64_t recomputations_ = 0;
   std::uint64_t flow_rate_evaluations_ = 0;
