@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "base/error.h"
@@ -114,18 +115,27 @@ void Network::start_flow(FlowId id) {
   ++active_flows_;
 }
 
-// What rate_unshared_flows() would find at the batch end if nothing else changes: the flow
-// at its bottleneck (or its cap), first among the flows on resources it alone changed.
-bool Network::rate_lone_start(FlowId id, RouteView route) {
-  Flow& flow = flows_[id];
+std::optional<BandwidthBps> Network::lone_rate(const Flow& flow) const {
   BandwidthBps rate = flow.cap_Bps;
-  for (const ChannelId c : route) {
+  for (const ChannelId c : routes_.channels(flow.route)) {
     const Resource& hop = resources_[resource_of(c)];
-    if (hop.flows.size() > 1 || hop.mark == dirty_mark_) return false;
+    if (hop.flows.size() > 1) return std::nullopt;
     rate = std::min(rate, hop.capacity_Bps);
   }
-  flow.rate_Bps = rate;
-  flow.completion_ps = add_times(flow.last_update, transfer_time(flow.remaining_bytes, rate), "flow completion");
+  return rate;
+}
+
+// What rate_unshared_flows() would find at the batch end if nothing else changes: the flow
+// at its lone rate, first among the flows on resources it alone changed.
+bool Network::rate_lone_start(FlowId id, RouteView route) {
+  for (const ChannelId c : route) {
+    if (resources_[resource_of(c)].mark == dirty_mark_) return false;
+  }
+  Flow& flow = flows_[id];
+  const std::optional<BandwidthBps> rate = lone_rate(flow);
+  if (!rate) return false;
+  flow.rate_Bps = *rate;
+  flow.completion_ps = add_times(flow.last_update, transfer_time(flow.remaining_bytes, *rate), "flow completion");
   lone_starts_.push_back({flow.completion_ps, id});
   return true;
 }
@@ -136,8 +146,9 @@ void Network::FlowCompletion::prefetch(std::uint32_t id, bool near) const {
     __builtin_prefetch(&flow);
     return;
   }
+  // A longer route's hops are in a pool that would have to be read first.
   if (flow.route.length > RouteStore::kInHandle) return;
-  for (std::uint32_t i = 0; i < flow.route.length; ++i) __builtin_prefetch(&network.resources_[flow.route.words[i]]);
+  for (const ChannelId c : network.routes_.channels(flow.route)) __builtin_prefetch(&network.resources_[c]);
 }
 
 void Network::mark_dirty(std::uint32_t resource) {
@@ -243,14 +254,10 @@ bool Network::rate_unshared_flows() {
     Flow& flow = flows_[on[0]];
     if (flow.mark == mark) continue;
     flow.mark = mark;
-    BandwidthBps rate = flow.cap_Bps;
-    for (const ChannelId c : routes_.channels(flow.route)) {
-      const Resource& hop = resources_[resource_of(c)];
-      if (hop.flows.size() > 1) return false;
-      rate = std::min(rate, hop.capacity_Bps);
-    }
+    const std::optional<BandwidthBps> rate = lone_rate(flow);
+    if (!rate) return false;
     component_flows_.push_back(on[0]);
-    component_rates_.push_back(rate);
+    component_rates_.push_back(*rate);
   }
   flow_rate_evaluations_ += component_flows_.size();
   const TimePs now = engine_.now();

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include "base/error.h"
@@ -149,6 +150,9 @@ class Network : public Transport {
   /// Starts flow `id`, after the per-message overhead and step latency.
   void launch(FlowId id, Bytes bytes, EventCall on_arrival, SendOptions options);
   void start_flow(FlowId id);
+  /// A flow's rate if it is alone on every resource of its route: its bottleneck, or its
+  /// cap; none if it shares one.
+  std::optional<BandwidthBps> lone_rate(const Flow& flow) const;
   /// Rates flow `id`, just started, now if it is alone on every resource of its route and
   /// none of them changed before in this instant (so that it is rated in start order).
   /// Returns whether it did.
