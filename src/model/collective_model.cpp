@@ -277,6 +277,7 @@ std::optional<Protocol> alltoall_threshold_protocol(const Topology& topology, By
 NcclChoice nccl_choice(const Topology& topology, CollectiveKind kind, Bytes size, const ModelOptions& options,
                        const LibraryProfile& profile, std::optional<Protocol> protocol) {
   if (kind == Kind::kAllToAll && !protocol) protocol = alltoall_threshold_protocol(topology, size, profile);
+  const LibraryProfile& estimate = profile.estimated();
   NcclChoice best;
   double best_s = -1;
   for (const AlgorithmKind algorithm : nccl_algorithms(kind)) {
@@ -287,7 +288,7 @@ NcclChoice nccl_choice(const Topology& topology, CollectiveKind kind, Bytes size
     const std::optional<Protocol> p =
         protocol ? protocol : fastest_protocol(topology, kind, algorithm, size, options, profile);
     ModelOptions with = options;
-    with.library = profile.costs(algorithm, p);
+    with.library = estimate.costs(algorithm, p);
     const double t = collective_cost(topology, kind, algorithm, size, with).time_s(options.gamma_s_per_byte);
     if (best_s < 0 || t < best_s) {
       best = {algorithm, p};

@@ -82,7 +82,10 @@ Topology calibrated_topology(const Topology& topology, const LibraryFit& fit) {
 CalibrationResult calibrate(const Topology& topology, const std::vector<Measurement>& rows,
                             const std::vector<Measurement>& holdout, const CalibrationOptions& options) {
   if (rows.empty()) throw InputError("no measured rows to calibrate on");
-  const Fit fit(topology, rows, options, LibraryFit{options.validation.library, {1, 1, 1}, topology.both_ways_efficiency()});
+  // The fitted profile runs at its fitted costs and chooses by its start's (NCCL's) estimate.
+  LibraryFit from{options.validation.library, {1, 1, 1}, topology.both_ways_efficiency()};
+  from.library.estimate_as(options.validation.library);
+  const Fit fit(topology, rows, options, std::move(from));
   CalibrationResult result;
   result.before = fit.validate(fit.at(fit.start()));
   BoundedLeastSquaresOptions solver;

@@ -123,6 +123,10 @@ std::optional<Protocol> LibraryProfile::p2p_threshold_protocol(
   return all_ll && protocols.front().first == Protocol::kLL ? Protocol::kLL : protocols.back().first;
 }
 
+void LibraryProfile::estimate_as(const LibraryProfile& start) {
+  estimate = start.estimate ? start.estimate : std::make_shared<const LibraryProfile>(start);
+}
+
 BandwidthBps LibraryProfile::p2p_rate_cap(Bytes bytes, LinkClass route) const {
   return p2p ? p2p->rate_cap(bytes, route) : std::numeric_limits<double>::infinity();
 }

@@ -23,6 +23,7 @@
 
 #include <array>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -98,6 +99,18 @@ struct LibraryProfile {
   /// protocol's rate.
   std::optional<P2pChannels> p2p;
 
+  /// The costs the library ranks its choices by, where they are not the costs it runs at.
+  /// NCCL picks algorithm and protocol by its built-in estimate (src/graph/tuning.cc)
+  /// whatever a system really costs, so a calibrated profile keeps the profile it was fitted
+  /// from here: it runs at the fitted costs and still chooses as NCCL would. None: the
+  /// profile's own costs are its estimate.
+  std::shared_ptr<const LibraryProfile> estimate;
+  /// The profile whose costs rank the choices: `estimate`, or this one.
+  const LibraryProfile& estimated() const { return estimate ? *estimate : *this; }
+  /// Keeps `start`'s estimate (or `start` itself) as this profile's: for a profile fitted
+  /// from `start`.
+  void estimate_as(const LibraryProfile& start);
+
   /// The most one send of `bytes` over a route of class `route` moves, B/s (infinite
   /// without p2p channels).
   BandwidthBps p2p_rate_cap(Bytes bytes, LinkClass route) const;
@@ -116,13 +129,13 @@ struct LibraryProfile {
   /// without in-switch costs).
   ProtocolCosts costs(AlgorithmKind algorithm, std::optional<Protocol> protocol) const;
 
-  /// The protocol of least `time_s(costs)` (seconds), as NCCL picks by its own estimate;
-  /// ties go to the earlier protocol. Empty for the ideal profile.
+  /// The protocol of least `time_s(costs)` (seconds) over the estimate's costs, as NCCL
+  /// picks by its own estimate; ties go to the earlier protocol. Empty for the ideal profile.
   template <typename Time>
   std::optional<Protocol> fastest(Time&& time_s) const {
     std::optional<Protocol> best;
     double best_s = 0;
-    for (const auto& [protocol, c] : protocols) {
+    for (const auto& [protocol, c] : estimated().protocols) {
       const double t = time_s(c);
       if (!best || t < best_s) {
         best = protocol;

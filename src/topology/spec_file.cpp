@@ -258,9 +258,8 @@ std::optional<P2pChannels> p2p_channels(const spec::LibrarySpec& spec, const std
   return c;
 }
 
-}  // namespace
-
-LibraryProfile library_from_spec(const spec::LibrarySpec& spec, const std::string& where) {
+// The profile a `library` block describes, without its estimate.
+LibraryProfile costs_from_spec(const spec::LibrarySpec& spec, const std::string& where) {
   if (spec.name().empty()) throw InputError(where + ".name is missing");
   if (spec.protocols().empty()) {
     LibraryProfile built_in = library_by_name(spec.name(), where + ".name");
@@ -286,6 +285,28 @@ LibraryProfile library_from_spec(const spec::LibrarySpec& spec, const std::strin
     }
     profile.protocols.emplace_back(protocol, protocol_costs(spec.protocols(i), at));
   }
+  return profile;
+}
+
+// The protocols of a profile, in its order of preference.
+std::vector<Protocol> protocols_of(const LibraryProfile& profile) {
+  std::vector<Protocol> protocols;
+  for (const auto& entry : profile.protocols) protocols.push_back(entry.first);
+  return protocols;
+}
+
+}  // namespace
+
+LibraryProfile library_from_spec(const spec::LibrarySpec& spec, const std::string& where) {
+  LibraryProfile profile = costs_from_spec(spec, where);
+  if (!spec.has_estimate()) return profile;
+  const std::string at = where + ".estimate";
+  if (spec.estimate().has_estimate()) throw InputError(at + " has an estimate of its own: give one estimate");
+  LibraryProfile estimate = costs_from_spec(spec.estimate(), at);
+  if (protocols_of(estimate) != protocols_of(profile)) {
+    throw InputError(at + " names other protocols than the library: give it the same protocols, in the same order");
+  }
+  profile.estimate = std::make_shared<const LibraryProfile>(std::move(estimate));
   return profile;
 }
 

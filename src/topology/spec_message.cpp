@@ -117,6 +117,7 @@ pb::LibrarySpec library_message(const LibraryProfile& profile) {
     fill_costs(*profile.in_switch, *out.mutable_in_switch());
   }
   if (profile.p2p) fill_p2p(*profile.p2p, *out.mutable_p2p());
+  if (profile.estimate) *out.mutable_estimate() = library_message(*profile.estimate);
   return out;
 }
 

@@ -266,16 +266,21 @@ TEST(CollectiveModel, BadInputThrows) {
                InputError);
 }
 
+// 4 GPUs on a switch of 100 GB/s links without latency.
+Topology four_gpus_on_a_switch() {
+  TopologyConfig c;
+  c.kind = TopologyKind::kSwitch;
+  c.npus = 4;
+  c.link = {100e9, 0, LinkKind::kNvlink, Duplex::kFull};
+  return build_topology(c);
+}
+
 TEST(CollectiveModel, NcclsAllToAllTakesItsProtocolFromTheP2pThreshold) {
   // 4 GPUs on a switch; LL costs nothing extra and Simple 20 us more, so by least time LL
   // would run at every size. NCCL's AllToAll is a send of size / 4 to each peer, LL only
   // while each of the send's channels carries at most 16 KiB: with 1 channel up to 32 MiB,
   // LL up to size 64 KiB, Simple from 64 KiB + 4 B.
-  TopologyConfig c;
-  c.kind = TopologyKind::kSwitch;
-  c.npus = 4;
-  c.link = {100e9, 0, LinkKind::kNvlink, Duplex::kFull};
-  const Topology t = build_topology(c);
+  const Topology t = four_gpus_on_a_switch();
   LibraryProfile profile;
   profile.name = "threshold";
   profile.protocols = {{Protocol::kLL, {0, {0, 0, 0}, 1.0}}, {Protocol::kSimple, {ps_from_us(20), {0, 0, 0}, 1.0}}};
@@ -287,6 +292,27 @@ TEST(CollectiveModel, NcclsAllToAllTakesItsProtocolFromTheP2pThreshold) {
   // A forced protocol stands; other collectives still pick by least time.
   EXPECT_EQ(nccl_choice(t, CollectiveKind::kAllToAll, 1 << 20, {}, profile, Protocol::kLL).protocol, Protocol::kLL);
   EXPECT_EQ(nccl_choice(t, CollectiveKind::kAllGather, 1 << 20, {}, profile).protocol, Protocol::kLL);
+}
+
+TEST(CollectiveModel, NcclChoosesByItsEstimateNotByWhatTheSystemCosts) {
+  // NCCL's estimate: LL free, Simple 20 us per call, so at 1 MiB it runs LL. This system's
+  // LL really costs 100 us per call: by its own costs Simple is faster, but a profile that
+  // keeps NCCL's estimate still runs LL, as NCCL would.
+  const Topology t = four_gpus_on_a_switch();
+  LibraryProfile estimate;
+  estimate.name = "estimate";
+  estimate.protocols = {{Protocol::kLL, {0, {0, 0, 0}, 1.0}}, {Protocol::kSimple, {ps_from_us(20), {0, 0, 0}, 1.0}}};
+  LibraryProfile system = estimate;
+  system.protocols.front().second.call_latency_ps = ps_from_us(100);
+  const auto kind = CollectiveKind::kAllGather;
+  EXPECT_EQ(nccl_choice(t, kind, 1 << 20, {}, system).protocol, Protocol::kSimple);
+  system.estimate_as(estimate);
+  EXPECT_EQ(nccl_choice(t, kind, 1 << 20, {}, system).protocol, Protocol::kLL);
+  EXPECT_EQ(fastest_protocol(t, kind, AlgorithmKind::kRing, 1 << 20, {}, system), Protocol::kLL);
+  // A profile fitted from one that has an estimate keeps that first estimate.
+  LibraryProfile refitted = system;
+  refitted.estimate_as(system);
+  EXPECT_EQ(refitted.estimate, system.estimate);
 }
 
 }  // namespace

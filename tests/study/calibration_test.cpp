@@ -66,16 +66,19 @@ double fitted(const CalibrationResult& result, const std::string& name) {
 
 TEST(Calibration, RecoversTheTermsThatMadeTheMeasurements) {
   // Truth: LL 5 us + 0.8 us per step at 0.4 of the link (32 GB/s, under its 40 GB/s cap),
-  // Simple 9 us + 3 us per step, links at 0.8 x 100 GB/s. The fit starts from other values
-  // everywhere (LL at 0.5, which the cap would hold to 40 GB/s) and must come back within 1%.
+  // Simple 9 us + 3 us per step, links at 0.8 x 100 GB/s, choosing its protocol as NCCL
+  // does, by the estimate the fit starts from. The fit starts from other values everywhere
+  // (LL at 0.5, which the cap would hold to 40 GB/s) and must come back within 1%.
   Topology truth = node();
   truth.scale_bandwidths({0.8, 1, 1});
+  const LibraryProfile start = library(8, 0.5, 5, 5);
   ValidationOptions options{library(5, 0.8, 9, 3, 0.4), std::nullopt, AlgorithmKind::kRing, 1};
+  options.library.estimate_as(start);
   const std::vector<Measurement> rows = measured_by(truth, options);
 
   CalibrationOptions calibration;
   calibration.validation = options;
-  calibration.validation.library = library(8, 0.5, 5, 5);
+  calibration.validation.library = start;
   const CalibrationResult result = calibrate(node(), rows, {}, calibration);
 
   EXPECT_NEAR(fitted(result, "nvlink bandwidth scale"), 0.8, 0.008);
@@ -87,6 +90,8 @@ TEST(Calibration, RecoversTheTermsThatMadeTheMeasurements) {
   EXPECT_GT(result.before.all.median_abs_error, 0.05);
   EXPECT_LT(result.after.all.p90_abs_error, 1e-3);
   EXPECT_EQ(result.fit.library.name, "two-protocol-calibrated");
+  ASSERT_TRUE(result.fit.library.estimate);  // it still chooses as the start estimates
+  EXPECT_EQ(result.fit.library.estimate->protocols, start.protocols);
 }
 
 TEST(Calibration, RecoversTheBothWaysEfficiencyOfAHalfDuplexLink) {
@@ -166,6 +171,29 @@ TEST(CalibratedSpec, TheWrittenLibraryAndBandwidthsLoadBackAsFitted) {
   const Topology loaded = parse_topology_spec(spec_text(spec), "written", false);
   EXPECT_EQ(loaded.library().protocols, profile.protocols);
   EXPECT_DOUBLE_EQ(loaded.link(0).params.bandwidth_Bps, 333.72e9);
+}
+
+TEST(CalibratedSpec, TheEstimateAFittedProfileChoosesByLoadsBack) {
+  LibraryProfile profile = library(5.123456, 0.8, 9, 3.25);
+  profile.estimate_as(library(6.6, 0.6, 8.4, 3.4));
+  const LibraryProfile loaded = library_from_spec(library_message(profile), "test");
+  EXPECT_EQ(loaded.protocols, profile.protocols);
+  ASSERT_TRUE(loaded.estimate);
+  EXPECT_EQ(loaded.estimate->protocols, profile.estimate->protocols);
+  EXPECT_FALSE(loaded.estimate->estimate);
+}
+
+TEST(CalibratedSpec, AnEstimateWithOtherProtocolsOrItsOwnEstimateIsAnError) {
+  const spec::LibrarySpec costs = library_message(library(5, 0.8, 9, 3.25));
+  spec::LibrarySpec spec = costs;
+  *spec.mutable_estimate() = costs;
+  spec.mutable_estimate()->mutable_protocols()->RemoveLast();  // LL alone
+  EXPECT_CONTAINS(input_error_of([&] { library_from_spec(spec, "f: library"); }),
+                  "f: library.estimate names other protocols than the library");
+  *spec.mutable_estimate() = costs;
+  *spec.mutable_estimate()->mutable_estimate() = costs;
+  EXPECT_CONTAINS(input_error_of([&] { library_from_spec(spec, "f: library"); }),
+                  "f: library.estimate has an estimate of its own");
 }
 
 TEST(CalibratedSpec, AFittedBothWaysEfficiencyGoesToEveryHalfDuplexLink) {
