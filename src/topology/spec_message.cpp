@@ -117,7 +117,10 @@ pb::LibrarySpec library_message(const LibraryProfile& profile) {
     fill_costs(*profile.in_switch, *out.mutable_in_switch());
   }
   if (profile.p2p) fill_p2p(*profile.p2p, *out.mutable_p2p());
-  if (profile.estimate) *out.mutable_estimate() = library_message(*profile.estimate);
+  if (profile.estimate) {  // its costs alone: the channels a send runs on are the profile's
+    *out.mutable_estimate() = library_message(*profile.estimate);
+    out.mutable_estimate()->clear_p2p();
+  }
   return out;
 }
 
