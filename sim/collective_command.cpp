@@ -165,6 +165,7 @@ std::string point_details(const CollectivePoint& point, const CollectiveStudyOpt
   if (point.protocol) {
     text += "# library " + o.library.name + ", " + std::string(protocol_name(*point.protocol)) +
             (reduces_in_switch(point.algorithm) ? " (in-switch)" : "") + ": " + describe_costs(point.costs) + "\n";
+    if (o.library.estimate) text += "# chosen by the estimate of library " + o.library.estimate->name + "\n";
   }
   return text + describe_cost(point.cost, model_options(o.run, point.costs));
 }

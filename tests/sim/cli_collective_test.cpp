@@ -130,6 +130,26 @@ TEST(CliCollective, NcclLibraryShowsTheProtocolOfEachSize) {
     if (line.empty() || line[0] == '#') continue;
     EXPECT_TRUE(std::isdigit(static_cast<unsigned char>(line[line.find_first_not_of(' ')]))) << line;  // a row
   }
+  // A library that really costs 100 us more per LL call but keeps NCCL's estimate runs LL
+  // at 1 KiB, as NCCL would, at the real cost: 100 us more than the 22.01 above.
+  const std::string slow_ll = tmp_path("slow-ll-library.textproto");
+  const auto ll = [](const std::string& call) {
+    return "protocols { protocol: LL call_latency: \"" + call +
+           "\" nvlink_step: \"0.6us\" pcie_step: \"1us\" net_step: \"2.7us\" efficiency: 0.5 "
+           "max_bandwidth: \"141GB/s\" }\n";
+  };
+  const std::string simple =
+      "protocols { protocol: SIMPLE call_latency: \"8.4us\" nvlink_step: \"3.4us\" pcie_step: \"5.7us\" "
+      "net_step: \"14us\" efficiency: 1 }\n";
+  write_file(slow_ll, "name: \"slow-ll\"\n" + ll("106.6us") + simple + "estimate { name: \"nccl-estimate\"\n" +
+                          ll("6.6us") + simple + "}\n");
+  const CliResult estimated = run_commsim({"collective", "--topology-file", datasheet_h100(), "--algorithm", "ring",
+                                           "--library-file", slow_ll, "--size", "1K", "--verbose"});
+  ASSERT_EQ(estimated.status, 0) << estimated.err;
+  EXPECT_NE(estimated.out.find("        1024          256  float      ll      122.01"), std::string::npos)
+      << estimated.out;
+  EXPECT_NE(estimated.out.find("# chosen by the estimate of library nccl-estimate\n"), std::string::npos)
+      << estimated.out;
   expect_error({"collective", "--library", "mpich"}, "--library: unknown library 'mpich' (known: ideal, nccl, gloo)");
   expect_error({"collective", "--topology", "switch", "--protocol", "ll"},
                "--protocol ll: the ideal library has no protocols (give --library nccl)");
