@@ -306,6 +306,7 @@ LibraryProfile library_from_spec(const spec::LibrarySpec& spec, const std::strin
   if (protocols_of(estimate) != protocols_of(profile)) {
     throw InputError(at + " names other protocols than the library: give it the same protocols, in the same order");
   }
+  if (!estimate.in_switch) estimate.in_switch = profile.in_switch;  // NVLS ranked by its own costs
   profile.estimate = std::make_shared<const LibraryProfile>(std::move(estimate));
   return profile;
 }

@@ -181,6 +181,11 @@ TEST(CalibratedSpec, TheEstimateAFittedProfileChoosesByLoadsBack) {
   ASSERT_TRUE(loaded.estimate);
   EXPECT_EQ(loaded.estimate->protocols, profile.estimate->protocols);
   EXPECT_FALSE(loaded.estimate->estimate);
+  // An estimate without in-switch costs ranks NVLS by the library's own.
+  profile.in_switch = ProtocolCosts{0, {us(25), 0, 0}, 0.85};
+  const LibraryProfile with_nvls = library_from_spec(library_message(profile), "test");
+  ASSERT_TRUE(with_nvls.estimate);
+  EXPECT_EQ(with_nvls.estimate->in_switch, profile.in_switch);
 }
 
 TEST(CalibratedSpec, AnEstimateWithOtherProtocolsOrItsOwnEstimateIsAnError) {
