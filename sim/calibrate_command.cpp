@@ -58,6 +58,9 @@ std::string calibrated_spec(const std::string& base_path, const Topology& topolo
        << "# of " << result.before.rows.size() << " measured rows (" << join(fitted) << ").\n"
        << "# |error| median / p90 before: " << error_summary(result.before) << "\n"
        << "#                       after: " << error_summary(result.after) << "\n";
+  if (const std::string by_operation = operation_summary(result.after); !by_operation.empty()) {
+    text << "#     after, by operation: " << by_operation << "\n";
+  }
   if (!held_out.empty()) {
     text << "# Held out (" << join(held_out) << "), before: " << error_summary(result.holdout_before) << "\n"
          << "#                       after: " << error_summary(result.holdout_after) << "\n";
@@ -125,6 +128,10 @@ int run_calibrate(const std::vector<std::string>& args, std::ostream& out) {
   out << "# fit: " << result.iterations << " iterations, " << result.evaluations << " predictions of every row\n"
       << "# |error| median / p90 before: " << error_summary(result.before) << "\n"
       << "# |error| median / p90 after:  " << error_summary(result.after) << "\n";
+  if (const std::string by_operation = operation_summary(result.before); !by_operation.empty()) {
+    out << "# by operation, before: " << by_operation << "\n"
+        << "# by operation, after:  " << operation_summary(result.after) << "\n";
+  }
   if (!holdout.empty()) {
     out << "# held out, before: " << error_summary(result.holdout_before) << "\n"
         << "# held out, after:  " << error_summary(result.holdout_after) << "\n";

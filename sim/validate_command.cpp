@@ -32,7 +32,12 @@ void write_json(std::ostream& out, const std::string& topology, const Validation
   };
   out << "{\"topology\": " << json_string(topology) << ",\n \"summary\": {\"all\": " << summary(result.all)
       << ", \"small\": " << summary(result.small) << ", \"mid\": " << summary(result.mid)
-      << ", \"large\": " << summary(result.large) << "},\n \"rows\": [";
+      << ", \"large\": " << summary(result.large) << "},\n \"by_operation\": {";
+  for (std::size_t i = 0; i < result.by_operation.size(); ++i) {
+    const OperationErrors& op = result.by_operation[i];
+    out << (i ? ", " : "") << json_string(measured_operation_name(op.operation)) << ": " << summary(op.errors);
+  }
+  out << "},\n \"rows\": [";
   for (std::size_t i = 0; i < result.rows.size(); ++i) {
     const ValidationRow& r = result.rows[i];
     const Measurement& m = r.measured;

@@ -26,6 +26,15 @@ std::string error_summary(const ValidationResult& result) {
          summary_text("64 KiB..64 MiB", result.mid) + "; " + summary_text(">= 64 MiB", result.large);
 }
 
+std::string operation_summary(const ValidationResult& result) {
+  if (result.by_operation.size() < 2) return "";
+  std::string text;
+  for (const OperationErrors& op : result.by_operation) {
+    text += (text.empty() ? "" : "; ") + summary_text(measured_operation_name(op.operation).c_str(), op.errors);
+  }
+  return text;
+}
+
 void print_validation_table(std::ostream& out, const ValidationResult& result) {
   Table table({{"operation", "", 13}, {"size", "B", 12}, {"ranks", "", 6}, {"algo", "", 10}, {"proto", "", 7},
                {"measured", "us", 11}, {"predicted", "us", 11}, {"error", "%", 8}, {"busbw", "GB/s", 8},
@@ -39,6 +48,9 @@ void print_validation_table(std::ostream& out, const ValidationResult& result) {
                    fixed(m.out_of_place.busbw_GBps * ratio, 2)});
   }
   table.print(out);
+  if (const std::string by_operation = operation_summary(result); !by_operation.empty()) {
+    out << "# |error| median / p90 by operation: " << by_operation << "\n";
+  }
   out << "# |error| median / p90: " << error_summary(result) << "\n";
 }
 

@@ -19,7 +19,11 @@ namespace commsim::cli {
 std::string protocol_text(const std::optional<Protocol>& protocol);
 /// "all 5.9% / 16.1% (10 rows); <= 64 KiB -; 64 KiB..64 MiB 20.7% / 20.7% (1 rows); ..."
 std::string error_summary(const ValidationResult& result);
-/// One row per measurement, then "# |error| median / p90: <error_summary>".
+/// "allreduce 2.0% / 3.1% (28 rows); allgather 16.2% / 18.2% (26 rows); ...", in the order of
+/// each operation's first row; empty for rows of one operation.
+std::string operation_summary(const ValidationResult& result);
+/// One row per measurement, then with several operations "# |error| median / p90 by
+/// operation: <operation_summary>", then "# |error| median / p90: <error_summary>".
 void print_validation_table(std::ostream& out, const ValidationResult& result);
 
 /// Measured (points) and predicted (lines) time and bus bandwidth against size, one colour

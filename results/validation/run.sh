@@ -15,7 +15,7 @@ run() {
 fit() {
   system=$1; shift
   build/commsim calibrate "$@" --output $R/$system-calibrated.textproto > $R/$system-calibrated.txt
-  grep "after" $R/$system-calibrated.txt | sed "s/;.*//; s/^# /$system calibrated, /"
+  grep "median / p90 after" $R/$system-calibrated.txt | sed "s/;.*//; s/^# /$system calibrated, /"
 }
 
 H100=topologies/h100-nvswitch-node.textproto

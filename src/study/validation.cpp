@@ -73,6 +73,7 @@ ValidationResult validate_measurements(const Topology& topology, const std::vect
                                        const ValidationOptions& options) {
   ValidationResult result;
   std::vector<double> all, small, mid, large;
+  std::vector<std::pair<MeasuredOperation, std::vector<double>>> by_operation;
   for (const Measurement& row : rows) {
     check_fits(topology, row);
     Prediction p;
@@ -87,7 +88,11 @@ ValidationResult validate_measurements(const Topology& topology, const std::vect
     result.rows.push_back({row, p.algorithm, p.protocol, predicted_us, error});
     all.push_back(error);
     (row.size_bytes <= kSmallRegimeMaxBytes ? small : row.size_bytes >= kLargeRegimeMinBytes ? large : mid).push_back(error);
+    auto op = std::find_if(by_operation.begin(), by_operation.end(), [&](const auto& e) { return e.first == row.operation; });
+    if (op == by_operation.end()) op = by_operation.insert(op, {row.operation, {}});
+    op->second.push_back(error);
   }
+  for (const auto& [operation, errors] : by_operation) result.by_operation.push_back({operation, summarise_errors(errors)});
   result.all = summarise_errors(all);
   result.small = summarise_errors(small);
   result.mid = summarise_errors(mid);

@@ -2,8 +2,9 @@
 // Measured against predicted: every row of a published measurement run again on a topology
 // and library profile, the simulated time beside the measured one, and the error:
 //   error = (predicted - measured) / measured     (negative: the prediction is optimistic)
-// summarised by the median and 90th percentile of |error| over all rows and per size regime
-// (small <= 64 KiB < mid < 64 MiB <= large), as NCCL switches protocol near those sizes.
+// summarised by the median and 90th percentile of |error| over all rows, per size regime
+// (small <= 64 KiB < mid < 64 MiB <= large), as NCCL switches protocol near those sizes, and
+// per operation, as one log or table may hold several collectives.
 
 #include <optional>
 #include <string>
@@ -37,9 +38,16 @@ struct ErrorSummary {
   double p90_abs_error = 0;     // linear interpolation between order statistics
 };
 
+/// The errors of one operation's rows ("allreduce", "sendrecv", ...).
+struct OperationErrors {
+  MeasuredOperation operation;
+  ErrorSummary errors;
+};
+
 struct ValidationResult {
   std::vector<ValidationRow> rows;  // in the order of the measurements
   ErrorSummary all, small, mid, large;
+  std::vector<OperationErrors> by_operation;  // in the order of each operation's first row
 };
 
 /// The size regimes of the summary.

@@ -79,6 +79,32 @@ TEST(Validation, SummaryByRegime) {
   EXPECT_EQ(r.all.rows, 3u);
 }
 
+TEST(Validation, SummaryByOperationInTheOrderOfFirstRows) {
+  // Ideal ring AllGather and AllReduce of 8 MiB on 8 GPUs at 100 GB/s, 250 ns hops:
+  //   AllGather 7 x 500 ns + 7/8 x 8 MiB / 100 GB/s = 3.5 + 73.40 us = 76.90 us,
+  //   AllReduce twice the steps and bytes: 153.80 us.
+  // Measured at 1.25 and 2 times those: errors -0.2 (AllGather), -0.5 and 0 (AllReduce).
+  TopologyConfig c;
+  c.link.bandwidth_Bps = 100e9;
+  const Topology node = build_topology(c);
+  const double allgather_us = 3.5 + 7.0 / 8 * 8 * 1048576 / 100e9 * 1e6;
+  const double allreduce_us = 2 * allgather_us;
+  ValidationOptions options;
+  options.algorithm = AlgorithmKind::kRing;
+  const MeasuredOperation allgather = MeasuredOperation::of(CollectiveKind::kAllGather);
+  const ValidationResult r = validate_measurements(
+      node,
+      {row(kAllReduce, 8 << 20, 2 * allreduce_us), row(allgather, 8 << 20, 1.25 * allgather_us),
+       row(kAllReduce, 8 << 20, allreduce_us)},
+      options);
+  ASSERT_EQ(r.by_operation.size(), 2u);
+  EXPECT_EQ(r.by_operation[0].operation, kAllReduce);
+  EXPECT_EQ(r.by_operation[0].errors.rows, 2u);
+  EXPECT_NEAR(r.by_operation[0].errors.median_abs_error, 0.25, 1e-9);  // of 0.5 and 0
+  EXPECT_EQ(r.by_operation[1].operation, allgather);
+  EXPECT_NEAR(r.by_operation[1].errors.median_abs_error, 0.2, 1e-9);
+}
+
 TEST(Validation, RowsTheTopologyCannotHoldNameTheirSource) {
   const Topology node = build_topology(TopologyConfig{});
   EXPECT_CONTAINS(testing::input_error_of([&] { validate_measurements(node, {row(kAllReduce, 1024, 10, 16)}, {}); }),
