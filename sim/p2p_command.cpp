@@ -87,7 +87,7 @@ std::string protocol_text(const LibraryChoice& library) {
   if (library.protocol) return std::string(protocol_name(*library.protocol));
   if (profile.p2p && profile.p2p->ll_max_bytes_per_channel > 0) {
     return "auto (LL while each channel carries at most " + format_size(profile.p2p->ll_max_bytes_per_channel) +
-           ", else " + std::string(protocol_name(profile.protocols.back().first)) + ")";
+           " inside a node, else " + std::string(protocol_name(profile.protocols.back().first)) + ")";
   }
   return "auto (the fastest by the closed form)";
 }

@@ -65,7 +65,10 @@ std::string describe_costs(const ProtocolCosts& costs);
 /// another node it uses `net_peer_channels` (NCCL_NCHANNELS_PER_NET_PEER). So a send of S
 /// bytes runs at most at channels(S) x channel_rate. Its protocol is LL while each channel
 /// carries at most `ll_max_bytes_per_channel` (NCCL_P2P_LL_THRESHOLD, addP2pToPlan), else
-/// Simple; with no threshold (0) the library picks by least estimated time.
+/// Simple; with no threshold (0) the library picks by least estimated time. A send to a peer
+/// in another node is never LL: NCCL gives network P2P connections no LL buffer
+/// (src/transport/net.cc, unless NCCL_ALLOC_P2P_NET_LL_BUFFERS=1), and addP2pToPlan runs LL
+/// only on connections that have one.
 struct P2pChannels {
   std::uint32_t min_channels = 1;
   std::uint32_t max_channels = 1;
@@ -77,7 +80,7 @@ struct P2pChannels {
   std::uint32_t channels(Bytes bytes, LinkClass route) const;
   /// Whether a send of `bytes` runs LL by the threshold (false without one).
   bool runs_ll(Bytes bytes, LinkClass route) const {
-    return bytes <= Bytes{channels(bytes, route)} * ll_max_bytes_per_channel;
+    return route != LinkClass::kNet && bytes <= Bytes{channels(bytes, route)} * ll_max_bytes_per_channel;
   }
   BandwidthBps rate_cap(Bytes bytes, LinkClass route) const {
     return channels(bytes, route) * channel_rate_Bps[static_cast<int>(route)];

@@ -30,6 +30,8 @@ TEST(P2pChannels, DoubleWhileAChannelWouldCarryMoreThanItsShare) {
   // LL while each channel carries at most 16 KiB: 32 KiB on 2 channels, not 32 KiB + 1.
   EXPECT_TRUE(c.runs_ll(32 << 10, LinkClass::kNvlink));
   EXPECT_FALSE(c.runs_ll((32 << 10) + 1, LinkClass::kNvlink));
+  // Never to a peer in another node: NCCL's network P2P connections have no LL buffer.
+  EXPECT_FALSE(c.runs_ll(8, LinkClass::kNet));
   // The built-in nccl profile has these; the ideal one none.
   EXPECT_EQ(*library_by_name("nccl", "x").p2p, c);
   EXPECT_EQ(LibraryProfile{}.p2p_rate_cap(kMiB, LinkClass::kNvlink), kInf);
