@@ -28,13 +28,18 @@ TimePs us(double microseconds) { return ps_from_seconds(microseconds * 1e-6); }
 // 141 GB/s; LL128's per-channel cap (36.7 GB/s on Hopper) times NCCL's 16+ channels on
 // NVSwitch is above any link here, so it is left out.
 //
-// P2P channels (enqueue.cc, calcP2pChannelCount): a send inside a node starts on 2 channels
-// and doubles them while a channel would carry more than 32 MiB, up to 16; across nodes 2
-// channels per peer (NCCL_NCHANNELS_PER_NET_PEER). What one channel moves is measured, not
-// published: nccl-tests sendrecv_perf on an 8-GPU H100 node moves 79.5-81.8 GB/s at 32 and
-// 64 MiB (2 channels: 40 GB/s each) and 162.5 GB/s at 128 MiB (4 channels); one H100 per
-// node on 400 Gb/s NDR moves 24.9 GB/s per peer at every size (2 channels: 12.45 GB/s
-// each). PCIe channels are not limited here. A send runs LL while each of its channels
+// P2P channels: a send inside a node starts on 2 channels and doubles them while a channel
+// would carry more than 32 MiB, up to 16; across nodes 2 channels per peer
+// (NCCL_NCHANNELS_PER_NET_PEER). What one channel moves is measured, not published:
+// nccl-tests sendrecv_perf on an 8-GPU H100 node moves 79.5-81.8 GB/s at 32 and 64 MiB
+// (2 channels: 40 GB/s each) and 162.5 GB/s at 128 MiB (4 channels); one H100 per node on
+// 400 Gb/s NDR moves 24.9 GB/s per peer at every size (2 channels: 12.45 GB/s each). PCIe
+// channels are not limited here. NCCL's own count (src/enqueue.cc, addP2pToPlan; src/graph/
+// paths.cc) is twice as fine and gives the same cap from 256 KiB up: 2 channels per NVLink
+// to a peer (36 on H100, rounded up to a power of 2) halved while x 8 ranks exceeds the 32
+// P2P channels, so 4 to start, doubled while a part exceeds 32 chunks of
+// NCCL_P2P_NVL_CHUNKSIZE (512 KiB): 16 MiB; at 20 GB/s a channel, 4 x 20 = 2 x 40. Below
+// 256 KiB NCCL uses fewer channels (a part is at least 64 KiB), which is not modelled. A send runs LL while each of its channels
 // carries at most 16 KiB (NCCL_P2P_LL_THRESHOLD, 16384, enqueue.cc addP2pToPlan), else Simple.
 //
 // NVLS (in-switch reduction), tuning.cc: baseLatencies[NVLS] 0; hwLatencies[NVLINK][NVLS]
