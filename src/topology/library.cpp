@@ -39,8 +39,10 @@ TimePs us(double microseconds) { return ps_from_seconds(microseconds * 1e-6); }
 // to a peer (36 on H100, rounded up to a power of 2) halved while x 8 ranks exceeds the 32
 // P2P channels, so 4 to start, doubled while a part exceeds 32 chunks of
 // NCCL_P2P_NVL_CHUNKSIZE (512 KiB): 16 MiB; at 20 GB/s a channel, 4 x 20 = 2 x 40. Below
-// 256 KiB NCCL uses fewer channels (a part is at least 64 KiB), which is not modelled. A send runs LL while each of its channels
-// carries at most 16 KiB (NCCL_P2P_LL_THRESHOLD, 16384, enqueue.cc addP2pToPlan), else Simple.
+// 256 KiB NCCL uses fewer channels (a part is at least 64 KiB), which is not modelled.
+// A send inside a node runs LL while each of its channels carries at most 16 KiB
+// (NCCL_P2P_LL_THRESHOLD, 16384, enqueue.cc addP2pToPlan), else Simple; one to another
+// node runs Simple (P2pChannels::runs_ll).
 //
 // NVLS (in-switch reduction), tuning.cc: baseLatencies[NVLS] 0; hwLatencies[NVLINK][NVLS]
 // Simple 25 us, one reduction round; hwLatencies[NET][NVLSTree] Simple 14 us per tree
