@@ -160,11 +160,15 @@ std::vector<std::string> point_row(const CollectivePoint& point, CollectiveKind 
 }
 
 // --verbose: the closed form with the values substituted, and the library's terms.
-std::string point_details(const CollectivePoint& point, const CollectiveStudyOptions& o) {
+std::string point_details(const CollectivePoint& point, CollectiveKind kind, const CollectiveStudyOptions& o) {
   std::string text = "# model at " + std::to_string(point.size) + " B:\n";
   if (point.protocol) {
+    const double factor = o.library.bandwidth_factor(kind);
     text += "# library " + o.library.name + ", " + std::string(protocol_name(*point.protocol)) +
-            (reduces_in_switch(point.algorithm) ? " (in-switch)" : "") + ": " + describe_costs(point.costs) + "\n";
+            (reduces_in_switch(point.algorithm) ? " (in-switch)" : "") + ": " + describe_costs(point.costs) +
+            (factor != 1 ? " (with " + std::string(collective_name(kind)) + "'s bandwidth factor " + fixed(factor, 4) + ")"
+                         : "") +
+            "\n";
     if (o.library.estimate) text += "# chosen by the estimate of library " + o.library.estimate->name + "\n";
   }
   return text + describe_cost(point.cost, model_options(o.run, point.costs));
@@ -179,7 +183,7 @@ void print_block(std::ostream& out, const CollectiveBlock& block, CollectiveKind
   std::string details;
   for (const CollectivePoint& point : block.points) {
     table.add_row(point_row(point, kind, p, !block.algorithm));
-    if (verbose) details += point_details(point, o);
+    if (verbose) details += point_details(point, kind, o);
   }
   table.print(out);
   out << details;

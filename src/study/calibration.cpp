@@ -15,12 +15,77 @@ ValidationOptions with_library(ValidationOptions options, const LibraryProfile& 
   return options;
 }
 
+/// The largest row of each collective of `rows`, in the order the collectives first come.
+std::vector<Measurement> largest_of_each_collective(const std::vector<Measurement>& rows) {
+  std::vector<Measurement> largest;
+  for (const Measurement& m : rows) {
+    if (!m.operation.collective) continue;
+    const auto same = std::find_if(largest.begin(), largest.end(),
+                                   [&](const Measurement& l) { return l.operation == m.operation; });
+    if (same == largest.end()) {
+      largest.push_back(m);
+    } else if (m.size_bytes > same->size_bytes) {
+      *same = m;
+    }
+  }
+  return largest;
+}
+
+/// Whether each of `rows` is predicted another time when the half-duplex links lose more
+/// both ways at once: the collectives that move both ways over them.
+std::vector<bool> moves_both_ways(const Topology& topology, const std::vector<Measurement>& rows,
+                                  const ValidationOptions& options) {
+  std::vector<bool> both(rows.size(), false);
+  if (!topology.both_ways_efficiency()) return both;
+  Topology lossier = topology;
+  lossier.set_both_ways_efficiency(*topology.both_ways_efficiency() / 2);
+  const ValidationResult as_is = validate_measurements(topology, rows, options);
+  const ValidationResult lossy = validate_measurements(lossier, rows, options);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    both[i] = lossy.rows[i].predicted_us > as_is.rows[i].predicted_us * (1 + 1e-6);
+  }
+  return both;
+}
+
+/// The collectives of `rows` that get a bandwidth factor: all but the references. The first
+/// collective measured is one: the bandwidth scale is its share of the link. Where the
+/// both-ways efficiency of half-duplex links is fitted too, so is the first collective that
+/// differs from it in moving both ways over them (a one-way Broadcast beside a both-ways
+/// AllReduce), which alone tells the efficiency from the scale; a factor on either would
+/// trade against them.
+std::vector<CollectiveKind> factored_collectives(const Topology& topology, const std::vector<Measurement>& rows,
+                                                 const ValidationOptions& options) {
+  const std::vector<Measurement> largest = largest_of_each_collective(rows);
+  const std::vector<bool> both = moves_both_ways(topology, largest, options);
+  std::vector<CollectiveKind> factored;
+  bool second_reference = false;
+  for (std::size_t i = 1; i < largest.size(); ++i) {
+    if (!second_reference && both[i] != both[0]) {
+      second_reference = true;
+      continue;
+    }
+    factored.push_back(*largest[i].operation.collective);
+  }
+  return factored;
+}
+
+/// `library` with a bandwidth factor for each of `kinds`: its own where it has one, else 1.
+LibraryProfile with_factors(LibraryProfile library, const std::vector<CollectiveKind>& kinds) {
+  for (const CollectiveKind kind : kinds) {
+    if (library.bandwidth_factor(kind) == 1) {
+      std::erase_if(library.collective_bandwidth, [kind](const auto& entry) { return entry.first == kind; });
+      library.collective_bandwidth.emplace_back(kind, 1.0);
+    }
+  }
+  return library;
+}
+
 class Fit {
  public:
   Fit(const Topology& topology, const std::vector<Measurement>& rows, const CalibrationOptions& options,
-      LibraryFit start)
+      LibraryFit start, const std::vector<CollectiveKind>& factored)
       : topology_(topology), rows_(rows), options_(options), start_(std::move(start)),
-        terms_(calibration_terms(topology, start_)) {}
+        terms_(calibration_terms(topology, start_, factored)) {}
 
   const std::vector<CalibrationTerm>& terms() const { return terms_; }
 
@@ -83,9 +148,11 @@ CalibrationResult calibrate(const Topology& topology, const std::vector<Measurem
                             const std::vector<Measurement>& holdout, const CalibrationOptions& options) {
   if (rows.empty()) throw InputError("no measured rows to calibrate on");
   // The fitted profile runs at its fitted costs and chooses by its start's (NCCL's) estimate.
-  LibraryFit from{options.validation.library, {1, 1, 1}, topology.both_ways_efficiency()};
+  // Each collective measured beside the first gets a bandwidth factor to fit.
+  const std::vector<CollectiveKind> factored = factored_collectives(topology, rows, options.validation);
+  LibraryFit from{with_factors(options.validation.library, factored), {1, 1, 1}, topology.both_ways_efficiency()};
   from.library.estimate_as(options.validation.library);
-  const Fit fit(topology, rows, options, std::move(from));
+  const Fit fit(topology, rows, options, std::move(from), factored);
   CalibrationResult result;
   result.before = fit.validate(fit.at(fit.start()));
   BoundedLeastSquaresOptions solver;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <optional>
 
+#include "base/error.h"
 #include "topology/in_switch.h"
 
 namespace commsim {
@@ -69,9 +70,22 @@ void add_costs_terms(std::vector<CalibrationTerm>& terms, const std::string& pre
   for (const LinkClass k : classes) terms.push_back(latency_term(prefix + " " + class_name(k) + " step", costs, {k}));
 }
 
+// The factor of `kind` in the fitted library (present: calibrate adds it before fitting).
+CalibrationTerm collective_factor_term(CollectiveKind kind) {
+  const auto factor = [kind](auto& f) -> auto& {
+    for (auto& entry : f.library.collective_bandwidth) {
+      if (entry.first == kind) return entry.second;
+    }
+    throw InternalError("no bandwidth factor for " + std::string(collective_name(kind)));
+  };
+  return {std::string(collective_name(kind)) + " bandwidth factor", "", 0.1, 2, 1,
+          [=](const LibraryFit& f) { return factor(f); }, [=](LibraryFit& f, double v) { factor(f) = v; }};
+}
+
 }  // namespace
 
-std::vector<CalibrationTerm> calibration_terms(const Topology& topology, const LibraryFit& fit) {
+std::vector<CalibrationTerm> calibration_terms(const Topology& topology, const LibraryFit& fit,
+                                               const std::vector<CollectiveKind>& factored) {
   const std::vector<LinkClass> classes = classes_present(topology);
   std::vector<CalibrationTerm> terms;
   for (const LinkClass k : classes) {
@@ -107,6 +121,7 @@ std::vector<CalibrationTerm> calibration_terms(const Topology& topology, const L
                        [i](LibraryFit& f, double v) { f.library.p2p->channel_rate_Bps[i] = v * kBytesPerGB; }});
     }
   }
+  for (const CollectiveKind kind : factored) terms.push_back(collective_factor_term(kind));
   return terms;
 }
 

@@ -11,8 +11,11 @@
 //   in-switch        call latency, step latencies and efficiency (a reducing switch only)
 //   P2P channel rate per class of link present, GB/s (a library with P2P channels)
 //   both-ways efficiency of the half-duplex links, if the topology has any
+//   bandwidth factor per collective measured but the first (the reference, whose factor
+//                    stays): what that collective sustains beside the reference's share
+//                    (LibraryProfile::collective_bandwidth), when the rows hold several
 // each with bounds that keep it physical: latencies >= 0, an efficiency in (0, 1], a scale
-// within [0.1, 2] of the spec's bandwidth.
+// within [0.1, 2] of the spec's bandwidth, a collective's factor within [0.1, 2].
 
 #include <array>
 #include <functional>
@@ -45,7 +48,10 @@ struct CalibrationTerm {
 };
 
 /// The terms of `fit` that `topology` can show: classes of link it has, the in-switch terms
-/// only with a reducing switch, P2P rates only where the profile limits them.
-std::vector<CalibrationTerm> calibration_terms(const Topology& topology, const LibraryFit& fit);
+/// only with a reducing switch, P2P rates only where the profile limits them, a bandwidth
+/// factor for each of `factored` (collectives measured beside the reference; each must be
+/// in fit.library.collective_bandwidth).
+std::vector<CalibrationTerm> calibration_terms(const Topology& topology, const LibraryFit& fit,
+                                               const std::vector<CollectiveKind>& factored);
 
 }  // namespace commsim

@@ -112,7 +112,7 @@ CollectivePoint run_collective_point(const Topology& topology, CollectiveKind ki
   CollectivePoint point;
   point.algorithm = choice.algorithm;
   point.protocol = choice.protocol;
-  point.costs = options.library.costs(choice.algorithm, choice.protocol);
+  point.costs = options.library.costs(kind, choice.algorithm, choice.protocol);
   point.size = size;
   CollectiveConfig run = options.run;
   run.library = point.costs;

@@ -81,7 +81,7 @@ CostedTraffic cost_collective(const Topology& spanned, const TrafficEntry& e, co
     const std::optional<Protocol> protocol =
         fastest_protocol(spanned, *e.collective, algorithm, e.bytes_per_op, model, library);
     ModelOptions with_costs = model;
-    with_costs.library = library.costs(algorithm, protocol);
+    with_costs.library = library.costs(*e.collective, algorithm, protocol);
     const double time_s = collective_cost(spanned, *e.collective, algorithm, e.bytes_per_op, with_costs).time_s(0);
     if (!best.algorithm || time_s < best.time_per_op_s) best = {e, algorithm, protocol, time_s, 0};
   }

@@ -151,6 +151,21 @@ ProtocolCosts LibraryProfile::costs(AlgorithmKind algorithm, std::optional<Proto
   return *in_switch;
 }
 
+double LibraryProfile::bandwidth_factor(CollectiveKind kind) const {
+  for (const auto& [k, factor] : collective_bandwidth) {
+    if (k == kind) return factor;
+  }
+  return 1;
+}
+
+ProtocolCosts LibraryProfile::costs(CollectiveKind kind, AlgorithmKind algorithm, std::optional<Protocol> protocol) const {
+  ProtocolCosts c = costs(algorithm, protocol);
+  const double factor = bandwidth_factor(kind);
+  c.efficiency *= factor;
+  c.max_rate_Bps *= factor;
+  return c;
+}
+
 // The built-in profiles, by name.
 static const std::vector<LibraryProfile>& built_in_libraries() {
   static const std::vector<LibraryProfile> libraries{LibraryProfile{}, nccl_library(), gloo_library()};

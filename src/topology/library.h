@@ -102,6 +102,16 @@ struct LibraryProfile {
   /// protocol's rate.
   std::optional<P2pChannels> p2p;
 
+  /// What one collective's flows move, as a factor of what the profile gives every other
+  /// collective, where a system sustains less (or more) for it: each flow of that collective
+  /// runs at factor x its protocol's rate and puts S / (efficiency x factor) bytes on its
+  /// links. A calibrated term (commsim calibrate, from measurements of several collectives),
+  /// as SimAI keeps an efficiency table per collective (aliyun/SimAI inputs/ratio: AllToAll's
+  /// own beside the other collectives'); NCCL's estimate knows none, so the choice of
+  /// algorithm and protocol ignores it. Collectives left out: 1.
+  std::vector<std::pair<CollectiveKind, double>> collective_bandwidth;
+  double bandwidth_factor(CollectiveKind kind) const;
+
   /// The costs the library ranks its choices by, where they are not the costs it runs at.
   /// NCCL picks algorithm and protocol by its built-in estimate (src/graph/tuning.cc)
   /// whatever a system really costs, so a calibrated profile keeps the profile it was fitted
@@ -131,6 +141,9 @@ struct LibraryProfile {
   /// in-switch costs, under Simple only (InputError for another protocol, or a library
   /// without in-switch costs).
   ProtocolCosts costs(AlgorithmKind algorithm, std::optional<Protocol> protocol) const;
+  /// The costs a run of `kind` moves at: costs(algorithm, protocol) with the collective's
+  /// bandwidth factor on its efficiency and rate cap.
+  ProtocolCosts costs(CollectiveKind kind, AlgorithmKind algorithm, std::optional<Protocol> protocol) const;
 
   /// The protocol of least `time_s(costs)` (seconds) over the estimate's costs, as NCCL
   /// picks by its own estimate; ties go to the earlier protocol. Empty for the ideal profile.

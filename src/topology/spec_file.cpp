@@ -258,8 +258,26 @@ std::optional<P2pChannels> p2p_channels(const spec::LibrarySpec& spec, const std
   return c;
 }
 
-// The profile a `library` block describes, without its estimate.
-LibraryProfile costs_from_spec(const spec::LibrarySpec& spec, const std::string& where) {
+std::vector<std::pair<CollectiveKind, double>> collective_bandwidth(const spec::LibrarySpec& spec,
+                                                                   const std::string& where) {
+  std::vector<std::pair<CollectiveKind, double>> factors;
+  for (int i = 0; i < spec.collective_bandwidth_size(); ++i) {
+    const pb::CollectiveBandwidthSpec& c = spec.collective_bandwidth(i);
+    const std::string at = where + ".collective_bandwidth[" + std::to_string(i) + "]";
+    const CollectiveKind kind = parse_collective(c.collective(), at + ".collective");
+    for (const auto& [known, factor] : factors) {
+      if (known == kind) throw InputError(at + ": collective " + std::string(collective_name(kind)) + " is given twice");
+    }
+    if (!(c.factor() > 0 && c.factor() <= 2)) {
+      throw InputError(at + ".factor must be in (0, 2], got " + std::to_string(c.factor()));
+    }
+    factors.emplace_back(kind, c.factor());
+  }
+  return factors;
+}
+
+// The profile a `library` block describes, without its estimate and collective factors.
+LibraryProfile protocols_from_spec(const spec::LibrarySpec& spec, const std::string& where) {
   if (spec.name().empty()) throw InputError(where + ".name is missing");
   if (spec.protocols().empty()) {
     LibraryProfile built_in = library_by_name(spec.name(), where + ".name");
@@ -288,6 +306,16 @@ LibraryProfile costs_from_spec(const spec::LibrarySpec& spec, const std::string&
   return profile;
 }
 
+// The profile a `library` block describes, without its estimate.
+LibraryProfile costs_from_spec(const spec::LibrarySpec& spec, const std::string& where) {
+  LibraryProfile profile = protocols_from_spec(spec, where);
+  if (spec.collective_bandwidth_size() > 0) {
+    if (profile.ideal()) throw InputError(where + ".collective_bandwidth: the ideal library has no costs to scale");
+    profile.collective_bandwidth = collective_bandwidth(spec, where);
+  }
+  return profile;
+}
+
 // The protocols of a profile, in its order of preference.
 std::vector<Protocol> protocols_of(const LibraryProfile& profile) {
   std::vector<Protocol> protocols;
@@ -302,6 +330,9 @@ LibraryProfile library_from_spec(const spec::LibrarySpec& spec, const std::strin
   if (!spec.has_estimate()) return profile;
   const std::string at = where + ".estimate";
   if (spec.estimate().has_estimate()) throw InputError(at + " has an estimate of its own: give one estimate");
+  if (spec.estimate().collective_bandwidth_size() > 0) {
+    throw InputError(at + ".collective_bandwidth: an estimate has no collective factors (NCCL's ranking knows none)");
+  }
   LibraryProfile estimate = costs_from_spec(spec.estimate(), at);
   if (protocols_of(estimate) != protocols_of(profile)) {
     throw InputError(at + " names other protocols than the library: give it the same protocols, in the same order");

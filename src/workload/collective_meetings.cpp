@@ -107,7 +107,7 @@ void CollectiveMeetings::start(Meeting& m, NodeRef last) {
       engine_.schedule_after(0, [this, done] { finish_(done); });
     }
   };
-  run.library = options_.library.costs(protocol);
+  run.library = options_.library.costs(s.collective, algorithm, protocol);
   const TimePs call_ps = run.library->call_latency_ps;
   m.runner = std::make_unique<CollectiveRunner>(network_, *m.schedule, block_space_bytes(s.collective, s.bytes, g),
                                                 std::move(run));

@@ -116,6 +116,30 @@ TEST(Calibration, RecoversTheBothWaysEfficiencyOfAHalfDuplexLink) {
   EXPECT_EQ(calibrated_topology(start, result.fit).both_ways_efficiency(), result.fit.both_ways_efficiency);
 }
 
+TEST(Calibration, RecoversACollectivesBandwidthFactor) {
+  // Truth: AllGather sustains 0.7 of what AllReduce does on links at 0.9 x 100 GB/s. The
+  // first collective measured (AllReduce) is the reference; AllGather gets a factor, which
+  // the fit finds within 1%, and the written profile carries it.
+  Topology truth = node();
+  truth.scale_bandwidths({0.9, 1, 1});
+  ValidationOptions options{library(5, 0.8, 9, 3), std::nullopt, AlgorithmKind::kRing, 1};
+  options.library.collective_bandwidth = {{CollectiveKind::kAllGather, 0.7}};
+  const std::vector<Measurement> rows = measured_by(truth, options);
+  CalibrationOptions calibration;
+  calibration.validation = options;
+  calibration.validation.library = library(5, 0.8, 9, 3);
+  const CalibrationResult result = calibrate(node(), rows, {}, calibration);
+  EXPECT_NEAR(fitted(result, "allgather bandwidth factor"), 0.7, 0.007);
+  EXPECT_NEAR(fitted(result, "nvlink bandwidth scale"), 0.9, 0.009);
+  EXPECT_FALSE(std::any_of(result.terms.begin(), result.terms.end(),
+                           [](const FittedTerm& t) { return t.name == "allreduce bandwidth factor"; }));
+  EXPECT_LT(result.after.all.p90_abs_error, 1e-3);
+  const LibraryProfile written = library_from_spec(library_message(result.fit.library), "test");
+  EXPECT_NEAR(written.bandwidth_factor(CollectiveKind::kAllGather), 0.7, 0.007);
+  ASSERT_TRUE(written.estimate);
+  EXPECT_TRUE(written.estimate->collective_bandwidth.empty());
+}
+
 TEST(Calibration, HoldoutIsReportedNotFitted) {
   // Fit on AllReduce alone, hold AllGather out: the held-out rows are predicted before and
   // after with the fitted terms, and the fit's own rows are only the AllReduce ones.
@@ -181,6 +205,15 @@ TEST(CalibratedSpec, TheEstimateAFittedProfileChoosesByLoadsBack) {
   ASSERT_TRUE(loaded.estimate);
   EXPECT_EQ(loaded.estimate->protocols, profile.estimate->protocols);
   EXPECT_FALSE(loaded.estimate->estimate);
+  // A start with collective factors is fitted from and kept as the estimate; an estimate is
+  // written without them (it ranks as NCCL does, which knows none), and loads back.
+  LibraryProfile with_factors = profile;
+  with_factors.collective_bandwidth = {{CollectiveKind::kAllToAll, 0.96}};
+  with_factors.estimate_as(with_factors);
+  const LibraryProfile reloaded = library_from_spec(library_message(with_factors), "test");
+  EXPECT_DOUBLE_EQ(reloaded.bandwidth_factor(CollectiveKind::kAllToAll), 0.96);
+  ASSERT_TRUE(reloaded.estimate);
+  EXPECT_TRUE(reloaded.estimate->collective_bandwidth.empty());
   // An estimate without in-switch costs ranks NVLS by the library's own.
   profile.in_switch = ProtocolCosts{0, {us(25), 0, 0}, 0.85};
   const LibraryProfile with_nvls = library_from_spec(library_message(profile), "test");

@@ -72,6 +72,27 @@ TEST(CollectiveStudy, SimulatorEqualsClosedFormOnAnIdleNetworkUnderAProfile) {
   }
 }
 
+TEST(CollectiveStudy, ACollectivesBandwidthFactorAsDerived) {
+  // AllToAll of 4 MiB on 4 NPUs, direct, under a Simple profile (call 7 us, 600 ns a step)
+  // with AllToAll at 0.5 of the link: each NPU sends 3 blocks of 1 MiB at once through its
+  // 50 GB/s link, now 25 GB/s of data: 3 x 2^20 B x 40 ps = 125.82912 us, after the call,
+  // the step and two 300 ns hops: 7 + 0.6 + 0.6 + 125.82912 = 134.02912 us, in the
+  // simulator and the closed form. AllGather, with no factor, keeps the link's 50 GB/s.
+  LibraryProfile library;
+  library.name = "halved";
+  library.protocols = {{Protocol::kSimple, {ps_from_us(7), {ps_from_ns(600), 0, 0}, 1.0}}};
+  library.collective_bandwidth = {{CollectiveKind::kAllToAll, 0.5}};
+  CollectiveStudyOptions options;
+  options.library = library;
+  const Topology t = built(TopologyKind::kSwitch, 4);
+  const CollectivePoint a2a = run_collective_point(t, CollectiveKind::kAllToAll, AlgorithmKind::kDirect, 4 * kMiB, options);
+  EXPECT_EQ(a2a.sim_ps, 134'029'120);
+  EXPECT_NEAR(a2a.model_s, 134.02912e-6, 1e-15);
+  // AllGather of 4 MiB, direct: the same 3 blocks of 1 MiB at 20 ps a byte.
+  const CollectivePoint ag = run_collective_point(t, CollectiveKind::kAllGather, AlgorithmKind::kDirect, 4 * kMiB, options);
+  EXPECT_EQ(ag.sim_ps, 7'000'000 + 1'200'000 + 62'914'560);
+}
+
 TEST(CollectiveStudy, NcclPicksLowLatencyWhenSmallAndFullBandwidthWhenLarge) {
   // NCCL's choice per size: at 1 KiB LL (6.6 us per call, the least latency), at 1 GiB
   // Simple (all of the link's 50 GB/s, where LL moves half).

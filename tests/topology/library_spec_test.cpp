@@ -120,6 +120,46 @@ TEST(LibrarySpec, P2pChannels) {
             std::string::npos);
 }
 
+TEST(LibrarySpec, CollectiveBandwidthFactors) {
+  // AllToAll at 0.8 of what the profile gives: its Simple flows at 0.8 x 100 GB/s, on
+  // 1 / 0.8 of the bytes; AllGather, left out, at 1; the choice's estimate has no factor.
+  const std::string ring(kRing);
+  const Topology t = parse_topology_spec(ring + R"( library { name: "nccl"
+      collective_bandwidth { collective: "alltoall" factor: 0.8 } })",
+                                         "s", false);
+  const LibraryProfile& l = t.library();
+  EXPECT_DOUBLE_EQ(l.bandwidth_factor(CollectiveKind::kAllToAll), 0.8);
+  EXPECT_DOUBLE_EQ(l.bandwidth_factor(CollectiveKind::kAllGather), 1);
+  const ProtocolCosts a2a = l.costs(CollectiveKind::kAllToAll, AlgorithmKind::kDirect, Protocol::kSimple);
+  EXPECT_DOUBLE_EQ(a2a.rate(100e9), 80e9);
+  EXPECT_DOUBLE_EQ(a2a.efficiency, 0.8);
+  // LL's 141 GB/s cap scales too: min(0.5 x 0.8 x 400, 0.8 x 141) GB/s.
+  EXPECT_DOUBLE_EQ(l.costs(CollectiveKind::kAllToAll, AlgorithmKind::kDirect, Protocol::kLL).rate(400e9), 0.8 * 141e9);
+  EXPECT_EQ(l.costs(CollectiveKind::kAllGather, AlgorithmKind::kRing, Protocol::kSimple), l.costs(Protocol::kSimple));
+
+  const auto factors = [&](const std::string& body) {
+    return error_of(ring + " library { name: \"nccl\" " + body + " }");
+  };
+  EXPECT_NE(factors(R"(collective_bandwidth { collective: "gather" factor: 0.8 })")
+                .find("library.collective_bandwidth[0].collective: unknown collective 'gather'"),
+            std::string::npos);
+  EXPECT_NE(factors(R"(collective_bandwidth { collective: "alltoall" })")
+                .find("library.collective_bandwidth[0].factor must be in (0, 2], got 0"),
+            std::string::npos);
+  EXPECT_NE(factors(R"(collective_bandwidth { collective: "alltoall" factor: 2.5 })").find("must be in (0, 2], got 2.5"),
+            std::string::npos);
+  EXPECT_NE(factors(R"(collective_bandwidth { collective: "alltoall" factor: 0.8 }
+                       collective_bandwidth { collective: "all_to_all" factor: 0.9 })")
+                .find("library.collective_bandwidth[1]: collective alltoall is given twice"),
+            std::string::npos);
+  EXPECT_NE(error_of(ring + R"( library { name: "ideal" collective_bandwidth { collective: "alltoall" factor: 0.8 } })")
+                .find("library.collective_bandwidth: the ideal library has no costs to scale"),
+            std::string::npos);
+  EXPECT_NE(factors(R"(estimate { name: "nccl" collective_bandwidth { collective: "alltoall" factor: 0.8 } })")
+                .find("library.estimate.collective_bandwidth: an estimate has no collective factors"),
+            std::string::npos);
+}
+
 TEST(LibrarySpec, ClusterSpecsScaleOnTheCommandLine) {
   const std::string cluster = R"(name: "c" builder { kind: HIERARCHICAL nodes: 2 gpus_per_node: 8
       link { bandwidth: "100GB/s" latency: "1us" } nic { bandwidth: "50GB/s" latency: "1us" } })";

@@ -136,6 +136,8 @@ TEST(SpecFile, H100FileIsTheBuiltInDefault) {
   }
   EXPECT_EQ(file.library().name, builtin.library().name);
   EXPECT_EQ(file.library().protocols, builtin.library().protocols);
+  EXPECT_EQ(file.library().collective_bandwidth, builtin.library().collective_bandwidth);
+  EXPECT_DOUBLE_EQ(builtin.library().bandwidth_factor(CollectiveKind::kAllToAll), 0.96);
 }
 
 TEST(SpecFile, PcieBoxCrossesTheRootComplexBetweenSwitches) {
