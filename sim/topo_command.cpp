@@ -48,6 +48,14 @@ std::string both_ways_text(const Topology& t) {
   return text.str();
 }
 
+// The library the topology runs by default, with its terms (--library overrides it).
+void print_library(const LibraryProfile& library, std::ostream& out) {
+  out << "library       " << library.name << (library.ideal() ? " (the wire alone)" : "") << "\n";
+  for (const auto& [label, text] : describe_library(library)) {
+    out << "  " << label << std::string(label.size() < 12 ? 12 - label.size() : 1, ' ') << text << "\n";
+  }
+}
+
 void print_summary(const Topology& t, std::ostream& out) {
   std::map<std::string_view, std::size_t> kinds;
   std::size_t half_duplex = 0;
@@ -72,8 +80,9 @@ void print_summary(const Topology& t, std::ostream& out) {
   for (const auto& [kind, count] : kinds) {
     kind_list += (kind_list.empty() ? "" : ", ") + std::string(kind) + " " + std::to_string(count);
   }
-  out << "topology      " << t.name() << " (" << t.description() << ")\n"
-      << "NPUs          " << t.npu_count() << "\n"
+  out << "topology      " << t.name() << " (" << t.description() << ")\n";
+  if (!t.system().empty()) out << "system        " << t.system() << "\n";
+  out << "NPUs          " << t.npu_count() << "\n"
       << "switches      " << t.switch_count() << "\n"
       << "links         " << t.link_count();
   if (t.link_count() > 0) {
@@ -88,6 +97,7 @@ void print_summary(const Topology& t, std::ostream& out) {
     out << "fastest link  " << describe_link(t, fastest) << "\n"
         << "slowest link  " << describe_link(t, slowest) << "\n";
   }
+  print_library(t.library(), out);
 }
 
 // --import-nvidia-smi FILE --gpu NAME [--output SPEC]: the spec to SPEC and the summary of

@@ -107,6 +107,35 @@ std::string describe_costs(const ProtocolCosts& c) {
   return text;
 }
 
+std::string describe_p2p(const P2pChannels& c) {
+  std::string text = std::to_string(c.min_channels) + "-" + std::to_string(c.max_channels) + " channels, doubled past " +
+                     format_size(c.max_bytes_per_channel) + " a channel; " + std::to_string(c.net_peer_channels) +
+                     " per network peer";
+  constexpr std::array<const char*, 3> kOn{"NVLink", "PCIe", "the network"};
+  std::string rates;
+  for (std::size_t k = 0; k < kOn.size(); ++k) {
+    if (!std::isfinite(c.channel_rate_Bps[k])) continue;
+    rates += (rates.empty() ? "" : ", ") + format_bandwidth(c.channel_rate_Bps[k]) + " on " + kOn[k];
+  }
+  if (!rates.empty()) text += "; a channel at most " + rates;
+  if (c.ll_max_bytes_per_channel > 0) text += "; LL up to " + format_size(c.ll_max_bytes_per_channel) + " a channel";
+  return text;
+}
+
+std::vector<std::pair<std::string, std::string>> describe_library(const LibraryProfile& profile) {
+  std::vector<std::pair<std::string, std::string>> lines;
+  for (const auto& [protocol, costs] : profile.protocols) lines.emplace_back(protocol_name(protocol), describe_costs(costs));
+  if (profile.in_switch) lines.emplace_back("in-switch", describe_costs(*profile.in_switch));
+  if (profile.p2p) lines.emplace_back("p2p", describe_p2p(*profile.p2p));
+  for (const auto& [kind, factor] : profile.collective_bandwidth) {
+    char text[64];
+    std::snprintf(text, sizeof text, "bandwidth x %g", factor);
+    lines.emplace_back(collective_name(kind), text);
+  }
+  if (profile.estimate) lines.emplace_back("estimate", "chosen as library " + profile.estimate->name + " would");
+  return lines;
+}
+
 ProtocolCosts LibraryProfile::costs(std::optional<Protocol> protocol) const {
   if (ideal()) return {};
   const Protocol wanted = protocol.value_or(protocols.back().first);

@@ -88,6 +88,10 @@ struct P2pChannels {
   bool operator==(const P2pChannels&) const = default;
 };
 
+/// "2-16 channels, doubled past 32 MiB a channel; 2 per network peer; a channel at most
+/// 40 GB/s on NVLink, 12.45 GB/s on the network; LL up to 16 KiB a channel": for topo.
+std::string describe_p2p(const P2pChannels& channels);
+
 struct LibraryProfile {
   std::string name = "ideal";
   /// The protocols the library has, in the order it prefers them on a tie. Empty: ideal.
@@ -161,6 +165,11 @@ struct LibraryProfile {
     return best;
   }
 };
+
+/// A profile's terms, one (label, text) line each: every protocol's costs by describe_costs,
+/// "in-switch", "p2p", each collective's bandwidth factor, and the estimate that chooses.
+/// None for the ideal profile.
+std::vector<std::pair<std::string, std::string>> describe_library(const LibraryProfile& profile);
 
 /// The built-in profiles: "ideal", "nccl". Throws InputError listing them for another name.
 LibraryProfile library_by_name(std::string_view name, std::string_view what);

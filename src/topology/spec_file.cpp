@@ -364,6 +364,7 @@ Topology parse_topology_spec(const std::string& text, const std::string& origin,
     }
   }();
   if (spec.has_library()) topology.set_library(library_from_spec(spec.library(), origin + ": library"));
+  topology.set_system(spec.description());
   return topology;
 }
 

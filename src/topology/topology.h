@@ -84,6 +84,10 @@ class Topology {
   /// ideal for a topology built from parameters.
   const LibraryProfile& library() const { return library_; }
   void set_library(LibraryProfile library) { library_ = std::move(library); }
+  /// What system it stands for, in words (a spec file's `description`, "8x H100 SXM5, NVLink4
+  /// via NVSwitch"); empty for a topology built from parameters.
+  const std::string& system() const { return system_; }
+  void set_system(std::string system) { system_ = std::move(system); }
   /// Multiplies the bandwidth of every link by the factor of its class (LinkClass order:
   /// NVLink, PCIe, network), as a calibration finds a library sustains; routes stay as built.
   void scale_bandwidths(const std::array<double, 3>& factor_by_class);
@@ -128,6 +132,7 @@ class Topology {
 
   std::string name_;
   std::string description_;
+  std::string system_;
   std::shared_ptr<const Graph> graph_;  // immutable once built
   std::vector<Link> links_;
   std::size_t npu_count_;

@@ -98,6 +98,29 @@ TEST(CliOutput, HelpListsOptions) {
   }
 }
 
+TEST(CliOutput, TopoShowsTheSystemAndItsLibrary) {
+  // The H100 preset: its description, and the library it runs with every term.
+  const CliResult r = run_commsim({"topo", "--topology-file", source_path("topologies/h100-nvswitch-node.textproto")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* line : {
+           "system        8x H100 SXM5, NVLink4 via NVSwitch, as NCCL sustains it\n",
+           "library       nccl\n",
+           "  ll          call 6.6 us; step NVLink 600 ns, PCIe 1 us, network 2.7 us; efficiency 0.5; max rate 141 GB/s\n",
+           "  in-switch   call 0 ps; step NVLink 25 us, PCIe 0 ps, network 14 us; efficiency 0.85\n",
+           "  p2p         2-16 channels, doubled past 32M a channel; 2 per network peer; a channel at most 40 GB/s on "
+           "NVLink, 12.45 GB/s on the network; LL up to 16K a channel\n",
+           "  alltoall    bandwidth x 0.96\n",
+       }) {
+    EXPECT_NE(r.out.find(line), std::string::npos) << line << "\nin\n" << r.out;
+  }
+  // A calibrated spec chooses as the library it was fitted from.
+  const std::string calibrated = source_path("results/validation/h100-node-calibrated.textproto");
+  const CliResult fitted = run_commsim({"topo", "--topology-file", calibrated});
+  ASSERT_EQ(fitted.status, 0) << fitted.err;
+  EXPECT_NE(fitted.out.find("library       nccl-calibrated\n"), std::string::npos) << fitted.out;
+  EXPECT_NE(fitted.out.find("  estimate    chosen as library nccl would\n"), std::string::npos) << fitted.out;
+}
+
 TEST(CliOutput, TopoWritesGraphviz) {
   const std::string dot = tmp_path("ring.dot");
   const CliResult r = run_commsim({"topo", "--topology", "ring", "--npus", "4", "--dot", dot});
