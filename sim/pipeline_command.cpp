@@ -1,6 +1,7 @@
 // commsim pipeline: pipeline-parallel schedules and P2P modes, beside the closed form (the
 // study: src/study/pipeline_study.h).
 
+#include <algorithm>
 #include <optional>
 
 #include "base/error.h"
@@ -43,9 +44,11 @@ po::options_description pipeline_options() {
   add_option(options, "p2p-order", "ORDER",
              "megatron (default) or send-first: every stage sends before it receives, which "
              "deadlocks sequential mode (to see a deadlock report)");
-  add_option(options, "timeline", "FILE", "write a Chrome trace JSON (Perfetto, chrome://tracing): a track per stage");
+  add_option(options, "timeline", "FILE",
+             "write a Chrome trace JSON (Perfetto, chrome://tracing): a track per stage; with --compare, of every "
+             "run that did not deadlock");
   add_option(options, "csv", "FILE", "also write one row per run, as commsim sweep --pipeline writes them");
-  add_link_stats_option(options, "of the last run (as --timeline)");
+  add_link_stats_option(options, "of the last run");
   add_quiet_option(options);
   options.add(topology_options("Topology (default: a ring of --stages NPUs)"));
   options.add(library_options());
@@ -256,8 +259,9 @@ int run_pipeline(const std::vector<std::string>& args, std::ostream& out) {
     throw InputError("--link-stats: the last run deadlocked");
   }
   if (timeline) {
-    if (!study.runs.back().deadlock.empty()) throw InputError("--timeline: the last run deadlocked");
-    write_pipeline_timeline(timeline->stream(), study.runs.back());
+    const bool any_ran = std::any_of(study.runs.begin(), study.runs.end(), [](const PipelineRun& r) { return r.deadlock.empty(); });
+    if (!any_ran) throw InputError(study.runs.size() > 1 ? "--timeline: every run deadlocked" : "--timeline: the run deadlocked");
+    write_pipeline_timeline(timeline->stream(), study.runs);
     timeline->commit();
   }
   if (csv) {

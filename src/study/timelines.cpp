@@ -116,18 +116,31 @@ const P2pPoint& largest_point(const P2pStudy& study) {
 
 }  // namespace
 
-void write_pipeline_timeline(std::ostream& out, const PipelineRun& run) {
+void write_pipeline_timeline(std::ostream& out, const std::vector<PipelineRun>& runs) {
   std::vector<TraceTrack> tracks;
-  for (std::uint32_t d = 0; d < run.result.devices.size(); ++d) {
-    const std::string stage = "stage " + std::to_string(d) + " (NPU " + std::to_string(run.result.devices[d].npu) + ")";
-    for (const char* track : {"compute", "send", "receive"}) tracks.push_back({d, stage, track});
-  }
   std::vector<TraceSlice> slices;
-  for (const TimelineEvent& e : run.result.timeline) {
-    const std::uint32_t track = e.category == "send" ? 1 : e.category == "recv" ? 2 : 0;
-    slices.push_back({3 * e.device + track, e.start_ps, e.end_ps});
+  std::vector<std::pair<const PipelineRun*, const TimelineEvent*>> events;  // per slice
+  std::uint32_t first_process = 0;
+  for (const PipelineRun& run : runs) {
+    if (!run.deadlock.empty()) continue;
+    const std::string label = runs.size() > 1 ? std::string(schedule_name(run.schedule)) + ", " +
+                                                    std::string(p2p_mode_name(run.mode)) + " P2P: "
+                                              : "";
+    const auto first_track = static_cast<std::uint32_t>(tracks.size());
+    const auto devices = static_cast<std::uint32_t>(run.result.devices.size());
+    for (std::uint32_t d = 0; d < devices; ++d) {
+      const std::string stage =
+          label + "stage " + std::to_string(d) + " (NPU " + std::to_string(run.result.devices[d].npu) + ")";
+      for (const char* track : {"compute", "send", "receive"}) tracks.push_back({first_process + d, stage, track});
+    }
+    for (const TimelineEvent& e : run.result.timeline) {
+      const std::uint32_t track = e.category == "send" ? 1 : e.category == "recv" ? 2 : 0;
+      slices.push_back({first_track + 3 * e.device + track, e.start_ps, e.end_ps});
+      events.emplace_back(&run, &e);
+    }
+    first_process += devices;
   }
-  write_chrome_trace(out, tracks, slices, [&](std::size_t i) { return pipeline_event(run, run.result.timeline[i]); });
+  write_chrome_trace(out, tracks, slices, [&](std::size_t i) { return pipeline_event(*events[i].first, *events[i].second); });
 }
 
 void write_replay_timeline(std::ostream& out, const Workload& workload, const Topology& topology,

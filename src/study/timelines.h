@@ -18,9 +18,11 @@
 
 namespace commsim {
 
-/// A pipeline run recorded with record_timeline: per stage, tracks compute (forward and
+/// Pipeline runs recorded with record_timeline: per stage, tracks compute (forward and
 /// backward), send and receive, each P2P operation from its posting to its data's arrival.
-void write_pipeline_timeline(std::ostream& out, const PipelineRun& run);
+/// With several runs (--compare), a process per stage of each, named after the run's
+/// schedule and P2P mode; runs that deadlocked have no result and are left out.
+void write_pipeline_timeline(std::ostream& out, const std::vector<PipelineRun>& runs);
 
 /// A replay recorded with record_timeline: per rank, tracks compute and communication (sends,
 /// receives, collectives); with `link_tracks`, a process "links" with a track per channel

@@ -49,6 +49,22 @@ TEST(CliTimeline, PipelineSendsThatOverlapGetLanes) {
   EXPECT_EQ(f0->text("schedule"), "interleaved");
 }
 
+TEST(CliTimeline, PipelineCompareShowsEveryRunThatRan) {
+  // --schedule all --compare: 3 schedules x 3 P2P modes, of which interleaved with
+  // sequential (blocking) sends deadlocks: the other 8 runs, 4 stages each, every one
+  // named. 1F1B and GPipe have 8 micro-batches x 4 stages x (forward, backward) = 64
+  // compute slices; interleaved twice that on its 2 model chunks.
+  const ParsedTrace t = run_timeline({"pipeline", "--schedule", "all", "--compare"}, "compare.json");
+  EXPECT_EQ(count(t, "forward") + count(t, "backward"), 6 * 64u + 2 * 128u);
+  std::size_t processes = 0;
+  for (const auto& [pid, name] : t.processes) {
+    ++processes;
+    EXPECT_NE(name.find(" P2P: stage "), std::string::npos) << name;
+    EXPECT_EQ(name.find("interleaved, sequential"), std::string::npos) << name;
+  }
+  EXPECT_EQ(processes, 8 * 4u);
+}
+
 TEST(CliTimeline, ReplayArgsAndLinkTracks) {
   const ParsedTrace t = run_timeline({"replay", "--trace", source_path("workloads/ddp2-pipeline2.textproto"),
                                       "--link-tracks"},
