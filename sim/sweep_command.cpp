@@ -329,11 +329,20 @@ RowOutputs open_outputs(const po::variables_map& vm, const SweepPlan& plan, cons
   return o;
 }
 
-// Runs `todo` on `jobs` threads, each row written (and kept for a plot) in point order.
+// Runs `todo` on `jobs` threads, each row written (and kept for a plot) in point order;
+// the progress's time left weighs each point by its work (sweep_point_work).
 std::vector<std::string> run_points(const SweepPlan& plan, const std::vector<SweepPoint>& todo, unsigned jobs,
                                     RowOutputs& o, Progress& progress) {
   std::vector<TopologyFacts> facts;
-  for (const TopologyConfig& c : plan.topologies) facts.push_back(topology_facts(build_topology(c)));
+  std::vector<double> work(todo.size(), 0.0);
+  for (std::size_t t = 0; t < plan.topologies.size(); ++t) {
+    const Topology topology = build_topology(plan.topologies[t]);
+    facts.push_back(topology_facts(topology));
+    for (std::size_t i = 0; i < todo.size(); ++i) {
+      if (todo[i].topology == t) work[i] = sweep_point_work(plan, todo[i], topology);
+    }
+  }
+  progress.set_item_work(work);
   std::vector<std::string> rows{o.header};
   run_in_order<std::string>(
       todo.size(), jobs, [&](std::size_t i) { return run_sweep_row(plan, todo[i], facts[todo[i].topology]); },

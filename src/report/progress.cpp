@@ -51,10 +51,17 @@ std::string Progress::status() const {
   std::string text = std::to_string(done_) + "/" + std::to_string(total_) + " " + unit_ + ", " +
                      format_duration(elapsed) + " elapsed";
   if (done_ > 0 && done_ < total_) {
-    const double left = elapsed * static_cast<double>(total_ - done_) / static_cast<double>(done_);
-    text += ", ~" + format_duration(left) + " left";
+    const double work_done = work_before_.empty() ? static_cast<double>(done_) : work_before_[done_];
+    const double work_left = work_before_.empty() ? static_cast<double>(total_ - done_) : work_before_.back() - work_done;
+    if (work_done > 0) text += ", ~" + format_duration(elapsed * work_left / work_done) + " left";
   }
   return text;
+}
+
+void Progress::set_item_work(const std::vector<double>& work) {
+  work_before_.assign(1, 0.0);
+  for (const double w : work) work_before_.push_back(work_before_.back() + std::max(0.0, w));
+  work_before_.resize(total_ + 1, work_before_.back());
 }
 
 void Progress::advance(std::size_t n) {

@@ -2,12 +2,14 @@
 // Progress of long work, for stderr: on a terminal a bar redrawn in place,
 //   [########            ] 120/300 points, 0:12 elapsed, ~0:18 left
 // elsewhere (a log file, a batch job) the same words as a line every few seconds and at the
-// end; nothing when quiet. Time comes from a clock the caller may replace, so a test drives it.
+// end; nothing when quiet. The time left is elapsed x items left / items done, or by their
+// work where the items differ (set_item_work). Time comes from a clock the caller may replace, so a test drives it.
 
 #include <cstddef>
 #include <functional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace commsim {
 
@@ -34,6 +36,11 @@ class Progress {
   /// The final state (all done or not), then a newline after a bar.
   void finish();
 
+  /// The work of each item (any unit), in the order they finish, where items differ: the
+  /// time left is then elapsed x work left / work done, not counted in items. One value per
+  /// item of the total.
+  void set_item_work(const std::vector<double>& work);
+
   std::size_t done() const { return done_; }
   /// "120/300 points, 0:12 elapsed, ~0:18 left" (no estimate before the first item).
   std::string status() const;
@@ -52,6 +59,7 @@ class Progress {
   double start_s_;
   double last_shown_s_;
   std::size_t done_ = 0;
+  std::vector<double> work_before_;  // work of the items before item i; empty: all alike
 };
 
 }  // namespace commsim

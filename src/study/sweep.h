@@ -65,6 +65,14 @@ struct SweepPoint {
 /// fit a topology, or a pipeline a schedule cannot run.
 std::vector<SweepPoint> sweep_points(const SweepPlan& plan);
 
+/// How much work a point is, for the time left on a progress bar: the messages the simulator
+/// moves (collective/footprint.h estimate_footprint of its algorithm, NCCL's choice where it
+/// picks; 2 a rank in the switch for NVLS; 2 x stages x micro-batches x model chunks for a
+/// pipeline), each x the cube root of the flows in flight with it (peak flows; 2 a rank for
+/// NVLS; the stages), plus the links of `topology` (the point's, built), which each point
+/// builds.
+double sweep_point_work(const SweepPlan& plan, const SweepPoint& point, const Topology& topology);
+
 /// Runs one collective point on a topology built for it (so points may run on several
 /// threads).
 CollectivePoint run_sweep_point(const SweepPlan& plan, const SweepPoint& point);

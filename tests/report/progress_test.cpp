@@ -33,6 +33,18 @@ TEST(Progress, LinesEveryIntervalWithAnEstimateOfWhatIsLeft) {
                        "300/300 points, 0:30 elapsed\n");
 }
 
+TEST(Progress, TimeLeftByTheWorkOfTheItemsWhereTheyDiffer) {
+  // Items of work 1, 1, 2 and 4: after the first two (2 of 8) in 10 s, 6 more take 30 s,
+  // not the 10 s that counting items would say.
+  double now = 0;
+  std::ostringstream out;
+  Progress progress(out, 4, "points", ProgressStyle::kLines, [&] { return now; }, 5);
+  progress.set_item_work({1, 1, 2, 4});
+  now = 10;
+  progress.advance(2);
+  EXPECT_EQ(out.str(), "2/4 points, 0:10 elapsed, ~0:30 left\n");
+}
+
 TEST(Progress, ABarRedrawnInPlaceOnATerminal) {
   double now = 0;
   std::ostringstream out;

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "study_test_support.h"
 #include "topology/placement.h"
 
@@ -41,6 +43,33 @@ TEST(Sweep, PointsInTopologyLibraryCollectiveAlgorithmSizeOrder) {
       run_collective_point(build_topology(plan.topologies[1]), CollectiveKind::kAllReduce, AlgorithmKind::kRing, 4096, options);
   EXPECT_EQ(p.sim_ps, q.sim_ps);
   EXPECT_EQ(p.model_s, q.model_s);
+}
+
+TEST(Sweep, APointsWorkIsItsMessagesAndItsLinks) {
+  // Work = messages x cbrt(flows in flight) + links. Ring AllReduce on ring-8: 8 ranks x
+  // 2(8-1) steps of one message, 8 in flight: 112 x 2 + 8 = 232. Direct AllToAll on
+  // switch-8: 8 x 7 messages all in flight: 56 x cbrt(56) + 8. NCCL's choice on the NVLS
+  // switch of the default node (NVLS at 1 GiB): 2 x 8 flows in the switch: 16 x cbrt(16) + 8.
+  SweepPlan plan;
+  plan.topologies = {config(TopologyKind::kRing, 8), config(TopologyKind::kSwitch, 8), default_topology_config()};
+  plan.libraries = {LibraryProfile{}, library_by_name("nccl", "test")};
+  const auto work = [&](std::size_t t, std::size_t library, CollectiveKind kind, AlgorithmChoice algorithm, Bytes size) {
+    SweepPoint point;
+    point.topology = t;
+    point.library = library;
+    point.kind = kind;
+    point.algorithm = algorithm;
+    point.size = size;
+    return sweep_point_work(plan, point, build_topology(plan.topologies[t]));
+  };
+  EXPECT_DOUBLE_EQ(work(0, 0, CollectiveKind::kAllReduce, AlgorithmKind::kRing, 1 << 20), 232);
+  EXPECT_DOUBLE_EQ(work(1, 0, CollectiveKind::kAllToAll, AlgorithmKind::kDirect, 1 << 20), 56 * std::cbrt(56.0) + 8);
+  EXPECT_DOUBLE_EQ(work(2, 1, CollectiveKind::kAllReduce, std::nullopt, 1 << 30), 16 * std::cbrt(16.0) + 8);
+  // A pipeline of 8 stages, 8 micro-batches, one model chunk: 2 x 64 transfers, 8 stages.
+  plan.pipeline = PipelineAxes{};
+  SweepPoint stage_point;
+  stage_point.size = 1 << 20;
+  EXPECT_DOUBLE_EQ(sweep_point_work(plan, stage_point, build_topology(plan.topologies[0])), 128 * 2 + 8);
 }
 
 TEST(Sweep, RankOrdersAreAnAxisInsideTheLibrary) {
