@@ -369,7 +369,7 @@ TopologyConfig default_topology_config() {
   c.link.bandwidth_Bps = 18 * 20.6e9;
   c.nvls = true;  // third-generation NVSwitch: NVLink SHARP
   c.library = library_by_name("nccl", "the default topology");
-  // AllToAll at 0.96 of the other collectives: SimAI's one-node Hopper ratios (the preset's
+  // AllToAll at 0.96 of the other collectives: SimAI's one-node efficiencies (the preset's
   // comment gives the source).
   c.library.collective_bandwidth = {{CollectiveKind::kAllToAll, 0.96}};
   return c;
