@@ -40,6 +40,18 @@ std::string join(const std::vector<std::string>& items) {
   return text;
 }
 
+// "bandwidth factors beside allreduce and broadcast, which have none", when the rows held
+// several collectives; else empty.
+std::string reference_text(const CalibrationResult& result) {
+  std::vector<std::string> names;
+  for (const CollectiveKind kind : result.reference_collectives) names.emplace_back(collective_name(kind));
+  if (names.empty()) return "";
+  if (names.size() == 1) return "bandwidth factors beside " + names.front() + ", which has none";
+  const std::string last = names.back();
+  names.pop_back();
+  return "bandwidth factors beside " + join(names) + " and " + last + ", which have none";
+}
+
 // The base spec with the fitted library and bandwidths, and comments that say how it was made.
 // A cluster spec keeps the shape it was fitted at (GPUs per node, nodes: the topology's levels).
 std::string calibrated_spec(const std::string& base_path, const Topology& topology, const CalibrationResult& result,
@@ -70,6 +82,7 @@ std::string calibrated_spec(const std::string& base_path, const Topology& topolo
     text << "#   " << t.name << " " << number(t.start) << " -> " << number(t.fitted) << (t.unit.empty() ? "" : " ")
          << t.unit << (t.at_bound ? " (at a bound)" : "") << "\n";
   }
+  if (const std::string references = reference_text(result); !references.empty()) text << "#   " << references << "\n";
   return text.str() + spec_text(spec);
 }
 
@@ -98,7 +111,9 @@ int run_calibrate(const std::vector<std::string>& args, std::ostream& out) {
         << options << "\n"
         << "Fits, by class of link present, the bandwidth the library sustains (a scale on the spec's), and per\n"
         << "protocol its call and step latencies; with a reducing switch its in-switch terms, with P2P channels\n"
-        << "their rates. Each term stays within physical bounds; the fit starts from the base spec's library.\n\n"
+        << "their rates; with several collectives measured, a bandwidth factor for each beside the first (and,\n"
+        << "with half-duplex links, the first that moves the other way). Each term stays within physical bounds;\n"
+        << "the fit starts from the base spec's library.\n\n"
         << "Example:\n"
         << "  commsim calibrate --measurements ../shared/validation/h100_1node_8gpu_xxrjun_all_reduce.csv \\\n"
         << "      --holdout ../shared/validation/h100_1node_8gpu_xxrjun_all_gather.csv \\\n"
@@ -125,6 +140,7 @@ int run_calibrate(const std::vector<std::string>& args, std::ostream& out) {
   out << "# commsim calibrate: " << rows.size() << " measured rows on " << topology.name() << " ("
       << topology.description() << "), library " << calibration.validation.library.name << "\n";
   print_terms(out, result.terms);
+  if (const std::string references = reference_text(result); !references.empty()) out << "# " << references << "\n";
   out << "# fit: " << result.iterations << " iterations, " << result.evaluations << " predictions of every row\n"
       << "# |error| median / p90 before: " << error_summary(result.before) << "\n"
       << "# |error| median / p90 after:  " << error_summary(result.after) << "\n";

@@ -47,26 +47,33 @@ std::vector<bool> moves_both_ways(const Topology& topology, const std::vector<Me
   return both;
 }
 
-/// The collectives of `rows` that get a bandwidth factor: all but the references. The first
-/// collective measured is one: the bandwidth scale is its share of the link. Where the
-/// both-ways efficiency of half-duplex links is fitted too, so is the first collective that
-/// differs from it in moving both ways over them (a one-way Broadcast beside a both-ways
-/// AllReduce), which alone tells the efficiency from the scale; a factor on either would
-/// trade against them.
-std::vector<CollectiveKind> factored_collectives(const Topology& topology, const std::vector<Measurement>& rows,
-                                                 const ValidationOptions& options) {
-  const std::vector<Measurement> largest = largest_of_each_collective(rows);
-  const std::vector<bool> both = moves_both_ways(topology, largest, options);
+/// The collectives of `rows`, split into the references and those that get a bandwidth
+/// factor. The first collective measured is a reference: the bandwidth scale is its share
+/// of the link. Where the both-ways efficiency of half-duplex links is fitted too, so is the
+/// first collective that differs from it in moving both ways over them (a one-way Broadcast
+/// beside a both-ways AllReduce), which alone tells the efficiency from the scale; a factor
+/// on either would trade against them. With one collective, no factors and no references.
+struct FactoredCollectives {
+  std::vector<CollectiveKind> references;
   std::vector<CollectiveKind> factored;
-  bool second_reference = false;
+};
+
+FactoredCollectives factored_collectives(const Topology& topology, const std::vector<Measurement>& rows,
+                                         const ValidationOptions& options) {
+  const std::vector<Measurement> largest = largest_of_each_collective(rows);
+  FactoredCollectives split;
+  if (largest.size() < 2) return split;
+  const std::vector<bool> both = moves_both_ways(topology, largest, options);
+  split.references.push_back(*largest[0].operation.collective);
   for (std::size_t i = 1; i < largest.size(); ++i) {
-    if (!second_reference && both[i] != both[0]) {
-      second_reference = true;
-      continue;
+    const CollectiveKind kind = *largest[i].operation.collective;
+    if (split.references.size() == 1 && both[i] != both[0]) {
+      split.references.push_back(kind);
+    } else {
+      split.factored.push_back(kind);
     }
-    factored.push_back(*largest[i].operation.collective);
   }
-  return factored;
+  return split;
 }
 
 /// `library` with a bandwidth factor for each of `kinds`: its own where it has one, else 1.
@@ -149,11 +156,12 @@ CalibrationResult calibrate(const Topology& topology, const std::vector<Measurem
   if (rows.empty()) throw InputError("no measured rows to calibrate on");
   // The fitted profile runs at its fitted costs and chooses by its start's (NCCL's) estimate.
   // Each collective measured beside the first gets a bandwidth factor to fit.
-  const std::vector<CollectiveKind> factored = factored_collectives(topology, rows, options.validation);
-  LibraryFit from{with_factors(options.validation.library, factored), {1, 1, 1}, topology.both_ways_efficiency()};
+  const FactoredCollectives split = factored_collectives(topology, rows, options.validation);
+  LibraryFit from{with_factors(options.validation.library, split.factored), {1, 1, 1}, topology.both_ways_efficiency()};
   from.library.estimate_as(options.validation.library);
-  const Fit fit(topology, rows, options, std::move(from), factored);
+  const Fit fit(topology, rows, options, std::move(from), split.factored);
   CalibrationResult result;
+  result.reference_collectives = split.references;
   result.before = fit.validate(fit.at(fit.start()));
   BoundedLeastSquaresOptions solver;
   solver.max_iterations = options.max_iterations;

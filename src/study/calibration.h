@@ -33,6 +33,10 @@ struct FittedTerm {
 struct CalibrationResult {
   LibraryFit fit;  // the fitted profile (named "<start>-calibrated") and bandwidth scales
   std::vector<FittedTerm> terms;
+  /// The collectives measured without a bandwidth factor, that the others' are beside: the
+  /// first, and with the both-ways efficiency fitted the first that differs in moving both
+  /// ways (calibration_terms.h). Empty with fewer than two collectives measured.
+  std::vector<CollectiveKind> reference_collectives;
   ValidationResult before, after;                  // the rows fitted to
   ValidationResult holdout_before, holdout_after;  // rows kept out of the fit
   std::size_t iterations = 0;

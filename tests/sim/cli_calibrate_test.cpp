@@ -38,6 +38,33 @@ TEST(CliCalibrate, FitsALogAndWritesASpecThatPredictsIt) {
       << after_summary << "\n" << check.out;
 }
 
+TEST(CliCalibrate, SeveralCollectivesGetBandwidthFactorsBesideTheFirst) {
+  // AllReduce and AllGather on the H100 node (times from the H100 tables, 32-256 MiB): the
+  // AllGather gets a factor, AllReduce is the reference; the written spec carries it.
+  const std::string table = tmp_path("two-collectives.csv");
+  write_file(table,
+             "collective,nranks,nodes,gpus_per_node,size_bytes,count,type,redop,root,oop_time_us,oop_algbw_GBps,"
+             "oop_busbw_GBps,ip_time_us,ip_algbw_GBps,ip_busbw_GBps\n"
+             "all_reduce,8,1,8,33554432,,float,sum,-1,182.87,183.49,321.10,,,\n"
+             "all_reduce,8,1,8,67108864,,float,sum,-1,313.66,213.95,374.42,,,\n"
+             "all_reduce,8,1,8,134217728,,float,sum,-1,564.78,237.65,415.88,,,\n"
+             "all_reduce,8,1,8,268435456,,float,sum,-1,1081.14,248.29,434.51,,,\n"
+             "all_gather,8,1,8,33554432,,float,none,-1,123.44,271.83,237.85,,,\n"
+             "all_gather,8,1,8,67108864,,float,none,-1,205.21,327.03,286.15,,,\n"
+             "all_gather,8,1,8,134217728,,float,none,-1,382.20,351.17,307.28,,,\n"
+             "all_gather,8,1,8,268435456,,float,none,-1,721.26,372.18,325.65,,,\n");
+  const std::string spec = tmp_path("two-collectives.textproto");
+  const CliResult r = run_commsim({"calibrate", "--measurements", table, "--topology-file", kNode, "--output", spec});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("allgather bandwidth factor"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("allreduce bandwidth factor"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("# bandwidth factors beside allreduce, which has none\n"), std::string::npos) << r.out;
+  const std::string text = read_file(spec);
+  EXPECT_NE(text.find("collective_bandwidth { collective: \"allgather\" factor: "), std::string::npos) << text;
+  // The preset's own AllToAll factor stays, unfitted: no AllToAll was measured.
+  EXPECT_NE(text.find("collective_bandwidth { collective: \"alltoall\" factor: 0.96 }"), std::string::npos) << text;
+}
+
 TEST(CliCalibrate, HoldoutIsReported) {
   const CliResult r = run_commsim(
       {"calibrate", "--measurements", kExcerpt, "--holdout", kExcerpt, "--topology-file", kCluster, "--max-iterations", "3"});

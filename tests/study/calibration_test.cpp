@@ -113,6 +113,9 @@ TEST(Calibration, RecoversTheBothWaysEfficiencyOfAHalfDuplexLink) {
   const CalibrationResult result = calibrate(start, rows, {}, calibration);
   EXPECT_NEAR(fitted(result, "pcie bandwidth scale"), 0.9, 0.009);
   EXPECT_NEAR(fitted(result, "half-duplex both-ways efficiency"), 0.7, 0.007);
+  // Both collectives are references: AllReduce the scale's, Broadcast (one way) the
+  // efficiency's; neither has a factor.
+  EXPECT_EQ(result.reference_collectives, (std::vector<CollectiveKind>{CollectiveKind::kAllReduce, CollectiveKind::kBroadcast}));
   EXPECT_EQ(calibrated_topology(start, result.fit).both_ways_efficiency(), result.fit.both_ways_efficiency);
 }
 
@@ -133,6 +136,7 @@ TEST(Calibration, RecoversACollectivesBandwidthFactor) {
   EXPECT_NEAR(fitted(result, "nvlink bandwidth scale"), 0.9, 0.009);
   EXPECT_FALSE(std::any_of(result.terms.begin(), result.terms.end(),
                            [](const FittedTerm& t) { return t.name == "allreduce bandwidth factor"; }));
+  EXPECT_EQ(result.reference_collectives, std::vector<CollectiveKind>{CollectiveKind::kAllReduce});
   EXPECT_LT(result.after.all.p90_abs_error, 1e-3);
   const LibraryProfile written = library_from_spec(library_message(result.fit.library), "test");
   EXPECT_NEAR(written.bandwidth_factor(CollectiveKind::kAllGather), 0.7, 0.007);
