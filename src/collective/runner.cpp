@@ -20,7 +20,8 @@ CollectiveRunner::CollectiveRunner(Transport& transport, const Schedule& schedul
       tracker_(options.tracker),
       on_rank_done_(std::move(options.on_rank_done)),
       on_message_(std::move(options.on_message)),
-      library_(options.library) {
+      library_(options.library),
+      rate_caps_by_class_(options.rate_caps_by_class) {
   COMMSIM_CHECK(chunks_ >= 1, "at least one chunk");
   COMMSIM_CHECK(schedule.blocks() >= 1, "a schedule of at least one block");
   COMMSIM_CHECK(npu_of_rank_.empty() || npu_of_rank_.size() == schedule.ranks(),
@@ -157,6 +158,7 @@ void CollectiveRunner::start_transfer(std::uint32_t id) {
   const Rank dst = lane_at(m.receiver_lane).rank;
   SendOptions options;
   if (library_) options.library = &*library_;
+  if (rate_caps_by_class_ != kNoRateCaps) options.rate_caps_by_class = &rate_caps_by_class_;
   transport_.send(npu(sender(m)), npu(dst), m.bytes, EventCall{this, id}, options);
 }
 

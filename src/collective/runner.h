@@ -45,6 +45,7 @@ struct RunOptions {
   OnCollectiveMessage on_message;
   std::optional<ProtocolCosts> library;    // the library's costs of this collective; empty:
                                            // the transport's own
+  RateCapsByClass rate_caps_by_class = kNoRateCaps;  // on every message, by its route's class
 };
 
 // Messages tell their arrival as typed events (EventTarget), with their id.
@@ -151,6 +152,7 @@ class CollectiveRunner : private EventTarget {
   std::function<void(Rank)> on_rank_done_;
   OnCollectiveMessage on_message_;
   std::optional<ProtocolCosts> library_;
+  RateCapsByClass rate_caps_by_class_;
   std::vector<Bytes> chunk_bytes_;
   std::vector<Bytes> chunk_block_bytes_;  // per chunk: m / B, and the remainder m mod B
   std::vector<Bytes> chunk_block_rest_;

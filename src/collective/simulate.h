@@ -26,6 +26,9 @@ struct CollectiveConfig {
   bool verify = false;           // track data symbolically and check the result
   OnCollectiveMessage on_message;  // optional: every message as it arrives (timelines)
   bool record_link_stats = false; // per-link statistics of the run (network/link_stats.h)
+  /// Caps on every message's rate by its route's class (collective_rate_caps in
+  /// model/collective_model.h: the P2P channels of NCCL's AllToAll sends).
+  RateCapsByClass rate_caps_by_class = kNoRateCaps;
 };
 
 struct CollectiveResult {

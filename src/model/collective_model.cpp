@@ -26,8 +26,8 @@ namespace {
 
 class Evaluator {
  public:
-  Evaluator(const Topology& topology, double overhead_s, const ProtocolCosts& library)
-      : topology_(topology), overhead_s_(overhead_s), library_(library) {}
+  Evaluator(const Topology& topology, double overhead_s, const ProtocolCosts& library, const RateCapsByClass& caps)
+      : topology_(topology), overhead_s_(overhead_s), library_(library), caps_(caps) {}
 
   CostTerm evaluate(const Phase& phase, double n) const {
     CostTerm term{phase.label, phase.alpha_count, phase.beta_n * n, phase.gamma_n * n};
@@ -97,7 +97,8 @@ class Evaluator {
 
   // Seconds per unit of n of one step: the slowest rank, whose time is
   //   max( sum of its bytes / (e x injection_bandwidth(r)), max over peers bytes / rate ),
-  // e the protocol's efficiency (its data share of the wire), rate = min(e x bottleneck, cap).
+  // e the protocol's efficiency (its data share of the wire), rate = min(e x bottleneck, cap,
+  // the cap of the route's class).
   double step_seconds(const Step& step) const {
     std::vector<Send> sends = step.sends;
     std::sort(sends.begin(), sends.end(), [](const Send& a, const Send& b) {
@@ -114,7 +115,9 @@ class Evaluator {
           to_peer += sends[i].units;
         }
         total += to_peer;
-        worst = std::max(worst, to_peer / library_.rate(path(sends[first]).bottleneck_Bps));
+        const PathParams p = path(sends[first]);
+        const double rate = std::min(library_.rate(p.bottleneck_Bps), caps_[static_cast<int>(p.link_class)]);
+        worst = std::max(worst, to_peer / rate);
       }
       worst = std::max(worst, total / (library_.efficiency * topology_.injection_bandwidth(src)));
     }
@@ -124,6 +127,7 @@ class Evaluator {
   const Topology& topology_;
   double overhead_s_;
   ProtocolCosts library_;
+  RateCapsByClass caps_;
 };
 
 void validate(const Topology& t, Kind kind, Algo algorithm, const ModelOptions& o) {
@@ -227,7 +231,7 @@ CollectiveCost collective_cost(const Topology& topology, CollectiveKind kind,
   // Chunks: C pieces pipeline through the algorithm. Chains: see evaluate_chains. Others add
   // C - 1 alpha terms (exact for the ring family with gamma = 0: (S + C - 1) alpha + S n/p
   // beta; approximate where steps differ in size or levels overlap).
-  const Evaluator evaluator(topology, options.overhead_s, options.library);
+  const Evaluator evaluator(topology, options.overhead_s, options.library, options.rate_caps_by_class);
   const double n = static_cast<double>(size);
   CollectiveCost cost{{}, std::move(p.formula)};
   if (p.phases.front().chain) {
@@ -267,6 +271,12 @@ std::vector<AlgorithmKind> nccl_algorithms(CollectiveKind kind) {
 
 // NCCL's AllToAll is a group of sends, one of size / p to every peer, whose protocol its P2P
 // threshold decides where the profile has one (LibraryProfile::p2p_threshold_protocol).
+RateCapsByClass collective_rate_caps(CollectiveKind kind, AlgorithmKind algorithm, Bytes size, std::size_t ranks,
+                                     const LibraryProfile& profile) {
+  if (kind != Kind::kAllToAll || algorithm != Algo::kDirect || ranks == 0) return kNoRateCaps;
+  return profile.p2p_rate_caps(size / ranks);
+}
+
 std::optional<Protocol> alltoall_threshold_protocol(const Topology& topology, Bytes size, const LibraryProfile& profile) {
   const std::size_t p = topology.npu_count();
   std::vector<std::pair<Bytes, LinkClass>> sends;

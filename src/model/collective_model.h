@@ -35,6 +35,8 @@ struct ModelOptions {
   std::size_t chunks = 1;       // pieces that pipeline through the algorithm
   std::size_t channels = 1;     // ring: one ring per channel (Topology::ring_order)
   Rank root = 0;                // Broadcast and Reduce
+  /// Caps on every message's rate by its route's class (collective_rate_caps).
+  RateCapsByClass rate_caps_by_class = kNoRateCaps;
 };
 
 /// One level or phase of an algorithm.
@@ -84,6 +86,13 @@ struct NcclChoice {
 };
 NcclChoice nccl_choice(const Topology& topology, CollectiveKind kind, Bytes size, const ModelOptions& options,
                        const LibraryProfile& profile, std::optional<Protocol> protocol = std::nullopt);
+/// The caps on the messages of `algorithm` running `kind` of `size` (nccl-tests' size) on p
+/// ranks under `profile`: NCCL runs AllToAll (direct) as a group of P2P sends of size / p,
+/// each on the profile's P2P channels (LibraryProfile::p2p_rate_caps); any other run has
+/// none. The simulator (CollectiveConfig) and the closed form (ModelOptions) take the same.
+RateCapsByClass collective_rate_caps(CollectiveKind kind, AlgorithmKind algorithm, Bytes size, std::size_t ranks,
+                                     const LibraryProfile& profile);
+
 /// The algorithms nccl_choice considers for `kind`, in order.
 std::vector<AlgorithmKind> nccl_algorithms(CollectiveKind kind);
 

@@ -71,7 +71,9 @@ void Network::launch(FlowId id, Bytes bytes, EventCall on_arrival, SendOptions o
     bottleneck = std::min(bottleneck, resources_[c].capacity_Bps);
     route_class = std::max(route_class, hop.link_class);
   }
-  flow.cap_Bps = std::min(options.rate_cap_Bps, library.rate(bottleneck)) / library.efficiency;
+  BandwidthBps cap = options.rate_cap_Bps;
+  if (options.rate_caps_by_class) cap = std::min(cap, (*options.rate_caps_by_class)[static_cast<int>(route_class)]);
+  flow.cap_Bps = std::min(cap, library.rate(bottleneck)) / library.efficiency;
   flow.completion_ps = kNoCompletion;
   flow.on_arrival = engine_.listed(on_arrival);
   TimePs wait_ps = overhead_ps_;

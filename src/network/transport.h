@@ -18,6 +18,9 @@ struct SendOptions {
   /// The library's costs for this message (a collective's chosen protocol); null: the
   /// transport's own.
   const ProtocolCosts* library = nullptr;
+  /// Caps by the class of the route the message takes (a library's P2P channels, for the
+  /// sends of NCCL's AllToAll); null: none.
+  const RateCapsByClass* rate_caps_by_class = nullptr;
 };
 
 class Transport {

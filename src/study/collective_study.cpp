@@ -103,6 +103,7 @@ ModelOptions model_options(const CollectiveConfig& run, const ProtocolCosts& cos
   model.gamma_s_per_byte = run.gamma_s_per_byte;
   model.chunks = run.chunks;
   model.root = run.root;
+  model.rate_caps_by_class = run.rate_caps_by_class;
   return model;
 }
 
@@ -116,6 +117,7 @@ CollectivePoint run_collective_point(const Topology& topology, CollectiveKind ki
   point.size = size;
   CollectiveConfig run = options.run;
   run.library = point.costs;
+  run.rate_caps_by_class = collective_rate_caps(kind, choice.algorithm, size, topology.npu_count(), options.library);
   const CollectiveResult result = simulate_collective(topology, kind, choice.algorithm, size, run);
   point.sim_ps = result.time_ps;
   point.verify_error = result.verify_error;

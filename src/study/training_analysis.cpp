@@ -82,6 +82,8 @@ CostedTraffic cost_collective(const Topology& spanned, const TrafficEntry& e, co
         fastest_protocol(spanned, *e.collective, algorithm, e.bytes_per_op, model, library);
     ModelOptions with_costs = model;
     with_costs.library = library.costs(*e.collective, algorithm, protocol);
+    with_costs.rate_caps_by_class =
+        collective_rate_caps(*e.collective, algorithm, e.bytes_per_op, spanned.npu_count(), library);
     const double time_s = collective_cost(spanned, *e.collective, algorithm, e.bytes_per_op, with_costs).time_s(0);
     if (!best.algorithm || time_s < best.time_per_op_s) best = {e, algorithm, protocol, time_s, 0};
   }

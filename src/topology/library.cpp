@@ -167,6 +167,11 @@ BandwidthBps LibraryProfile::p2p_rate_cap(Bytes bytes, LinkClass route) const {
   return p2p ? p2p->rate_cap(bytes, route) : std::numeric_limits<double>::infinity();
 }
 
+RateCapsByClass LibraryProfile::p2p_rate_caps(Bytes bytes) const {
+  return {p2p_rate_cap(bytes, LinkClass::kNvlink), p2p_rate_cap(bytes, LinkClass::kPcie),
+          p2p_rate_cap(bytes, LinkClass::kNet)};
+}
+
 ProtocolCosts LibraryProfile::costs(AlgorithmKind algorithm, std::optional<Protocol> protocol) const {
   if (!reduces_in_switch(algorithm) || ideal()) return costs(protocol);
   if (protocol && *protocol != Protocol::kSimple) {

@@ -37,6 +37,13 @@ namespace commsim {
 
 enum class Protocol { kLL, kLL128, kSimple };
 
+/// A cap on a message's data rate per class of its route (LinkClass order: NVLink, PCIe,
+/// network), B/s; infinite: none.
+using RateCapsByClass = std::array<BandwidthBps, 3>;
+inline constexpr RateCapsByClass kNoRateCaps{std::numeric_limits<double>::infinity(),
+                                             std::numeric_limits<double>::infinity(),
+                                             std::numeric_limits<double>::infinity()};
+
 std::string_view protocol_name(Protocol protocol);  // "ll", "ll128", "simple"
 /// Accepts "ll", "LL128", "Simple", ... (any case). Throws InputError naming `what`.
 Protocol parse_protocol(std::string_view name, std::string_view what);
@@ -131,6 +138,8 @@ struct LibraryProfile {
   /// The most one send of `bytes` over a route of class `route` moves, B/s (infinite
   /// without p2p channels).
   BandwidthBps p2p_rate_cap(Bytes bytes, LinkClass route) const;
+  /// p2p_rate_cap of a send of `bytes` on each class of route.
+  RateCapsByClass p2p_rate_caps(Bytes bytes) const;
 
   bool ideal() const { return protocols.empty(); }
   /// How NCCL's P2P picks the protocol of a group of sends, by its LL threshold (addP2pToPlan):

@@ -108,6 +108,7 @@ void CollectiveMeetings::start(Meeting& m, NodeRef last) {
     }
   };
   run.library = options_.library.costs(s.collective, algorithm, protocol);
+  run.rate_caps_by_class = collective_rate_caps(s.collective, algorithm, s.bytes, g, options_.library);
   const TimePs call_ps = run.library->call_latency_ps;
   m.runner = std::make_unique<CollectiveRunner>(network_, *m.schedule, block_space_bytes(s.collective, s.bytes, g),
                                                 std::move(run));

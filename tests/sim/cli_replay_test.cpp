@@ -74,6 +74,27 @@ TEST(CliReplay, LibraryCostsApplyToEveryCollective) {
 // tests/data/two-groups.textproto: two groups of two, then all four ranks.
 const std::string kTwoGroups = source_path("tests/data/two-groups.textproto");
 
+TEST(CliReplay, AllToAllAcrossNodesRunsOnTheP2pChannelsAsCollectiveSays) {
+  // Two H100 nodes of one GPU: NCCL's AllToAll sends 512 MiB to the other node on 2 P2P
+  // channels of 12.45 GB/s (24.9 GB/s, half the NIC), in a replay as in `collective`.
+  const std::string cluster = source_path("topologies/h100-ib-cluster.textproto");
+  const std::string trace = tmp_path("a2a-2nodes.textproto");
+  const CliResult made =
+      run_commsim({"generate", "collective", "--collective", "alltoall", "--ranks", "2", "--size", "1G", "--output", trace});
+  ASSERT_EQ(made.status, 0) << made.err;
+  const CliResult replay =
+      run_commsim({"replay", "--trace", trace, "--topology-file", cluster, "--nodes", "2", "--gpus-per-node", "1"});
+  ASSERT_EQ(replay.status, 0) << replay.err;
+  const CliResult collective = run_commsim({"collective", "--topology-file", cluster, "--nodes", "2", "--gpus-per-node",
+                                            "1", "--collective", "alltoall", "--size", "1G"});
+  ASSERT_EQ(collective.status, 0) << collective.err;
+  // 8.4 us call + 14 us network step + 1 us of links + 2^29 B / 24.9 GB/s = 21584.48 us.
+  EXPECT_NE(replay.out.find("# total time 21584.481 us\n"), std::string::npos) << replay.out;
+  EXPECT_NE(collective.out.find("  1073741824    134217728  float     direct  simple    21584.48    49.75    24.87"),
+            std::string::npos)
+      << collective.out;
+}
+
 TEST(CliReplay, EachCollectiveWithItsGroupAlgorithmTimeAndBandwidth) {
   // On a ring of 4 at 100 GB/s (10 ps a byte) and 1 us a link, with nothing contending:
   //   left  ring AllReduce 1 MiB, p 2: 2 x (1 + 5.24288 us)  = 12.48576 us, at 0 and 12.48576 us

@@ -7,9 +7,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 
 #include "base/error.h"
 #include "collective/algorithms.h"
+#include "model/p2p_model.h"
 #include "topology/builders.h"
 
 namespace commsim {
@@ -91,6 +93,40 @@ TEST(CollectiveStudy, ACollectivesBandwidthFactorAsDerived) {
   // AllGather of 4 MiB, direct: the same 3 blocks of 1 MiB at 20 ps a byte.
   const CollectivePoint ag = run_collective_point(t, CollectiveKind::kAllGather, AlgorithmKind::kDirect, 4 * kMiB, options);
   EXPECT_EQ(ag.sim_ps, 7'000'000 + 1'200'000 + 62'914'560);
+}
+
+TEST(CollectiveStudy, AllToAllSendsAreCappedByTheP2pChannelsOfTheirRoute) {
+  // Two nodes of one GPU on 50 GB/s NICs; a library whose sends to another node run on 2
+  // channels of 10 GB/s (NCCL's P2P, as send/recv). NCCL's AllToAll is such sends: of 2 MiB,
+  // 1 MiB to the other rank at 20 GB/s (50 ps a byte), not the NIC's 50 GB/s:
+  //   7 us call + 2 us network step + the path's latency + 2^20 x 50 ps,
+  // in the simulator and the closed form. A ring AllGather runs on NCCL's rings, not P2P:
+  // 1 MiB at the NIC's 20 ps a byte.
+  TopologyConfig c;
+  c.kind = TopologyKind::kHierarchical;
+  c.nodes = 2;
+  c.gpus_per_node = 1;
+  c.link = {100e9, 0, LinkKind::kNvlink, Duplex::kFull};
+  c.nic = {50e9, ps_from_us(1), LinkKind::kInfiniband, Duplex::kFull};
+  const Topology t = build_topology(c);
+  LibraryProfile library;
+  library.name = "p2p-capped";
+  library.protocols = {{Protocol::kSimple, {ps_from_us(7), {0, 0, ps_from_us(2)}, 1.0}}};
+  const double inf = std::numeric_limits<double>::infinity();
+  library.p2p = P2pChannels{1, 1, Bytes{1} << 30, 2, {inf, inf, 10e9}, 0};
+  CollectiveStudyOptions options;
+  options.library = library;
+  const TimePs path_ps = path_params(t, 0, 1).latency_ps;
+  const CollectivePoint a2a = run_collective_point(t, CollectiveKind::kAllToAll, AlgorithmKind::kDirect, 2 * kMiB, options);
+  EXPECT_EQ(a2a.sim_ps, ps_from_us(9) + path_ps + 52'428'800);
+  ASSERT_TRUE(a2a.sim_over_model);
+  EXPECT_NEAR(*a2a.sim_over_model, 1.0, 1e-9);
+  const CollectivePoint ag = run_collective_point(t, CollectiveKind::kAllGather, AlgorithmKind::kRing, 2 * kMiB, options);
+  EXPECT_EQ(ag.sim_ps, ps_from_us(9) + path_ps + 20'971'520);
+  // Without P2P channels the AllToAll send takes the NIC's rate too.
+  options.library.p2p.reset();
+  EXPECT_EQ(run_collective_point(t, CollectiveKind::kAllToAll, AlgorithmKind::kDirect, 2 * kMiB, options).sim_ps,
+            ps_from_us(9) + path_ps + 20'971'520);
 }
 
 TEST(CollectiveStudy, NcclPicksLowLatencyWhenSmallAndFullBandwidthWhenLarge) {
