@@ -269,14 +269,14 @@ std::vector<AlgorithmKind> nccl_algorithms(CollectiveKind kind) {
   }
 }
 
-// NCCL's AllToAll is a group of sends, one of size / p to every peer, whose protocol its P2P
-// threshold decides where the profile has one (LibraryProfile::p2p_threshold_protocol).
 RateCapsByClass collective_rate_caps(CollectiveKind kind, AlgorithmKind algorithm, Bytes size, std::size_t ranks,
                                      const LibraryProfile& profile) {
   if (kind != Kind::kAllToAll || algorithm != Algo::kDirect || ranks == 0) return kNoRateCaps;
   return profile.p2p_rate_caps(size / ranks);
 }
 
+// NCCL's AllToAll is a group of sends, one of size / p to every peer, whose protocol its P2P
+// threshold decides where the profile has one (LibraryProfile::p2p_threshold_protocol).
 std::optional<Protocol> alltoall_threshold_protocol(const Topology& topology, Bytes size, const LibraryProfile& profile) {
   const std::size_t p = topology.npu_count();
   std::vector<std::pair<Bytes, LinkClass>> sends;
