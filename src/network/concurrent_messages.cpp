@@ -16,10 +16,14 @@ std::vector<TimePs> simulate_concurrent_messages(const Topology& topology, TimeP
   Network network(engine, topology, overhead_ps, library);
   std::vector<TimePs> arrival(messages.size(), -1);
   const auto send_all = [&] {
+    RateCapsByClass caps = kNoRateCaps;  // the network applies the cap of the route it finds
     for (std::size_t i = 0; i < messages.size(); ++i) {
       const Message& m = messages[i];
       SendOptions options;
-      if (p2p) options.rate_cap_Bps = p2p->rate_cap(m.bytes, topology.route_class(topology.route(m.src, m.dst)));
+      if (p2p) {
+        caps = p2p->rate_caps(m.bytes);
+        options.rate_caps_by_class = &caps;
+      }
       network.send(m.src, m.dst, m.bytes, [&arrival, &engine, i] { arrival[i] = engine.now(); }, options);
     }
   };

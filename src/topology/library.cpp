@@ -168,8 +168,7 @@ BandwidthBps LibraryProfile::p2p_rate_cap(Bytes bytes, LinkClass route) const {
 }
 
 RateCapsByClass LibraryProfile::p2p_rate_caps(Bytes bytes) const {
-  return {p2p_rate_cap(bytes, LinkClass::kNvlink), p2p_rate_cap(bytes, LinkClass::kPcie),
-          p2p_rate_cap(bytes, LinkClass::kNet)};
+  return p2p ? p2p->rate_caps(bytes) : kNoRateCaps;
 }
 
 ProtocolCosts LibraryProfile::costs(AlgorithmKind algorithm, std::optional<Protocol> protocol) const {

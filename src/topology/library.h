@@ -92,6 +92,10 @@ struct P2pChannels {
   BandwidthBps rate_cap(Bytes bytes, LinkClass route) const {
     return channels(bytes, route) * channel_rate_Bps[static_cast<int>(route)];
   }
+  /// rate_cap of a send of `bytes` on each class of route.
+  RateCapsByClass rate_caps(Bytes bytes) const {
+    return {rate_cap(bytes, LinkClass::kNvlink), rate_cap(bytes, LinkClass::kPcie), rate_cap(bytes, LinkClass::kNet)};
+  }
   bool operator==(const P2pChannels&) const = default;
 };
 
