@@ -34,12 +34,19 @@ std::vector<LinkClass> classes_present(const Topology& topology) {
 // Latency bounds: 0 to 1 ms, far above any library's per-call or per-step cost.
 constexpr double kMaxLatencyUs = 1000;
 
-// Which costs of the profile a term is in: protocols[index], or the in-switch costs.
+// Which costs of the profile a term is in: protocols[index], tree[index], or the in-switch
+// costs.
 struct CostsOf {
-  std::optional<std::size_t> protocol_index;  // empty: in-switch
+  enum class Rows { kProtocols, kTree, kInSwitch } rows = Rows::kInSwitch;
+  std::size_t index = 0;
   template <typename Fit>
   auto& in(Fit& f) const {
-    return protocol_index ? f.library.protocols[*protocol_index].second : *f.library.in_switch;
+    switch (rows) {
+      case Rows::kProtocols: return f.library.protocols[index].second;
+      case Rows::kTree: return f.library.tree[index].second;
+      case Rows::kInSwitch: break;
+    }
+    return *f.library.in_switch;
   }
 };
 
@@ -58,10 +65,17 @@ CalibrationTerm latency_term(std::string name, CostsOf costs, LatencyOf latency)
           [=](LibraryFit& f, double us) { latency.in(costs.in(f)) = ps_from_seconds(us * 1e-6); }};
 }
 
-// The share of the link those costs' flows sustain.
-CalibrationTerm efficiency_term(std::string name, CostsOf costs) {
+// The share of the link those costs' flows sustain, and their rate cap with it: a cap that
+// binds at the start (NCCL's llMaxBw) would leave the share no say in the fit, so the cap
+// moves in proportion, max rate = start cap x share / start share.
+CalibrationTerm efficiency_term(std::string name, CostsOf costs, const LibraryFit& start) {
+  const ProtocolCosts& from = costs.in(start);
+  const double cap_per_share = from.max_rate_Bps / from.efficiency;
   return {std::move(name), "", 0.05, 1, 1, [=](const LibraryFit& f) { return costs.in(f).efficiency; },
-          [=](LibraryFit& f, double v) { costs.in(f).efficiency = v; }};
+          [=](LibraryFit& f, double v) {
+            costs.in(f).efficiency = v;
+            costs.in(f).max_rate_Bps = cap_per_share * v;
+          }};
 }
 
 void add_costs_terms(std::vector<CalibrationTerm>& terms, const std::string& prefix, const std::vector<LinkClass>& classes,
@@ -102,14 +116,22 @@ std::vector<CalibrationTerm> calibration_terms(const Topology& topology, const L
   const std::size_t protocols = fit.library.protocols.size();
   for (std::size_t p = 0; p < protocols; ++p) {
     const std::string name(protocol_name(fit.library.protocols[p].first));
-    add_costs_terms(terms, name, classes, CostsOf{p});
+    const CostsOf costs{CostsOf::Rows::kProtocols, p};
+    add_costs_terms(terms, name, classes, costs);
     // The bulk protocol (the profile's last) moves at the link's scaled bandwidth; the
     // others' share of it is their regime's bandwidth.
-    if (p + 1 < protocols) terms.push_back(efficiency_term(name + " efficiency", CostsOf{p}));
+    if (p + 1 < protocols) terms.push_back(efficiency_term(name + " efficiency", costs, fit));
+  }
+  // The tree's rows: every share, its bulk protocol's too (NCCL's Tree moves 0.92 of the link).
+  for (std::size_t p = 0; p < fit.library.tree.size(); ++p) {
+    const std::string name = "tree " + std::string(protocol_name(fit.library.tree[p].first));
+    const CostsOf costs{CostsOf::Rows::kTree, p};
+    add_costs_terms(terms, name, classes, costs);
+    terms.push_back(efficiency_term(name + " efficiency", costs, fit));
   }
   if (fit.library.in_switch && !in_switch_groups(topology).empty()) {
-    add_costs_terms(terms, "nvls", classes, CostsOf{std::nullopt});
-    terms.push_back(efficiency_term("nvls efficiency", CostsOf{std::nullopt}));
+    add_costs_terms(terms, "nvls", classes, CostsOf{});
+    terms.push_back(efficiency_term("nvls efficiency", CostsOf{}, fit));
   }
   if (fit.library.p2p) {
     for (const LinkClass k : classes) {

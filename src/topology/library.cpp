@@ -44,6 +44,18 @@ TimePs us(double microseconds) { return ps_from_seconds(microseconds * 1e-6); }
 // (NCCL_P2P_LL_THRESHOLD, 16384, enqueue.cc addP2pToPlan), else Simple; one to another
 // node runs Simple (P2pChannels::runs_ll).
 //
+// Tree (NCCL's double binary tree AllReduce), tuning.cc's Tree rows:
+//   baseLatencies[Tree]          LL 6.8, LL128 14.0, Simple 8.4 us per call
+//   hwLatencies[NVLINK][Tree]    LL 0.6, LL128 1.25, Simple 4.0 us per step
+//   hwLatencies[PCI][Tree]       LL 1.0, LL128 1.9,  Simple 4.0
+//   hwLatencies[NET][Tree]       LL 5.0, LL128 8.5,  Simple 14.0
+// and its bandwidth: a Tree AllReduce moves 0.92 of the link (min(busBw x 0.92, nChannels x
+// perChMaxTreeBw), the cap above any link here); LL a 3.8th of that (busBw / 3.8, at most
+// llMaxBw), LL128 7/9 of it on one node (120/128 across nodes). So the shares are Simple
+// 0.92, LL 0.92 / 3.8 = 0.2421, LL128 0.92 x 7/9 = 0.7156. Not modelled: the size-dependent
+// treeCorrectionFactor NCCL's estimate multiplies Tree bandwidth by (0.4-1.0 from 64 B to
+// 256 MiB), and its x0.85 for a tree graph of pattern TREE.
+//
 // NVLS (in-switch reduction), tuning.cc: baseLatencies[NVLS] 0; hwLatencies[NVLINK][NVLS]
 // Simple 25 us, one reduction round; hwLatencies[NET][NVLSTree] Simple 14 us per tree
 // level across nodes; nvlsEfficiency 0.85 on Hopper (0.74 on Blackwell).
@@ -61,6 +73,12 @@ LibraryProfile nccl_library() {
       {Protocol::kLL, {us(6.6), {us(0.6), us(1.0), us(2.7)}, 0.5, 141e9}},
       {Protocol::kLL128, {us(14.0), {us(1.9), us(2.5), us(4.0)}, 0.92}},
       {Protocol::kSimple, {us(8.4), {us(3.4), us(5.7), us(14.0)}, 1.0}},
+  };
+  constexpr double kTreeShare = 0.92;
+  p.tree = {
+      {Protocol::kLL, {us(6.8), {us(0.6), us(1.0), us(5.0)}, kTreeShare / 3.8, 141e9}},
+      {Protocol::kLL128, {us(14.0), {us(1.25), us(1.9), us(8.5)}, kTreeShare * 7 / 9}},
+      {Protocol::kSimple, {us(8.4), {us(4.0), us(4.0), us(14.0)}, kTreeShare}},
   };
   return p;
 }
@@ -125,6 +143,9 @@ std::string describe_p2p(const P2pChannels& c) {
 std::vector<std::pair<std::string, std::string>> describe_library(const LibraryProfile& profile) {
   std::vector<std::pair<std::string, std::string>> lines;
   for (const auto& [protocol, costs] : profile.protocols) lines.emplace_back(protocol_name(protocol), describe_costs(costs));
+  for (const auto& [protocol, costs] : profile.tree) {
+    lines.emplace_back("tree " + std::string(protocol_name(protocol)), describe_costs(costs));
+  }
   if (profile.in_switch) lines.emplace_back("in-switch", describe_costs(*profile.in_switch));
   if (profile.p2p) lines.emplace_back("p2p", describe_p2p(*profile.p2p));
   for (const auto& [kind, factor] : profile.collective_bandwidth) {
@@ -136,13 +157,12 @@ std::vector<std::pair<std::string, std::string>> describe_library(const LibraryP
   return lines;
 }
 
+const ProtocolRows& LibraryProfile::rows(AlgorithmKind algorithm) const {
+  return algorithm == AlgorithmKind::kTree && !tree.empty() ? tree : protocols;
+}
+
 ProtocolCosts LibraryProfile::costs(std::optional<Protocol> protocol) const {
-  if (ideal()) return {};
-  const Protocol wanted = protocol.value_or(protocols.back().first);
-  for (const auto& [p, costs] : protocols) {
-    if (p == wanted) return costs;
-  }
-  throw InputError("library '" + name + "' has no protocol '" + std::string(protocol_name(wanted)) + "'");
+  return costs(AlgorithmKind::kRing, protocol);
 }
 
 std::uint32_t P2pChannels::channels(Bytes bytes, LinkClass route) const {
@@ -172,7 +192,14 @@ RateCapsByClass LibraryProfile::p2p_rate_caps(Bytes bytes) const {
 }
 
 ProtocolCosts LibraryProfile::costs(AlgorithmKind algorithm, std::optional<Protocol> protocol) const {
-  if (!reduces_in_switch(algorithm) || ideal()) return costs(protocol);
+  if (ideal()) return {};
+  if (!reduces_in_switch(algorithm)) {
+    const Protocol wanted = protocol.value_or(protocols.back().first);
+    for (const auto& [p, costs] : rows(algorithm)) {
+      if (p == wanted) return costs;
+    }
+    throw InputError("library '" + name + "' has no protocol '" + std::string(protocol_name(wanted)) + "'");
+  }
   if (protocol && *protocol != Protocol::kSimple) {
     throw InputError("algorithm '" + std::string(algorithm_name(algorithm)) + "' runs the simple protocol only, not " +
                      std::string(protocol_name(*protocol)));

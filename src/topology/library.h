@@ -103,10 +103,20 @@ struct P2pChannels {
 /// 40 GB/s on NVLink, 12.45 GB/s on the network; LL up to 16 KiB a channel": for topo.
 std::string describe_p2p(const P2pChannels& channels);
 
+/// A library's costs by protocol, in the order it prefers them on a tie.
+using ProtocolRows = std::vector<std::pair<Protocol, ProtocolCosts>>;
+
 struct LibraryProfile {
   std::string name = "ideal";
   /// The protocols the library has, in the order it prefers them on a tie. Empty: ideal.
-  std::vector<std::pair<Protocol, ProtocolCosts>> protocols;
+  ProtocolRows protocols;
+  /// What the tree algorithm costs by protocol, where it is not what `protocols` gives:
+  /// NCCL's estimate has a row per algorithm (src/graph/tuning.cc), and its Tree row has
+  /// its own per-call and per-step latencies and its own share of the link. The same
+  /// protocols as `protocols`, in the same order; empty: tree runs at the protocols' costs.
+  ProtocolRows tree;
+  /// The rows `algorithm` runs at: `tree` for the tree algorithm where given, else `protocols`.
+  const ProtocolRows& rows(AlgorithmKind algorithm) const;
 
   /// In-switch reduction (NVLS, topology/in_switch.h), if the library has it: call latency;
   /// step latency on NVLink for the reduction round and on the network per tree level of
@@ -154,21 +164,33 @@ struct LibraryProfile {
   /// The costs of `protocol`, or with none the profile's last (its bulk protocol, NCCL's
   /// Simple); ideal gives none. Throws InputError if the profile lacks the protocol.
   ProtocolCosts costs(std::optional<Protocol> protocol) const;
-  /// As costs(protocol), except that an algorithm that reduces in the switch has the
-  /// in-switch costs, under Simple only (InputError for another protocol, or a library
-  /// without in-switch costs).
+  /// The costs of `protocol` in rows(algorithm), except that an algorithm that reduces in
+  /// the switch has the in-switch costs, under Simple only (InputError for another protocol,
+  /// or a library without in-switch costs).
   ProtocolCosts costs(AlgorithmKind algorithm, std::optional<Protocol> protocol) const;
   /// The costs a run of `kind` moves at: costs(algorithm, protocol) with the collective's
   /// bandwidth factor on its efficiency and rate cap.
   ProtocolCosts costs(CollectiveKind kind, AlgorithmKind algorithm, std::optional<Protocol> protocol) const;
 
-  /// The protocol of least `time_s(costs)` (seconds) over the estimate's costs, as NCCL
-  /// picks by its own estimate; ties go to the earlier protocol. Empty for the ideal profile.
+  /// The protocol of least `time_s(costs)` (seconds) over the estimate's costs for
+  /// `algorithm` (its rows), as NCCL picks by its own estimate; ties go to the earlier
+  /// protocol. Empty for the ideal profile.
+  template <typename Time>
+  std::optional<Protocol> fastest(AlgorithmKind algorithm, Time&& time_s) const {
+    return fastest_of(estimated().rows(algorithm), time_s);
+  }
+  /// fastest() over the protocols' own rows: for what is not a collective algorithm (P2P).
   template <typename Time>
   std::optional<Protocol> fastest(Time&& time_s) const {
+    return fastest_of(estimated().protocols, time_s);
+  }
+
+ private:
+  template <typename Time>
+  static std::optional<Protocol> fastest_of(const ProtocolRows& rows, Time& time_s) {
     std::optional<Protocol> best;
     double best_s = 0;
-    for (const auto& [protocol, c] : estimated().protocols) {
+    for (const auto& [protocol, c] : rows) {
       const double t = time_s(c);
       if (!best || t < best_s) {
         best = protocol;

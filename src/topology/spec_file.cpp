@@ -276,6 +276,39 @@ std::vector<std::pair<CollectiveKind, double>> collective_bandwidth(const spec::
   return factors;
 }
 
+// Rows of protocol costs (`field`: "protocols" or "tree"), each protocol once.
+ProtocolRows protocol_rows(const google::protobuf::RepeatedPtrField<pb::ProtocolSpec>& specs, const std::string& where,
+                           const std::string& field) {
+  ProtocolRows rows;
+  for (int i = 0; i < specs.size(); ++i) {
+    const std::string at = where + "." + field + "[" + std::to_string(i) + "]";
+    const Protocol protocol = protocol_of(specs[i].protocol(), at);
+    for (const auto& [known, costs] : rows) {
+      if (known == protocol) throw InputError(at + ": protocol " + std::string(protocol_name(protocol)) + " is given twice");
+    }
+    rows.emplace_back(protocol, protocol_costs(specs[i], at));
+  }
+  return rows;
+}
+
+// The protocols of rows, in their order.
+std::vector<Protocol> protocols_of(const ProtocolRows& rows) {
+  std::vector<Protocol> protocols;
+  for (const auto& entry : rows) protocols.push_back(entry.first);
+  return protocols;
+}
+
+// The tree rows of a `library` block for `profile` (none given: its own).
+ProtocolRows tree_rows(const spec::LibrarySpec& spec, const std::string& where, const LibraryProfile& profile) {
+  if (spec.tree().empty()) return profile.tree;
+  if (profile.ideal()) throw InputError(where + ".tree: the ideal library has no costs to add to");
+  ProtocolRows rows = protocol_rows(spec.tree(), where, "tree");
+  if (protocols_of(rows) != protocols_of(profile.protocols)) {
+    throw InputError(where + ".tree names other protocols than the library: give it the same protocols, in the same order");
+  }
+  return rows;
+}
+
 // The profile a `library` block describes, without its estimate and collective factors.
 LibraryProfile protocols_from_spec(const spec::LibrarySpec& spec, const std::string& where) {
   if (spec.name().empty()) throw InputError(where + ".name is missing");
@@ -289,20 +322,15 @@ LibraryProfile protocols_from_spec(const spec::LibrarySpec& spec, const std::str
       if (built_in.ideal()) throw InputError(where + ".p2p: the ideal library has no costs to add to");
       built_in.p2p = p2p_channels(spec, where);
     }
+    built_in.tree = tree_rows(spec, where, built_in);
     return built_in;
   }
   LibraryProfile profile;
   profile.name = spec.name();
   profile.in_switch = in_switch_costs(spec, where);
   profile.p2p = p2p_channels(spec, where);
-  for (int i = 0; i < spec.protocols_size(); ++i) {
-    const std::string at = where + ".protocols[" + std::to_string(i) + "]";
-    const Protocol protocol = protocol_of(spec.protocols(i).protocol(), at);
-    for (const auto& [known, costs] : profile.protocols) {
-      if (known == protocol) throw InputError(at + ": protocol " + std::string(protocol_name(protocol)) + " is given twice");
-    }
-    profile.protocols.emplace_back(protocol, protocol_costs(spec.protocols(i), at));
-  }
+  profile.protocols = protocol_rows(spec.protocols(), where, "protocols");
+  profile.tree = tree_rows(spec, where, profile);
   return profile;
 }
 
@@ -316,13 +344,6 @@ LibraryProfile costs_from_spec(const spec::LibrarySpec& spec, const std::string&
   return profile;
 }
 
-// The protocols of a profile, in its order of preference.
-std::vector<Protocol> protocols_of(const LibraryProfile& profile) {
-  std::vector<Protocol> protocols;
-  for (const auto& entry : profile.protocols) protocols.push_back(entry.first);
-  return protocols;
-}
-
 }  // namespace
 
 LibraryProfile library_from_spec(const spec::LibrarySpec& spec, const std::string& where) {
@@ -334,10 +355,11 @@ LibraryProfile library_from_spec(const spec::LibrarySpec& spec, const std::strin
     throw InputError(at + ".collective_bandwidth: an estimate has no collective factors (NCCL's ranking knows none)");
   }
   LibraryProfile estimate = costs_from_spec(spec.estimate(), at);
-  if (protocols_of(estimate) != protocols_of(profile)) {
+  if (protocols_of(estimate.protocols) != protocols_of(profile.protocols)) {
     throw InputError(at + " names other protocols than the library: give it the same protocols, in the same order");
   }
   if (!estimate.in_switch) estimate.in_switch = profile.in_switch;  // NVLS ranked by its own costs
+  if (spec.estimate().tree().empty()) estimate.tree = profile.tree;  // as tree by its own
   profile.estimate = std::make_shared<const LibraryProfile>(std::move(estimate));
   return profile;
 }

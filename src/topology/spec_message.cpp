@@ -112,6 +112,11 @@ pb::LibrarySpec library_message(const LibraryProfile& profile) {
     p.set_protocol(protocol_message(protocol));
     fill_costs(costs, p);
   }
+  for (const auto& [protocol, costs] : profile.tree) {
+    pb::ProtocolSpec& p = *out.add_tree();
+    p.set_protocol(protocol_message(protocol));
+    fill_costs(costs, p);
+  }
   if (profile.in_switch) {
     out.mutable_in_switch()->set_protocol(pb::SIMPLE);
     fill_costs(*profile.in_switch, *out.mutable_in_switch());
@@ -120,7 +125,7 @@ pb::LibrarySpec library_message(const LibraryProfile& profile) {
   for (const auto& [kind, factor] : profile.collective_bandwidth) {
     pb::CollectiveBandwidthSpec& c = *out.add_collective_bandwidth();
     c.set_collective(std::string(collective_name(kind)));
-    c.set_factor(factor);
+    c.set_factor(rounded(factor));
   }
   if (profile.estimate) {  // its costs alone: the channels a send runs on are the profile's
     *out.mutable_estimate() = library_message(*profile.estimate);

@@ -89,6 +89,23 @@ TEST(LibraryAgreement, NcclsRingLatencyFormula) {
               15.0e-6 + 14.0 * kMiB * 40e-12, 1e-15);
 }
 
+TEST(LibraryAgreement, TreeRunsAtNcclsTreeRow) {
+  // The double binary tree of 8 ranks (D = floor(log2 8) = 3) reduces up and broadcasts
+  // down in 2D = 6 steps; under NCCL's Tree LL row a 0-byte AllReduce on a switch whose links
+  // add no latency is 6.8 + 6 x 0.6 = 10.4 us, where the ring's row would give 6.6 + 6 x 0.6.
+  // With data, each step moves n at the Tree LL share of the link, 0.92 / 3.8 x 50 GB/s.
+  // (NCCL's own tree on one node is a chain, 6.8 + 2 x 7 x 0.6 = 15.2 us: README,
+  // "Communication library profiles".)
+  const Topology node = built(TopologyKind::kSwitch, 8, 0);
+  const LibraryProfile nccl = library_by_name("nccl", "--library");
+  const ProtocolCosts tree_ll = nccl.costs(CollectiveKind::kAllReduce, AlgorithmKind::kTree, Protocol::kLL);
+  EXPECT_NEAR(model_s(node, CollectiveKind::kAllReduce, AlgorithmKind::kTree, 0, tree_ll), 10.4e-6, 1e-15);
+  EXPECT_NEAR(sim_s(node, CollectiveKind::kAllReduce, AlgorithmKind::kTree, 0, tree_ll), 10.4e-6, 1e-15);
+  const double rate = 0.92 / 3.8 * 50e9;
+  EXPECT_NEAR(model_s(node, CollectiveKind::kAllReduce, AlgorithmKind::kTree, kMiB, tree_ll),
+              10.4e-6 + 6.0 * kMiB / rate, 1e-12);
+}
+
 TEST(LibraryAgreement, AutoPicksLowLatencyProtocolsForSmallSizesAndSimpleForLarge) {
   // NCCL's choice by estimate: LL for tiny messages (least latency), Simple for large ones
   // (full bandwidth). On 8 GPUs at 450 GB/s: LL costs 15.0 us + n 14/8 / 141 GB/s,

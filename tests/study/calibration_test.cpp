@@ -26,10 +26,10 @@ Topology node() {
 }
 
 LibraryProfile library(double ll_call, double ll_step, double simple_call, double simple_step,
-                       double ll_efficiency = 0.5) {
+                       double ll_efficiency = 0.5, BandwidthBps ll_cap = 40e9) {
   LibraryProfile p;
   p.name = "two-protocol";
-  p.protocols = {{Protocol::kLL, {us(ll_call), {us(ll_step), 0, 0}, ll_efficiency, 40e9}},
+  p.protocols = {{Protocol::kLL, {us(ll_call), {us(ll_step), 0, 0}, ll_efficiency, ll_cap}},
                  {Protocol::kSimple, {us(simple_call), {us(simple_step), 0, 0}, 1.0}}};
   return p;
 }
@@ -64,22 +64,27 @@ double fitted(const CalibrationResult& result, const std::string& name) {
   return 0;
 }
 
+// The fit, from `start`, of measurements that `truth` made on node() with links at 0.8 of
+// their bandwidth, choosing its protocol by the start's estimate.
+CalibrationResult fitted_to_truth(const LibraryProfile& truth, const LibraryProfile& start) {
+  Topology scaled = node();
+  scaled.scale_bandwidths({0.8, 1, 1});
+  ValidationOptions options{truth, std::nullopt, AlgorithmKind::kRing, 1};
+  options.library.estimate_as(start);
+  const std::vector<Measurement> rows = measured_by(scaled, options);
+  CalibrationOptions calibration;
+  calibration.validation = options;
+  calibration.validation.library = start;
+  return calibrate(node(), rows, {}, calibration);
+}
+
 TEST(Calibration, RecoversTheTermsThatMadeTheMeasurements) {
   // Truth: LL 5 us + 0.8 us per step at 0.4 of the link (32 GB/s, under its 40 GB/s cap),
   // Simple 9 us + 3 us per step, links at 0.8 x 100 GB/s, choosing its protocol as NCCL
   // does, by the estimate the fit starts from. The fit starts from other values everywhere
   // (LL at 0.5, which the cap would hold to 40 GB/s) and must come back within 1%.
-  Topology truth = node();
-  truth.scale_bandwidths({0.8, 1, 1});
   const LibraryProfile start = library(8, 0.5, 5, 5);
-  ValidationOptions options{library(5, 0.8, 9, 3, 0.4), std::nullopt, AlgorithmKind::kRing, 1};
-  options.library.estimate_as(start);
-  const std::vector<Measurement> rows = measured_by(truth, options);
-
-  CalibrationOptions calibration;
-  calibration.validation = options;
-  calibration.validation.library = start;
-  const CalibrationResult result = calibrate(node(), rows, {}, calibration);
+  const CalibrationResult result = fitted_to_truth(library(5, 0.8, 9, 3, 0.4), start);
 
   EXPECT_NEAR(fitted(result, "nvlink bandwidth scale"), 0.8, 0.008);
   EXPECT_NEAR(fitted(result, "ll call latency"), 5, 0.05);
@@ -92,6 +97,17 @@ TEST(Calibration, RecoversTheTermsThatMadeTheMeasurements) {
   EXPECT_EQ(result.fit.library.name, "two-protocol-calibrated");
   ASSERT_TRUE(result.fit.library.estimate);  // it still chooses as the start estimates
   EXPECT_EQ(result.fit.library.estimate->protocols, start.protocols);
+}
+
+TEST(Calibration, AShareHeldByItsCapStillFits) {
+  // Truth: LL moves 20 GB/s, held there by its cap (0.5 x 80 GB/s would be 40). The start's
+  // LL is held by its own cap too (min(0.5 x 100, 40) GB/s): a share that moved alone would
+  // change nothing at the start, so the fitted share carries the cap with it (cap / share
+  // = 80 GB/s) and comes to 20 / 80 = 0.25.
+  const CalibrationResult result = fitted_to_truth(library(5, 0.8, 9, 3, 0.5, 20e9), library(8, 0.5, 5, 5));
+  EXPECT_NEAR(fitted(result, "ll efficiency"), 0.25, 0.0025);
+  EXPECT_NEAR(result.fit.library.costs(Protocol::kLL).max_rate_Bps, 20e9, 0.2e9);
+  EXPECT_LT(result.after.all.p90_abs_error, 1e-3);
 }
 
 TEST(Calibration, RecoversTheBothWaysEfficiencyOfAHalfDuplexLink) {

@@ -160,6 +160,49 @@ TEST(LibrarySpec, CollectiveBandwidthFactors) {
             std::string::npos);
 }
 
+TEST(LibrarySpec, TreeRows) {
+  // The tree algorithm's own rows: the built-in nccl's are NCCL's Tree row; a block's replace
+  // them, for the same protocols in the same order; other algorithms keep the protocols'.
+  const std::string ring(kRing);
+  const LibraryProfile built_in = parse_topology_spec(ring + R"( library { name: "nccl" })", "s", false).library();
+  EXPECT_EQ(built_in.costs(AlgorithmKind::kTree, Protocol::kSimple).call_latency_ps, ps_from_ns(8400));
+  EXPECT_EQ(built_in.costs(AlgorithmKind::kTree, Protocol::kSimple).step_latency(LinkClass::kNvlink), ps_from_us(4));
+  EXPECT_EQ(built_in.costs(AlgorithmKind::kRing, Protocol::kSimple).step_latency(LinkClass::kNvlink), ps_from_ns(3400));
+
+  const std::string one_protocol = R"( library { name: "mine"
+      protocols { protocol: SIMPLE call_latency: "10us" nvlink_step: "2us" pcie_step: "3us" net_step: "4us" efficiency: 1 }
+      tree { protocol: SIMPLE call_latency: "1us" nvlink_step: "5us" pcie_step: "6us" net_step: "7us" efficiency: 0.5 } })";
+  const LibraryProfile mine = parse_topology_spec(ring + one_protocol, "s", false).library();
+  const ProtocolCosts tree = mine.costs(CollectiveKind::kAllReduce, AlgorithmKind::kTree, std::nullopt);
+  EXPECT_EQ(tree.call_latency_ps, ps_from_us(1));
+  EXPECT_EQ(tree.step_latency(LinkClass::kNet), ps_from_us(7));
+  EXPECT_DOUBLE_EQ(tree.rate(100e9), 50e9);
+  EXPECT_EQ(mine.costs(AlgorithmKind::kRecursiveDoubling, std::nullopt).call_latency_ps, ps_from_us(10));
+
+  const LibraryProfile replaced =
+      parse_topology_spec(ring + R"( library { name: "nccl"
+          tree { protocol: LL call_latency: "1us" nvlink_step: "1us" pcie_step: "1us" net_step: "1us" efficiency: 0.2 }
+          tree { protocol: LL128 call_latency: "2us" nvlink_step: "1us" pcie_step: "1us" net_step: "1us" efficiency: 0.2 }
+          tree { protocol: SIMPLE call_latency: "3us" nvlink_step: "1us" pcie_step: "1us" net_step: "1us" efficiency: 0.2 } })",
+                          "s", false)
+          .library();
+  EXPECT_EQ(replaced.costs(AlgorithmKind::kTree, Protocol::kLL128).call_latency_ps, ps_from_us(2));
+  EXPECT_EQ(replaced.protocols, built_in.protocols);
+
+  EXPECT_NE(error_of(ring + R"( library { name: "nccl"
+      tree { protocol: SIMPLE call_latency: "1us" nvlink_step: "1us" pcie_step: "1us" net_step: "1us" efficiency: 1 } })")
+                .find("spec.textproto: library.tree names other protocols than the library"),
+            std::string::npos);
+  EXPECT_NE(error_of(ring + R"( library { name: "ideal"
+      tree { protocol: SIMPLE call_latency: "1us" nvlink_step: "1us" pcie_step: "1us" net_step: "1us" efficiency: 1 } })")
+                .find("library.tree: the ideal library has no costs to add to"),
+            std::string::npos);
+  EXPECT_NE(error_of(ring + R"( library { name: "nccl"
+      tree { protocol: SIMPLE call_latency: "1us" nvlink_step: "1us" pcie_step: "1us" efficiency: 1 } })")
+                .find("library.tree[0].net_step is missing"),
+            std::string::npos);
+}
+
 TEST(LibrarySpec, ClusterSpecsScaleOnTheCommandLine) {
   const std::string cluster = R"(name: "c" builder { kind: HIERARCHICAL nodes: 2 gpus_per_node: 8
       link { bandwidth: "100GB/s" latency: "1us" } nic { bandwidth: "50GB/s" latency: "1us" } })";

@@ -37,6 +37,35 @@ TEST(Library, NcclDefaultsAreTuningCcsRingConstants) {
   EXPECT_THROW(library_by_name("mpich", "--library"), InputError);
 }
 
+TEST(Library, NcclTreeRowsAreTuningCcsTreeConstants) {
+  // tuning.cc's Tree row: per call LL 6.8, LL128 14.0, Simple 8.4 us; per step on NVLink
+  // 0.6 / 1.25 / 4.0 us and on the network 5.0 / 8.5 / 14 us; a Tree AllReduce moves 0.92
+  // of the link, LL a 3.8th of that, LL128 7/9 of it on one node.
+  const LibraryProfile nccl = library_by_name("nccl", "--library");
+  ASSERT_EQ(nccl.tree.size(), 3u);
+  EXPECT_EQ(&nccl.rows(AlgorithmKind::kTree), &nccl.tree);
+  EXPECT_EQ(&nccl.rows(AlgorithmKind::kRing), &nccl.protocols);
+  const ProtocolCosts ll = nccl.costs(AlgorithmKind::kTree, Protocol::kLL);
+  EXPECT_EQ(ll.call_latency_ps, ps_from_ns(6800));
+  EXPECT_EQ(ll.step_latency(LinkClass::kNet), ps_from_us(5));
+  EXPECT_DOUBLE_EQ(ll.rate(380e9), 0.92 * 380e9 / 3.8);
+  EXPECT_DOUBLE_EQ(ll.rate(1000e9), 141e9);  // llMaxBw
+  const ProtocolCosts ll128 = nccl.costs(AlgorithmKind::kTree, Protocol::kLL128);
+  EXPECT_EQ(ll128.step_latency(LinkClass::kNvlink), ps_from_ns(1250));
+  EXPECT_DOUBLE_EQ(ll128.rate(90e9), 0.92 * 7 / 9 * 90e9);
+  const ProtocolCosts simple = nccl.costs(AlgorithmKind::kTree, std::nullopt);  // the bulk protocol
+  EXPECT_EQ(simple.call_latency_ps, ps_from_ns(8400));
+  EXPECT_EQ(simple.step_latency(LinkClass::kPcie), ps_from_us(4));
+  EXPECT_DOUBLE_EQ(simple.rate(100e9), 92e9);
+  // The estimate ranks tree by the same rows.
+  std::vector<double> ranked;
+  nccl.fastest(AlgorithmKind::kTree, [&](const ProtocolCosts& c) {
+    ranked.push_back(c.efficiency);
+    return 0.0;
+  });
+  EXPECT_EQ(ranked, (std::vector<double>{0.92 / 3.8, 0.92 * 7 / 9, 0.92}));
+}
+
 TEST(Library, ARouteIsInTheClassOfItsSlowestLink) {
   TopologyConfig c;
   c.kind = TopologyKind::kHierarchical;
