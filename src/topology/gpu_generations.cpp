@@ -31,25 +31,25 @@ constexpr GpuGeneration named(GpuGeneration g, std::string_view name, std::strin
 
 constexpr GpuGeneration kHopper{"h100", "NVIDIA H100 SXM5 (Hopper, NVLink4)", 18, 20.6 * kGB, 25 * kGB,
                                 "SM90_NVLINK_BW; datasheet 900 GB/s over 18 links both ways", 5, true, 22.0 * kGB,
-                                "DGX H100 and H200: Intel Xeon Platinum 8480C (Sapphire Rapids), NCCL's SRP_QPI_BW"};
+                                "DGX H100 and H200: Intel Xeon Platinum 8480C (Sapphire Rapids), NCCL's SRP_QPI_BW", "nccl"};
 constexpr GpuGeneration kAdaPcie{"", "", 0, 0, 0, "", 4, false, 22.0 * kGB,
-                                 "a dual-socket Intel Xeon (Sapphire Rapids) host, NCCL's SRP_QPI_BW"};
+                                 "a dual-socket Intel Xeon (Sapphire Rapids) host, NCCL's SRP_QPI_BW", "nccl-ampere"};
 
 constexpr std::array<GpuGeneration, 9> kGenerations{{
     {"v100", "NVIDIA Tesla V100 SXM2 (Volta, NVLink2)", 6, 20.0 * kGB, 25 * kGB,
      "SM70_NVLINK_BW; datasheet 300 GB/s over 6 links both ways", 3, false, 6.0 * kGB,
-     "DGX-1: Intel Xeon E5-2698 v4 (Broadwell), NCCL's BDW_QPI_BW"},
+     "DGX-1: Intel Xeon E5-2698 v4 (Broadwell), NCCL's BDW_QPI_BW", "nccl-volta"},
     {"a100", "NVIDIA A100 SXM4 (Ampere, NVLink3)", 12, 20.0 * kGB, 25 * kGB,
      "SM80_NVLINK_BW; datasheet 600 GB/s over 12 links both ways", 4, false, 16.0 * kGB,
-     "DGX A100: AMD EPYC 7742 (Rome), NCCL's AMD_BW"},
+     "DGX A100: AMD EPYC 7742 (Rome), NCCL's AMD_BW", "nccl-ampere"},
     kHopper,
     named(kHopper, "h200", "NVIDIA H200 SXM (Hopper, NVLink4)"),
     {"b200", "NVIDIA B200 (Blackwell, NVLink5)", 18, 40.1 * kGB, 50 * kGB,
      "SM100_NVLINK_BW; datasheet 1.8 TB/s over 18 links both ways", 5, true, 40.0 * kGB,
-     "DGX B200: Intel Xeon Platinum 8570 (Emerald Rapids), NCCL's ERP_QPI_BW"},
+     "DGX B200: Intel Xeon Platinum 8570 (Emerald Rapids), NCCL's ERP_QPI_BW", "nccl-blackwell"},
     {"2080ti", "NVIDIA GeForce RTX 2080 Ti (Turing, NVLink bridge)", 2, 20.0 * kGB, 25 * kGB,
      "SM70_NVLINK_BW (compute capability 7.5); datasheet 100 GB/s over 2 links both ways", 3,
-     false, 10.0 * kGB, "a dual-socket Intel Xeon Scalable (Skylake) host, NCCL's SKL_QPI_BW"},
+     false, 10.0 * kGB, "a dual-socket Intel Xeon Scalable (Skylake) host, NCCL's SKL_QPI_BW", "nccl-volta"},
     named(kAdaPcie, "4090", "NVIDIA GeForce RTX 4090 (Ada, no NVLink)"),
     named(kAdaPcie, "l40s", "NVIDIA L40S (Ada, no NVLink)"),
     named(kAdaPcie, "rtx6000ada", "NVIDIA RTX 6000 Ada Generation (no NVLink)"),

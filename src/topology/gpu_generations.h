@@ -30,6 +30,9 @@ struct GpuGeneration {
   /// as NCCL rates it; `host` names the CPU and NCCL's constant.
   BandwidthBps socket_link_Bps = 0;
   std::string_view host;
+  /// The built-in NCCL profile of its compute capability (topology/library.h), as NCCL
+  /// indexes its caps: Volta for 7.x, Ampere for 8.x, Hopper for 9.0, Blackwell for 10.0.
+  std::string_view nccl_library;
 };
 
 /// The generation named `name`. Throws InputError "<what>: unknown GPU 'NAME' (known: ...)".

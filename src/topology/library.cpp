@@ -24,9 +24,11 @@ TimePs us(double microseconds) { return ps_from_seconds(microseconds * 1e-6); }
 //   hwLatencies[PCI][Ring]       LL 1.0, LL128 2.5,  Simple 5.7
 //   hwLatencies[NET][Ring]       LL 2.7, LL128 4.0,  Simple 14.0
 // Bandwidth per protocol: LL carries 8 bytes of data in 16 (min(llMaxBw, busBw / 2));
-// LL128 120 of 128 bytes (NCCL rounds to 0.92); Simple all. llMaxBw on one Hopper node is
-// 141 GB/s; LL128's per-channel cap (36.7 GB/s on Hopper) times NCCL's 16+ channels on
-// NVSwitch is above any link here, so it is left out.
+// LL128 120 of 128 bytes (NCCL rounds to 0.92); Simple all. llMaxBw, by the GPU's compute
+// capability on one node (llMaxBws): Volta 39.0, Ampere 87.7, Hopper 141.0, Blackwell
+// 2 x 141.0 GB/s. LL128's per-channel cap (perChMaxRingLL128Bws: 20.0 GB/s on Volta and
+// Ampere, 36.7 on Hopper, 2 x 36.7 on Blackwell) times NCCL's 12+ channels on NVSwitch is
+// above any link here, so it is left out. The latencies and shares do not depend on the GPU.
 //
 // P2P channels: a send inside a node starts on 2 channels and doubles them while a channel
 // would carry more than 32 MiB, up to 16; across nodes 2 channels per peer
@@ -43,6 +45,13 @@ TimePs us(double microseconds) { return ps_from_seconds(microseconds * 1e-6); }
 // A send inside a node runs LL while each of its channels carries at most 16 KiB
 // (NCCL_P2P_LL_THRESHOLD, 16384, enqueue.cc addP2pToPlan), else Simple; one to another
 // node runs Simple (P2pChannels::runs_ll).
+// On Ampere: the same rule up to 8 channels, 24.4 GB/s each on NVLink: nccl-tests
+// sendrecv_perf on an 8-GPU A100 node levels off at 188-195 GB/s from 256 MiB (8 channels),
+// as CUDA's p2pBandwidthLatencyTest finds ~208 GB/s each way when a pair sends both ways
+// (416 GB/s bidirectional, LLMServe/DistServe issue 3). The cap of 8 is that level read
+// from the measurement: NCCL's own rule would go on doubling, and what holds the send there
+// (below the 240 GB/s link) is not known. Network channels are not limited. No measured
+// figure for Volta and Blackwell: their profiles have no P2P channels.
 //
 // Tree (NCCL's double binary tree AllReduce), tuning.cc's Tree rows:
 //   baseLatencies[Tree]          LL 6.8, LL128 14.0, Simple 8.4 us per call
@@ -58,25 +67,42 @@ TimePs us(double microseconds) { return ps_from_seconds(microseconds * 1e-6); }
 //
 // NVLS (in-switch reduction), tuning.cc: baseLatencies[NVLS] 0; hwLatencies[NVLINK][NVLS]
 // Simple 25 us, one reduction round; hwLatencies[NET][NVLSTree] Simple 14 us per tree
-// level across nodes; nvlsEfficiency 0.85 on Hopper (0.74 on Blackwell).
-P2pChannels hopper_p2p_channels() {
+// level across nodes; nvlsEfficiency 0.85 on Hopper, 0.74 on Blackwell (NVLink SHARP
+// begins with the third-generation NVSwitch: none on Volta and Ampere).
+//
+// What differs by architecture, one row each; "nccl" is Hopper's, the default node's GPU.
+struct NcclArchitecture {
+  const char* name;
+  BandwidthBps ll_max_Bps;                 // llMaxBws, one node
+  std::optional<double> nvls_efficiency;   // none: no NVLS
+  std::optional<P2pChannels> p2p;          // none: no measured channel rate
+};
+
+const std::vector<NcclArchitecture>& nccl_architectures() {
   const double inf = std::numeric_limits<double>::infinity();
-  return P2pChannels{2, 16, Bytes{32} << 20, 2, {40e9, inf, 12.45e9}, Bytes{16} << 10};
+  const Bytes mib32 = Bytes{32} << 20, kib16 = Bytes{16} << 10;
+  static const std::vector<NcclArchitecture> table{
+      {"nccl", 141e9, 0.85, P2pChannels{2, 16, mib32, 2, {40e9, inf, 12.45e9}, kib16}},
+      {"nccl-volta", 39e9, std::nullopt, std::nullopt},
+      {"nccl-ampere", 87.7e9, std::nullopt, P2pChannels{2, 8, mib32, 2, {24.4e9, inf, inf}, kib16}},
+      {"nccl-blackwell", 2 * 141e9, 0.74, std::nullopt},
+  };
+  return table;
 }
 
-LibraryProfile nccl_library() {
+LibraryProfile nccl_library(const NcclArchitecture& arch) {
   LibraryProfile p;
-  p.in_switch = ProtocolCosts{0, {us(25.0), 0, us(14.0)}, 0.85};
-  p.p2p = hopper_p2p_channels();
-  p.name = "nccl";
+  if (arch.nvls_efficiency) p.in_switch = ProtocolCosts{0, {us(25.0), 0, us(14.0)}, *arch.nvls_efficiency};
+  p.p2p = arch.p2p;
+  p.name = arch.name;
   p.protocols = {
-      {Protocol::kLL, {us(6.6), {us(0.6), us(1.0), us(2.7)}, 0.5, 141e9}},
+      {Protocol::kLL, {us(6.6), {us(0.6), us(1.0), us(2.7)}, 0.5, arch.ll_max_Bps}},
       {Protocol::kLL128, {us(14.0), {us(1.9), us(2.5), us(4.0)}, 0.92}},
       {Protocol::kSimple, {us(8.4), {us(3.4), us(5.7), us(14.0)}, 1.0}},
   };
   constexpr double kTreeShare = 0.92;
   p.tree = {
-      {Protocol::kLL, {us(6.8), {us(0.6), us(1.0), us(5.0)}, kTreeShare / 3.8, 141e9}},
+      {Protocol::kLL, {us(6.8), {us(0.6), us(1.0), us(5.0)}, kTreeShare / 3.8, arch.ll_max_Bps}},
       {Protocol::kLL128, {us(14.0), {us(1.25), us(1.9), us(8.5)}, kTreeShare * 7 / 9}},
       {Protocol::kSimple, {us(8.4), {us(4.0), us(4.0), us(14.0)}, kTreeShare}},
   };
@@ -228,7 +254,12 @@ ProtocolCosts LibraryProfile::costs(CollectiveKind kind, AlgorithmKind algorithm
 
 // The built-in profiles, by name.
 static const std::vector<LibraryProfile>& built_in_libraries() {
-  static const std::vector<LibraryProfile> libraries{LibraryProfile{}, nccl_library(), gloo_library()};
+  static const std::vector<LibraryProfile> libraries = [] {
+    std::vector<LibraryProfile> all{LibraryProfile{}};
+    for (const NcclArchitecture& arch : nccl_architectures()) all.push_back(nccl_library(arch));
+    all.push_back(gloo_library());
+    return all;
+  }();
   return libraries;
 }
 

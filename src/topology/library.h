@@ -206,9 +206,11 @@ struct LibraryProfile {
 /// None for the ideal profile.
 std::vector<std::pair<std::string, std::string>> describe_library(const LibraryProfile& profile);
 
-/// The built-in profiles: "ideal", "nccl". Throws InputError listing them for another name.
+/// The built-in profiles: "ideal"; NCCL's by GPU architecture, "nccl" (Hopper),
+/// "nccl-volta", "nccl-ampere", "nccl-blackwell"; "gloo". Throws InputError listing them for
+/// another name.
 LibraryProfile library_by_name(std::string_view name, std::string_view what);
-/// The names library_by_name knows, "ideal, nccl", for help and errors.
+/// The names library_by_name knows, "ideal, nccl, ...", for help and errors.
 std::string library_names();
 
 }  // namespace commsim

@@ -66,6 +66,35 @@ TEST(Library, NcclTreeRowsAreTuningCcsTreeConstants) {
   EXPECT_EQ(ranked, (std::vector<double>{0.92 / 3.8, 0.92 * 7 / 9, 0.92}));
 }
 
+TEST(Library, NcclByArchitecture) {
+  // tuning.cc's caps by compute capability: llMaxBws on one node Volta 39.0, Ampere 87.7,
+  // Hopper 141.0, Blackwell 2 x 141.0 GB/s (on the Ring and Tree LL rows alike);
+  // nvlsEfficiency Hopper 0.85, Blackwell 0.74, no NVLS before; P2P channels where a channel
+  // rate was measured (Hopper 40 GB/s, Ampere 24.4 GB/s on NVLink, up to 8 channels).
+  const auto ll_cap = [](const LibraryProfile& p, AlgorithmKind a) { return p.costs(a, Protocol::kLL).max_rate_Bps; };
+  const LibraryProfile hopper = library_by_name("nccl", "--library");
+  const LibraryProfile volta = library_by_name("nccl-volta", "--library");
+  const LibraryProfile ampere = library_by_name("NCCL-Ampere", "--library");
+  const LibraryProfile blackwell = library_by_name("nccl-blackwell", "--library");
+  EXPECT_DOUBLE_EQ(ll_cap(volta, AlgorithmKind::kRing), 39e9);
+  EXPECT_DOUBLE_EQ(ll_cap(ampere, AlgorithmKind::kRing), 87.7e9);
+  EXPECT_DOUBLE_EQ(ll_cap(ampere, AlgorithmKind::kTree), 87.7e9);
+  EXPECT_DOUBLE_EQ(ll_cap(hopper, AlgorithmKind::kTree), 141e9);
+  EXPECT_DOUBLE_EQ(ll_cap(blackwell, AlgorithmKind::kRing), 282e9);
+  EXPECT_FALSE(volta.in_switch);
+  EXPECT_FALSE(ampere.in_switch);
+  EXPECT_DOUBLE_EQ(hopper.in_switch->efficiency, 0.85);
+  EXPECT_DOUBLE_EQ(blackwell.in_switch->efficiency, 0.74);
+  ASSERT_TRUE(ampere.p2p);
+  EXPECT_EQ(ampere.p2p->max_channels, 8u);
+  EXPECT_DOUBLE_EQ(ampere.p2p_rate_cap(Bytes{1} << 30, LinkClass::kNvlink), 8 * 24.4e9);
+  EXPECT_FALSE(blackwell.p2p);
+  // What does not depend on the GPU is the same everywhere.
+  EXPECT_EQ(ampere.costs(Protocol::kSimple), hopper.costs(Protocol::kSimple));
+  EXPECT_EQ(blackwell.costs(AlgorithmKind::kTree, Protocol::kLL128), hopper.costs(AlgorithmKind::kTree, Protocol::kLL128));
+  EXPECT_EQ(library_names(), "ideal, nccl, nccl-volta, nccl-ampere, nccl-blackwell, gloo");
+}
+
 TEST(Library, ARouteIsInTheClassOfItsSlowestLink) {
   TopologyConfig c;
   c.kind = TopologyKind::kHierarchical;

@@ -165,6 +165,10 @@ TEST(NvidiaSmiImport, HgxH100MeetsInOneNvSwitchAsThePreset) {
   EXPECT_EQ(nvlinks, 8u);
   EXPECT_TRUE(t.no_peer_access().empty());  // every pair has NVLink
   EXPECT_EQ(relation_of_route(t, 0, 7), "NV");
+  // NCCL's profile for Hopper, as the preset runs (the preset adds its AllToAll factor).
+  EXPECT_EQ(t.library().name, "nccl");
+  EXPECT_EQ(t.library().protocols, preset.library().protocols);
+  EXPECT_EQ(t.library().in_switch, preset.library().in_switch);
 }
 
 TEST(NvidiaSmiImport, NicsHangFromTheSwitchTheyShareWithTheirGpu) {
@@ -212,6 +216,15 @@ TEST(NvidiaSmiImport, PcieBoxAcrossTwoSockets) {
   EXPECT_EQ(relation_of_route(t, 0, 5), "SYS");
   // The PIX pair meets in one switch: gpu0 -> pcie-switch0 -> gpu1.
   EXPECT_EQ(t.route(0, 1).size(), 2u);
+  // NCCL's profile for compute capability 7.5 (Volta's caps: LL at most 39 GB/s), without
+  // LL128, which NCCL runs only between GPUs on NVLink.
+  const LibraryProfile& library = t.library();
+  EXPECT_EQ(library.name, "nccl-volta-pcie");
+  ASSERT_EQ(library.protocols.size(), 2u);
+  EXPECT_EQ(library.protocols[0].first, Protocol::kLL);
+  EXPECT_EQ(library.protocols[1].first, Protocol::kSimple);
+  EXPECT_DOUBLE_EQ(library.costs(Protocol::kLL).max_rate_Bps, 39e9);
+  EXPECT_EQ(library.tree.size(), 2u);
 }
 
 TEST(NvidiaSmiImport, EveryRouteShowsTheMatrixRelation) {
