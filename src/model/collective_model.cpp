@@ -272,7 +272,9 @@ std::vector<AlgorithmKind> nccl_algorithms(CollectiveKind kind) {
 RateCapsByClass collective_rate_caps(CollectiveKind kind, AlgorithmKind algorithm, Bytes size, std::size_t ranks,
                                      const LibraryProfile& profile) {
   if (kind != Kind::kAllToAll || algorithm != Algo::kDirect || ranks == 0) return kNoRateCaps;
-  return profile.p2p_rate_caps(size / ranks);
+  RateCapsByClass caps = profile.p2p_rate_caps(size / ranks);
+  for (BandwidthBps& cap : caps) cap *= profile.bandwidth_factor(kind);  // as on its protocol's rate
+  return caps;
 }
 
 // NCCL's AllToAll is a group of sends, one of size / p to every peer, whose protocol its P2P
