@@ -16,7 +16,7 @@
 #include "link_stats_output.h"
 #include "model/parallel_config.h"
 #include "report/table.h"
-#include "topology/builders.h"
+#include "topology/spec_file.h"
 #include "study/training_search.h"
 #include "study/training_step_sim.h"
 #include "run_progress.h"

@@ -9,7 +9,7 @@
 #include "link_stats_output.h"
 #include "report/table.h"
 #include "study/timelines.h"
-#include "topology/builders.h"
+#include "topology/spec_file.h"
 #include "replay_rows.h"
 #include "run_progress.h"
 #include "topology_options.h"

@@ -360,32 +360,6 @@ std::string BuilderParameter::kind_names() const {
   return names;
 }
 
-TopologyConfig default_topology_config() {
-  TopologyConfig c;
-  c.kind = TopologyKind::kSwitch;
-  c.name = "h100-nvswitch-node";
-  c.npus = 8;
-  c.link = default_npu_link();
-  c.link.bandwidth_Bps = 18 * 20.6e9;
-  c.nvls = true;  // third-generation NVSwitch: NVLink SHARP
-  c.library = library_by_name("nccl", "the default topology");
-  // AllToAll at 0.96 of the other collectives: SimAI's one-node efficiencies (the preset's
-  // comment gives the source).
-  c.library.collective_bandwidth = {{CollectiveKind::kAllToAll, 0.96}};
-  return c;
-}
-
-TopologyConfig default_cluster_config(std::size_t npus) {
-  TopologyConfig node = default_topology_config();
-  if (npus <= node.npus) return node;
-  TopologyConfig c = node;
-  c.kind = TopologyKind::kHierarchical;
-  c.gpus_per_node = node.npus;
-  c.nodes = static_cast<std::uint32_t>((npus + node.npus - 1) / node.npus);
-  c.name = "h100-cluster-" + std::to_string(c.nodes) + "x" + std::to_string(node.npus);
-  return c;
-}
-
 Topology build_topology(const TopologyConfig& config) {
   TopologyConfig c = config;
   if (c.name.empty()) c.name = default_name(c);

@@ -73,16 +73,6 @@ struct BuilderParameter {
 };
 const std::vector<BuilderParameter>& builder_parameters();
 
-/// The topology used when none is given: an 8-GPU H100 NVSwitch node as NCCL sees it,
-/// the same as topologies/h100-nvswitch-node.textproto: 18 NVLink4 links x 20.6 GB/s =
-/// 370.8 GB/s per GPU (NCCL's SM90_NVLINK_BW; datasheet 450 GB/s), 250 ns per hop, and the
-/// nccl library with AllToAll at 0.96 of the other collectives.
-TopologyConfig default_topology_config();
-/// Enough of those nodes for `npus` NPUs: the node itself up to 8, else a hierarchical
-/// topology of ceil(npus / 8) such nodes, each GPU with its own 400 Gb/s NIC (1 us) to one
-/// network switch, "h100-cluster-Nx8".
-TopologyConfig default_cluster_config(std::size_t npus);
-
 /// Throws InputError on a parameter that does not fit the kind.
 Topology build_topology(const TopologyConfig& config);
 

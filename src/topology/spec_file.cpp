@@ -10,6 +10,7 @@
 #include "base/text_proto.h"
 #include "proto/topology.pb.h"
 #include "topology/builders.h"
+#include "topology/default_topology_spec.h"
 #include "topology/spec_message.h"
 #include "topology/topology_builder.h"
 
@@ -73,7 +74,8 @@ void check_fields_apply(const pb::BuilderSpec& b, TopologyKind kind, const std::
   }
 }
 
-Topology from_builder(const pb::TopologySpec& spec, const std::string& origin, const SpecScale& scale) {
+// What a builder spec builds, before the library.
+TopologyConfig builder_config(const pb::TopologySpec& spec, const std::string& origin, const SpecScale& scale) {
   const pb::BuilderSpec& b = spec.builder();
   const std::string where = origin + ": builder";
   TopologyConfig c;
@@ -104,6 +106,11 @@ Topology from_builder(const pb::TopologySpec& spec, const std::string& origin, c
   c.oversubscription.assign(b.oversubscription().begin(), b.oversubscription().end());
   c.link = link_params(b.link(), where + ".link");
   c.nvls = b.nvls();
+  return c;
+}
+
+Topology from_builder(const pb::TopologySpec& spec, const std::string& origin, const SpecScale& scale) {
+  const TopologyConfig c = builder_config(spec, origin, scale);
   try {
     return build_topology(c);
   } catch (const InputError& e) {
@@ -392,6 +399,28 @@ Topology parse_topology_spec(const std::string& text, const std::string& origin,
 
 Topology load_topology_file(const std::string& path, const SpecScale& scale) {
   return parse_topology_spec(read_input_file(path, "topology file"), path, is_json_spec_path(path), scale);
+}
+
+TopologyConfig default_topology_config() {
+  static const TopologyConfig config = [] {
+    const std::string origin = "the default topology (topologies/h100-nvswitch-node.textproto)";
+    const pb::TopologySpec spec = parse_spec_message(kDefaultTopologySpec, origin, false);
+    TopologyConfig c = builder_config(spec, origin, {});
+    c.library = library_from_spec(spec.library(), origin + ": library");
+    return c;
+  }();
+  return config;
+}
+
+TopologyConfig default_cluster_config(std::size_t npus) {
+  TopologyConfig node = default_topology_config();
+  if (npus <= node.npus) return node;
+  TopologyConfig c = node;
+  c.kind = TopologyKind::kHierarchical;
+  c.gpus_per_node = node.npus;
+  c.nodes = static_cast<std::uint32_t>((npus + node.npus - 1) / node.npus);
+  c.name = "h100-cluster-" + std::to_string(c.nodes) + "x" + std::to_string(node.npus);
+  return c;
 }
 
 }  // namespace commsim

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "topology/builders.h"
 #include "topology/library.h"
 #include "topology/topology.h"
 
@@ -33,5 +34,15 @@ Topology parse_topology_spec(const std::string& text, const std::string& origin,
 LibraryProfile library_from_spec(const spec::LibrarySpec& spec, const std::string& where);
 /// A LibrarySpec alone in a file (protobuf text format), for --library-file.
 LibraryProfile load_library_file(const std::string& path);
+
+/// The topology used when none is given: topologies/h100-nvswitch-node.textproto, built into
+/// the program (an 8-GPU H100 NVSwitch node as NCCL sees it: 18 NVLink4 links x 20.6 GB/s =
+/// 370.8 GB/s per GPU, 250 ns per hop, the nccl library with AllToAll at 0.96 of the other
+/// collectives; the file gives the sources).
+TopologyConfig default_topology_config();
+/// Enough of those nodes for `npus` NPUs: the node itself up to 8, else a hierarchical
+/// topology of ceil(npus / 8) such nodes, each GPU with its own 400 Gb/s NIC (1 us) to one
+/// network switch, "h100-cluster-Nx8".
+TopologyConfig default_cluster_config(std::size_t npus);
 
 }  // namespace commsim

@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "base/error.h"
-#include "topology/builders.h"
+#include "topology/spec_file.h"
 
 namespace commsim {
 namespace {

@@ -8,6 +8,7 @@
 
 #include "study_test_support.h"
 #include "topology/placement.h"
+#include "topology/spec_file.h"
 
 namespace commsim::testing {
 namespace {

@@ -5,7 +5,7 @@
 #include "collective/simulate.h"
 #include "study/validation.h"
 #include "study_test_support.h"
-#include "topology/builders.h"
+#include "topology/spec_file.h"
 
 namespace commsim {
 namespace {

@@ -1,4 +1,4 @@
-#include "topology/builders.h"
+#include "topology/spec_file.h"
 
 #include <gtest/gtest.h>
 

@@ -13,7 +13,7 @@
 #include "collective/algorithms.h"
 #include "collective/simulate.h"
 #include "pipeline/pipeline_sim.h"
-#include "topology/builders.h"
+#include "topology/spec_file.h"
 #include "workload/chakra_reader.h"
 #include "workload/chakra_writer.h"
 #include "workload/replay.h"

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "chakra_test_files.h"
-#include "topology/builders.h"
+#include "topology/spec_file.h"
 #include "workload/chakra_reader.h"
 #include "workload/chakra_writer.h"
 #include "workload/replay.h"

@@ -10,7 +10,7 @@
 #include "base/error.h"
 #include "collective/algorithms.h"
 #include "collective/simulate.h"
-#include "topology/builders.h"
+#include "topology/spec_file.h"
 #include "workload/chakra_reader.h"
 
 namespace commsim {
