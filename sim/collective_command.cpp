@@ -37,7 +37,9 @@ po::options_description collective_options() {
              "an algorithm of the table below; all: every one that applies; nccl: what NCCL would pick at "
              "each size (default: nccl under a library profile, else all)");
   add_size_options(options, kDefaultSweep);
-  add_option(options, "chunks", "C", "split the data into C pieces that pipeline (default 1)");
+  add_option(options, "chunks", "C",
+             "split the data into C pieces that pipeline (default 1; under a library, the count of least "
+             "closed-form time at each size, as the library pipelines)");
   add_option(options, "gamma", "G", "reduction cost: time per byte (0.5ps) or throughput (200GB/s); default 0");
   add_option(options, "overhead", "T", "per-message software overhead o, e.g. 5us (default 0)");
   add_option(options, "rank-order", "ORDER",
@@ -129,7 +131,9 @@ void print_header(std::ostream& out, CollectiveKind kind, const Topology& topolo
   out << "# commsim collective: " << collective_name(kind) << ", " << p << " ranks on " << topology.name() << " ("
       << topology.description() << ")\n"
       << "# overhead o: " << format_time(o.run.overhead_ps) << ", gamma: " << o.run.gamma_s_per_byte * 1e12
-      << " ps/B, chunks: " << o.run.chunks << ", rank order: " << rank_order << "\n";
+      << " ps/B, chunks: "
+      << (o.pipeline_as_library ? "as the library pipelines (least closed-form time)" : std::to_string(o.run.chunks))
+      << ", rank order: " << rank_order << "\n";
   if (!o.library.ideal()) {
     out << "# library: " << o.library.name << ", protocol "
         << (o.protocol ? std::string(protocol_name(*o.protocol)) : "auto (the fastest by the closed form)")
@@ -161,7 +165,8 @@ std::vector<std::string> point_row(const CollectivePoint& point, CollectiveKind 
 
 // --verbose: the closed form with the values substituted, and the library's terms.
 std::string point_details(const CollectivePoint& point, CollectiveKind kind, const CollectiveStudyOptions& o) {
-  std::string text = "# model at " + std::to_string(point.size) + " B:\n";
+  std::string text = "# model at " + std::to_string(point.size) + " B" +
+                     (point.chunks > 1 ? ", " + std::to_string(point.chunks) + " chunks" : std::string()) + ":\n";
   if (point.protocol) {
     const double factor = o.library.bandwidth_factor(kind);
     text += "# library " + o.library.name + ", " + std::string(protocol_name(*point.protocol)) +
@@ -239,8 +244,9 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
 
   // Progress on stderr once the run has taken 2 s: one point per algorithm and size.
   Progress progress = run_progress(vm, algorithms.size() * sizes.size(), "points");
-  const CollectiveStudyOptions study_options{run_option(vm, kind, p, library.channels), library.profile,
-                                             library.protocol, [&] { progress.advance(); }, timeline.has_value()};
+  CollectiveStudyOptions study_options{run_option(vm, kind, p, library.channels), library.profile, library.protocol,
+                                       [&] { progress.advance(); }, timeline.has_value()};
+  study_options.pipeline_as_library = !library.profile.ideal() && !vm.count("chunks");
   const CollectiveStudy study = study_collective(topology, kind, algorithms, sizes, study_options);
   progress.finish();
   const std::string rank_order = option_text(vm, "rank-order").value_or("linear");

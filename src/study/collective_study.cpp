@@ -39,10 +39,14 @@ void check_runs(const Topology& topology, CollectiveKind kind, const std::vector
 void check_timeline(const Topology& topology, CollectiveKind kind, const std::vector<AlgorithmChoice>& algorithms,
                     Bytes largest, const CollectiveStudyOptions& o) {
   for (const AlgorithmChoice& choice : algorithms) {
-    const AlgorithmKind algorithm = choose(topology, kind, choice, largest, o).algorithm;
+    const NcclChoice chosen = choose(topology, kind, choice, largest, o);
+    const AlgorithmKind algorithm = chosen.algorithm;
     if (reduces_in_switch(algorithm)) continue;  // two or three flows per NPU
     const auto schedule = make_schedule(kind, algorithm, topology, o.run.root, o.run.channels);
-    const double messages = estimate_footprint(*schedule, o.run.chunks).messages;
+    const ModelOptions model = model_options(o.run, o.library.costs(kind, algorithm, chosen.protocol));
+    const std::size_t chunks =
+        o.pipeline_as_library ? library_chunks(topology, kind, algorithm, largest, model, o.run) : o.run.chunks;
+    const double messages = estimate_footprint(*schedule, chunks).messages;
     if (messages > kMaxTimelineMessages) {
       throw InputError("timeline: " + std::string(algorithm_name(algorithm)) + " " +
                        std::string(collective_name(kind)) + " of " + std::to_string(largest) + " B on " +
@@ -95,6 +99,32 @@ std::size_t default_channels(const Topology& topology, const LibraryProfile& lib
   return !library.ideal() && shape.kind == TopologyKind::kHierarchical ? shape.levels.at(0) : 1;
 }
 
+std::size_t library_chunks(const Topology& topology, CollectiveKind kind, AlgorithmKind algorithm, Bytes size,
+                           ModelOptions model, const CollectiveConfig& run) {
+  if (reduces_in_switch(algorithm) || size < 2) return 1;
+  const auto time_s = [&](std::size_t chunks) {
+    model.chunks = chunks;
+    return collective_cost(topology, kind, algorithm, size, model).time_s(model.gamma_s_per_byte);
+  };
+  std::size_t best = 1;
+  double best_s = time_s(1);
+  for (std::size_t chunks = 2; chunks <= kMaxLibraryChunks && chunks <= size; chunks *= 2) {
+    const double t = time_s(chunks);
+    if (t < best_s) {
+      best = chunks;
+      best_s = t;
+    }
+  }
+  if (best == 1) return 1;
+  const auto schedule = make_schedule(kind, algorithm, topology, run.root, run.channels);
+  const auto fits = [&](std::size_t chunks) {
+    const CollectiveFootprint f = estimate_footprint(*schedule, chunks);
+    return f.messages <= kMaxCollectiveMessages && f.memory_bytes <= kMaxCollectiveMemoryBytes;
+  };
+  while (best > 1 && !fits(best)) best /= 2;
+  return best;
+}
+
 ModelOptions model_options(const CollectiveConfig& run, const ProtocolCosts& costs) {
   ModelOptions model;
   model.library = costs;
@@ -118,6 +148,10 @@ CollectivePoint run_collective_point(const Topology& topology, CollectiveKind ki
   CollectiveConfig run = options.run;
   run.library = point.costs;
   run.rate_caps_by_class = collective_rate_caps(kind, choice.algorithm, size, topology.npu_count(), options.library);
+  if (options.pipeline_as_library) {
+    run.chunks = library_chunks(topology, kind, choice.algorithm, size, model_options(run, point.costs), run);
+  }
+  point.chunks = run.chunks;
   const CollectiveResult result = simulate_collective(topology, kind, choice.algorithm, size, run);
   point.sim_ps = result.time_ps;
   point.verify_error = result.verify_error;

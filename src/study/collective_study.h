@@ -34,7 +34,12 @@ struct CollectiveStudyOptions {
   std::function<void()> on_point;    // called after each point of a study (progress); may be empty
   /// Record every message of each algorithm's run at the largest size (CollectiveBlock::timeline).
   bool record_timeline = false;
+  /// Pipeline each point as a library does (library_chunks), in place of run.chunks.
+  bool pipeline_as_library = false;
 };
+
+/// The most chunks library_chunks tries.
+inline constexpr std::size_t kMaxLibraryChunks = 1024;
 
 /// A timeline holds at most this many messages (about 250 MB of Chrome trace JSON, what
 /// Perfetto's UI loads comfortably); a study asked for a larger one is refused up front.
@@ -48,6 +53,7 @@ struct CollectivePoint {
   std::optional<Protocol> protocol;                // empty under the ideal library
   ProtocolCosts costs;                             // the library's costs it ran under
   Bytes size = 0;                                  // the nccl-tests size
+  std::size_t chunks = 1;                          // the pieces it pipelined
   TimePs sim_ps = 0;
   CollectiveCost cost;                             // the closed form, term by term
   double model_s = 0;
@@ -62,6 +68,15 @@ struct CollectivePoint {
 /// The rings a library runs at once by default: on a hierarchical topology one per GPU of a
 /// node (a ring per NIC, rail-aligned, as NCCL builds them); else, and under ideal, 1.
 std::size_t default_channels(const Topology& topology, const LibraryProfile& library);
+
+/// The chunks a library pipelines `algorithm` with at `size`: of 1, 2, 4, ... up to
+/// kMaxLibraryChunks (a byte each at least), the count of least closed-form time under
+/// `model`, within the footprint limits (collective/footprint.h). NCCL pipelines every
+/// collective through its buffers in chunks (src/enqueue.cc); how deep it pays is what the
+/// closed form says: a chain (Broadcast, Reduce) gains up to about sqrt((p - 2) n beta /
+/// alpha) chunks, while a ring already pipelines its blocks and a chunk only adds latency.
+std::size_t library_chunks(const Topology& topology, CollectiveKind kind, AlgorithmKind algorithm, Bytes size,
+                           ModelOptions model, const CollectiveConfig& run);
 
 /// The closed form's options for a run of the simulator under `costs`: the one mapping from
 /// the simulator's knobs to the model's (o in seconds, gamma, chunks, channels, root).

@@ -204,6 +204,7 @@ CollectivePoint run_sweep_point(const SweepPlan& plan, const SweepPoint& point) 
   options.run = plan.run;
   options.library = plan.libraries.at(point.library);
   options.run.channels = default_channels(topology, options.library);
+  options.pipeline_as_library = !options.library.ideal();
   options.run.npu_of_rank = parse_rank_order(plan.rank_orders.at(point.rank_order), topology.npu_count());
   return run_collective_point(topology, point.kind, point.algorithm, point.size, options);
 }

@@ -21,6 +21,7 @@ Prediction predict_collective(const Topology& topology, CollectiveKind kind, Byt
   options.library = o.library;
   options.protocol = o.protocol;
   options.run.channels = o.channels;
+  options.pipeline_as_library = !o.library.ideal();
   const CollectivePoint point = run_collective_point(topology, kind, o.algorithm, size, options);
   return {std::string(algorithm_name(point.algorithm)), point.protocol, point.sim_ps};
 }

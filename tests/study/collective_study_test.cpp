@@ -135,6 +135,32 @@ TEST(CollectiveStudy, AllToAllSendsAreCappedByTheP2pChannelsOfTheirRoute) {
             ps_from_us(9) + path_ps + 20'971'520);
 }
 
+TEST(CollectiveStudy, ALibraryPipelinesAChainAsDeepAsItPays) {
+  // Broadcast as NCCL runs it, a chain through 8 NPUs on a switch (50 GB/s, 300 ns a hop,
+  // 600 ns a route) under NCCL's Simple row: C chunks take (p - 2 + C) stages of
+  // alpha + n/C beta, alpha = 3.4 us + 0.6 us = 4 us, n beta = 64 MiB x 20 ps = 1342.17728 us,
+  // after the 8.4 us call. Over powers of two: C = 16 gives 22 x 87.886 = 1933.5 us, C = 32
+  // 38 x 45.943 = 1745.8 us, C = 64 70 x 24.971 = 1748.0 us: 32 chunks, 2 MiB each.
+  const Topology t = built(TopologyKind::kSwitch, 8);
+  CollectiveStudyOptions options;
+  options.library = library_by_name("nccl", "test");
+  options.protocol = Protocol::kSimple;
+  options.pipeline_as_library = true;
+  const CollectivePoint point = run_collective_point(t, CollectiveKind::kBroadcast, AlgorithmKind::kRing, 64 * kMiB, options);
+  EXPECT_EQ(point.chunks, 32u);
+  const TimePs stage_ps = ps_from_us(4) + 2 * kMiB * 20;
+  EXPECT_EQ(point.sim_ps, ps_from_ns(8400) + 38 * stage_ps);
+  EXPECT_NEAR(*point.sim_over_model, 1.0, 1e-9);
+  // A ring AllReduce already pipelines its blocks: a chunk only adds latency.
+  const CollectivePoint ring = run_collective_point(t, CollectiveKind::kAllReduce, AlgorithmKind::kRing, 64 * kMiB, options);
+  EXPECT_EQ(ring.chunks, 1u);
+  // Without the library's pipelining, the chain moves the whole 64 MiB at each of 7 hops.
+  options.pipeline_as_library = false;
+  const CollectivePoint whole = run_collective_point(t, CollectiveKind::kBroadcast, AlgorithmKind::kRing, 64 * kMiB, options);
+  EXPECT_EQ(whole.chunks, 1u);
+  EXPECT_EQ(whole.sim_ps, ps_from_ns(8400) + 7 * (ps_from_us(4) + 64 * kMiB * 20));
+}
+
 TEST(CollectiveStudy, NcclPicksLowLatencyWhenSmallAndFullBandwidthWhenLarge) {
   // NCCL's choice per size: at 1 KiB LL (6.6 us per call, the least latency), at 1 GiB
   // Simple (all of the link's 50 GB/s, where LL moves half).
