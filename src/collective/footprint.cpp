@@ -44,6 +44,16 @@ CollectiveFootprint estimate_footprint(const Schedule& schedule, std::size_t chu
   return f;
 }
 
+std::size_t chunks_within_limits(const Schedule& schedule, std::size_t chunks) {
+  const auto fits = [&](std::size_t c) {
+    const CollectiveFootprint f = estimate_footprint(schedule, c);
+    return f.messages <= kMaxCollectiveMessages && f.memory_bytes <= kMaxCollectiveMemoryBytes &&
+           f.lanes <= 4294967295.0;
+  };
+  while (chunks > 1 && !fits(chunks)) chunks /= 2;
+  return std::max<std::size_t>(chunks, 1);
+}
+
 void check_footprint(const Schedule& schedule, std::size_t chunks, const std::string& what) {
   const CollectiveFootprint f = estimate_footprint(schedule, chunks);
   const std::string run = what + " with " + std::to_string(chunks) + " chunk" + (chunks > 1 ? "s" : "");

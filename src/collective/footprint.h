@@ -34,6 +34,9 @@ inline constexpr double kMaxCollectiveMemoryBytes = 8.0 * (1ull << 30);
 
 CollectiveFootprint estimate_footprint(const Schedule& schedule, std::size_t chunks);
 
+/// `chunks`, halved while the run would pass a limit of check_footprint (at least 1).
+std::size_t chunks_within_limits(const Schedule& schedule, std::size_t chunks);
+
 /// Throws InputError naming `what` (e.g. "ring AllReduce on 1024 ranks"), the estimate and
 /// the limit when the footprint is beyond a limit, or the lanes beyond 32-bit indices.
 void check_footprint(const Schedule& schedule, std::size_t chunks, const std::string& what);

@@ -286,6 +286,25 @@ std::optional<Protocol> alltoall_threshold_protocol(const Topology& topology, By
   return profile.p2p_threshold_protocol(sends);
 }
 
+std::size_t least_time_chunks(const Topology& topology, CollectiveKind kind, AlgorithmKind algorithm, Bytes size,
+                              ModelOptions options) {
+  if (reduces_in_switch(algorithm) || size < 2) return 1;
+  const auto time_s = [&](std::size_t chunks) {
+    options.chunks = chunks;
+    return collective_cost(topology, kind, algorithm, size, options).time_s(options.gamma_s_per_byte);
+  };
+  std::size_t best = 1;
+  double best_s = time_s(1);
+  for (std::size_t chunks = 2; chunks <= kMaxLibraryChunks && chunks <= size; chunks *= 2) {
+    const double t = time_s(chunks);
+    if (t < best_s) {
+      best = chunks;
+      best_s = t;
+    }
+  }
+  return best;
+}
+
 NcclChoice nccl_choice(const Topology& topology, CollectiveKind kind, Bytes size, const ModelOptions& options,
                        const LibraryProfile& profile, std::optional<Protocol> protocol) {
   if (kind == Kind::kAllToAll && !protocol) protocol = alltoall_threshold_protocol(topology, size, profile);

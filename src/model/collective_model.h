@@ -86,6 +86,17 @@ struct NcclChoice {
 };
 NcclChoice nccl_choice(const Topology& topology, CollectiveKind kind, Bytes size, const ModelOptions& options,
                        const LibraryProfile& profile, std::optional<Protocol> protocol = std::nullopt);
+/// The most chunks least_time_chunks tries.
+inline constexpr std::size_t kMaxLibraryChunks = 1024;
+/// The chunks a library pipelines `algorithm` with at `size`: of 1, 2, 4, ... up to
+/// kMaxLibraryChunks (a byte each at least), the count of least closed-form time under
+/// `options` (its own chunks ignored). NCCL pipelines every collective through its buffers in
+/// chunks (src/enqueue.cc); how deep it pays is what the closed form says: a chain
+/// (Broadcast, Reduce) gains up to about sqrt((p - 2) n beta / alpha) chunks, while a ring
+/// already pipelines its blocks and a chunk only adds latency. In-switch runs take 1.
+std::size_t least_time_chunks(const Topology& topology, CollectiveKind kind, AlgorithmKind algorithm, Bytes size,
+                              ModelOptions options);
+
 /// The caps on the messages of `algorithm` running `kind` of `size` (nccl-tests' size) on p
 /// ranks under `profile`: NCCL runs AllToAll (direct) as a group of P2P sends of size / p,
 /// each on the profile's P2P channels (LibraryProfile::p2p_rate_caps) at the collective's

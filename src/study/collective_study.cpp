@@ -100,29 +100,10 @@ std::size_t default_channels(const Topology& topology, const LibraryProfile& lib
 }
 
 std::size_t library_chunks(const Topology& topology, CollectiveKind kind, AlgorithmKind algorithm, Bytes size,
-                           ModelOptions model, const CollectiveConfig& run) {
-  if (reduces_in_switch(algorithm) || size < 2) return 1;
-  const auto time_s = [&](std::size_t chunks) {
-    model.chunks = chunks;
-    return collective_cost(topology, kind, algorithm, size, model).time_s(model.gamma_s_per_byte);
-  };
-  std::size_t best = 1;
-  double best_s = time_s(1);
-  for (std::size_t chunks = 2; chunks <= kMaxLibraryChunks && chunks <= size; chunks *= 2) {
-    const double t = time_s(chunks);
-    if (t < best_s) {
-      best = chunks;
-      best_s = t;
-    }
-  }
-  if (best == 1) return 1;
-  const auto schedule = make_schedule(kind, algorithm, topology, run.root, run.channels);
-  const auto fits = [&](std::size_t chunks) {
-    const CollectiveFootprint f = estimate_footprint(*schedule, chunks);
-    return f.messages <= kMaxCollectiveMessages && f.memory_bytes <= kMaxCollectiveMemoryBytes;
-  };
-  while (best > 1 && !fits(best)) best /= 2;
-  return best;
+                           const ModelOptions& model, const CollectiveConfig& run) {
+  const std::size_t chunks = least_time_chunks(topology, kind, algorithm, size, model);
+  if (chunks == 1) return 1;
+  return chunks_within_limits(*make_schedule(kind, algorithm, topology, run.root, run.channels), chunks);
 }
 
 ModelOptions model_options(const CollectiveConfig& run, const ProtocolCosts& costs) {

@@ -38,8 +38,6 @@ struct CollectiveStudyOptions {
   bool pipeline_as_library = false;
 };
 
-/// The most chunks library_chunks tries.
-inline constexpr std::size_t kMaxLibraryChunks = 1024;
 
 /// A timeline holds at most this many messages (about 250 MB of Chrome trace JSON, what
 /// Perfetto's UI loads comfortably); a study asked for a larger one is refused up front.
@@ -69,14 +67,10 @@ struct CollectivePoint {
 /// node (a ring per NIC, rail-aligned, as NCCL builds them); else, and under ideal, 1.
 std::size_t default_channels(const Topology& topology, const LibraryProfile& library);
 
-/// The chunks a library pipelines `algorithm` with at `size`: of 1, 2, 4, ... up to
-/// kMaxLibraryChunks (a byte each at least), the count of least closed-form time under
-/// `model`, within the footprint limits (collective/footprint.h). NCCL pipelines every
-/// collective through its buffers in chunks (src/enqueue.cc); how deep it pays is what the
-/// closed form says: a chain (Broadcast, Reduce) gains up to about sqrt((p - 2) n beta /
-/// alpha) chunks, while a ring already pipelines its blocks and a chunk only adds latency.
+/// The chunks a library pipelines `algorithm` with at `size` (least_time_chunks in
+/// model/collective_model.h) within the footprint limits (collective/footprint.h).
 std::size_t library_chunks(const Topology& topology, CollectiveKind kind, AlgorithmKind algorithm, Bytes size,
-                           ModelOptions model, const CollectiveConfig& run);
+                           const ModelOptions& model, const CollectiveConfig& run);
 
 /// The closed form's options for a run of the simulator under `costs`: the one mapping from
 /// the simulator's knobs to the model's (o in seconds, gamma, chunks, channels, root).

@@ -93,6 +93,7 @@ void CollectiveMeetings::start(Meeting& m, NodeRef last) {
   const std::optional<Protocol> protocol = protocol_for(s.collective, algorithm, s.bytes);
   record_start(m, s, algorithm, protocol);
   RunOptions run;
+  run.chunks = chunks_for(s.collective, algorithm, s.bytes, protocol, *m.schedule);
   run.npu_of_rank = m.members;
   Meeting* meeting = &m;
   run.on_rank_done = [this, meeting](Rank member) {
@@ -132,6 +133,15 @@ std::optional<Protocol> CollectiveMeetings::protocol_for(CollectiveKind kind, Al
   ModelOptions model;
   model.overhead_s = seconds_from_ps(options_.overhead_ps);
   return fastest_protocol(topology_, kind, algorithm, bytes, model, library);
+}
+
+std::size_t CollectiveMeetings::chunks_for(CollectiveKind kind, AlgorithmKind algorithm, Bytes bytes,
+                                           std::optional<Protocol> protocol, const Schedule& schedule) const {
+  if (options_.library.ideal()) return 1;
+  ModelOptions model;
+  model.overhead_s = seconds_from_ps(options_.overhead_ps);
+  model.library = options_.library.costs(kind, algorithm, protocol);
+  return chunks_within_limits(schedule, least_time_chunks(topology_, kind, algorithm, bytes, model));
 }
 
 void CollectiveMeetings::record_start(Meeting& m, const WorkloadNode& s, AlgorithmKind algorithm,

@@ -65,6 +65,11 @@ class CollectiveMeetings {
   void start(Meeting& m, NodeRef last);
   AlgorithmKind algorithm_for(const WorkloadNode& s, std::size_t members) const;
   std::optional<Protocol> protocol_for(CollectiveKind kind, AlgorithmKind algorithm, Bytes bytes) const;
+  /// As a library pipelines (model/collective_model.h least_time_chunks), by the closed form
+  /// on the whole topology as the protocol is (for a subgroup, an approximation), within the
+  /// footprint limits; 1 under the ideal library.
+  std::size_t chunks_for(CollectiveKind kind, AlgorithmKind algorithm, Bytes bytes, std::optional<Protocol> protocol,
+                         const Schedule& schedule) const;
   void record_start(Meeting& m, const WorkloadNode& s, AlgorithmKind algorithm, std::optional<Protocol> protocol);
 
   const Workload& workload_;

@@ -41,8 +41,9 @@ struct ReplayOptions {
   /// The communication library (topology/library.h). A collective pays its call latency
   /// and runs under `protocol`, or else the protocol of least closed-form time for the same
   /// collective and size on the whole topology (as NCCL picks; for a subgroup an
-  /// approximation); a send or receive runs under `protocol`, or else the profile's last
-  /// (NCCL's Simple), with no call latency, as traces group them with their neighbours.
+  /// approximation), pipelined in the chunks of least closed-form time (least_time_chunks);
+  /// a send or receive runs under `protocol`, or else the profile's last (NCCL's Simple),
+  /// with no call latency, as traces group them with their neighbours.
   LibraryProfile library;
   std::optional<Protocol> protocol;
   std::map<CollectiveKind, AlgorithmKind> algorithms;  // else default_algorithm()
