@@ -48,7 +48,7 @@ std::size_t chunks_within_limits(const Schedule& schedule, std::size_t chunks) {
   const auto fits = [&](std::size_t c) {
     const CollectiveFootprint f = estimate_footprint(schedule, c);
     return f.messages <= kMaxCollectiveMessages && f.memory_bytes <= kMaxCollectiveMemoryBytes &&
-           f.lanes <= 4294967295.0;
+           f.lanes <= kMaxCollectiveLanes;
   };
   while (chunks > 1 && !fits(chunks)) chunks /= 2;
   return std::max<std::size_t>(chunks, 1);
@@ -67,7 +67,7 @@ void check_footprint(const Schedule& schedule, std::size_t chunks, const std::st
                      " messages; the limit is " + rounded(kMaxCollectiveMessages, "") +
                      " (fewer chunks or ranks)");
   }
-  if (f.lanes > 4294967295.0) {
+  if (f.lanes > kMaxCollectiveLanes) {
     throw InputError(run + " needs " + rounded(f.lanes, "") + " rank x channel x chunk programs; the limit is 2^32");
   }
 }

@@ -31,6 +31,8 @@ struct CollectiveFootprint {
 /// ~4.5 million messages per second; 8 GiB is a third of a 24 GiB workstation.
 inline constexpr double kMaxCollectiveMessages = 4294967296.0;
 inline constexpr double kMaxCollectiveMemoryBytes = 8.0 * (1ull << 30);
+/// (rank, channel, chunk) programs are indexed in 32 bits.
+inline constexpr double kMaxCollectiveLanes = 4294967295.0;
 
 CollectiveFootprint estimate_footprint(const Schedule& schedule, std::size_t chunks);
 

@@ -100,7 +100,8 @@ std::size_t least_time_chunks(const Topology& topology, CollectiveKind kind, Alg
 /// The caps on the messages of `algorithm` running `kind` of `size` (nccl-tests' size) on p
 /// ranks under `profile`: NCCL runs AllToAll (direct) as a group of P2P sends of size / p,
 /// each on the profile's P2P channels (LibraryProfile::p2p_rate_caps) at the collective's
-/// bandwidth factor (LibraryProfile::collective_bandwidth); any other run has none. The simulator (CollectiveConfig) and the closed form (ModelOptions) take the same.
+/// bandwidth factor (LibraryProfile::collective_bandwidth); any other run has none. The
+/// simulator (CollectiveConfig) and the closed form (ModelOptions) take the same.
 RateCapsByClass collective_rate_caps(CollectiveKind kind, AlgorithmKind algorithm, Bytes size, std::size_t ranks,
                                      const LibraryProfile& profile);
 

@@ -188,7 +188,15 @@ const ProtocolRows& LibraryProfile::rows(AlgorithmKind algorithm) const {
 }
 
 ProtocolCosts LibraryProfile::costs(std::optional<Protocol> protocol) const {
-  return costs(AlgorithmKind::kRing, protocol);
+  return ideal() ? ProtocolCosts{} : costs_in(protocols, protocol);
+}
+
+ProtocolCosts LibraryProfile::costs_in(const ProtocolRows& rows, std::optional<Protocol> protocol) const {
+  const Protocol wanted = protocol.value_or(rows.back().first);
+  for (const auto& [p, costs] : rows) {
+    if (p == wanted) return costs;
+  }
+  throw InputError("library '" + name + "' has no protocol '" + std::string(protocol_name(wanted)) + "'");
 }
 
 std::uint32_t P2pChannels::channels(Bytes bytes, LinkClass route) const {
@@ -219,13 +227,7 @@ RateCapsByClass LibraryProfile::p2p_rate_caps(Bytes bytes) const {
 
 ProtocolCosts LibraryProfile::costs(AlgorithmKind algorithm, std::optional<Protocol> protocol) const {
   if (ideal()) return {};
-  if (!reduces_in_switch(algorithm)) {
-    const Protocol wanted = protocol.value_or(protocols.back().first);
-    for (const auto& [p, costs] : rows(algorithm)) {
-      if (p == wanted) return costs;
-    }
-    throw InputError("library '" + name + "' has no protocol '" + std::string(protocol_name(wanted)) + "'");
-  }
+  if (!reduces_in_switch(algorithm)) return costs_in(rows(algorithm), protocol);
   if (protocol && *protocol != Protocol::kSimple) {
     throw InputError("algorithm '" + std::string(algorithm_name(algorithm)) + "' runs the simple protocol only, not " +
                      std::string(protocol_name(*protocol)));

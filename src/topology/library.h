@@ -186,6 +186,8 @@ struct LibraryProfile {
   }
 
  private:
+  /// The costs of `protocol` in `rows`, or with none the last row's (InputError if absent).
+  ProtocolCosts costs_in(const ProtocolRows& rows, std::optional<Protocol> protocol) const;
   template <typename Time>
   static std::optional<Protocol> fastest_of(const ProtocolRows& rows, Time& time_s) {
     std::optional<Protocol> best;
