@@ -31,6 +31,11 @@ CollectiveResult simulate_in_switch(const Topology& topology, AlgorithmKind algo
   return result;
 }
 
+std::unique_ptr<Schedule> schedule_of(const Topology& topology, CollectiveKind kind, AlgorithmKind algorithm,
+                                      const CollectiveConfig& config) {
+  return make_schedule(kind, algorithm, topology, config.root, config.channels, config.tree_node_gpus);
+}
+
 }  // namespace
 
 void check_collective_footprint(const Topology& topology, CollectiveKind kind,
@@ -39,7 +44,7 @@ void check_collective_footprint(const Topology& topology, CollectiveKind kind,
     if (const auto reason = inapplicable_reason(kind, algorithm, topology)) throw InputError(*reason);
     return;
   }
-  const std::unique_ptr<Schedule> schedule = make_schedule(kind, algorithm, topology, config.root, config.channels);
+  const std::unique_ptr<Schedule> schedule = schedule_of(topology, kind, algorithm, config);
   check_footprint(*schedule, config.chunks, run_name(topology, kind, algorithm));
 }
 
@@ -50,7 +55,7 @@ CollectiveResult simulate_collective(const Topology& topology, CollectiveKind ki
     if (const auto reason = inapplicable_reason(kind, algorithm, topology)) throw InputError(*reason);
     return simulate_in_switch(topology, algorithm, size, config);
   }
-  const std::unique_ptr<Schedule> schedule = make_schedule(kind, algorithm, topology, config.root, config.channels);
+  const std::unique_ptr<Schedule> schedule = schedule_of(topology, kind, algorithm, config);
   check_footprint(*schedule, config.chunks, run_name(topology, kind, algorithm));
   const std::size_t p = topology.npu_count();
   std::optional<DataTracker> tracker;

@@ -84,10 +84,12 @@ class BinomialTreeSchedule : public Schedule {
 };
 
 // A rank's neighbours in one binary tree of the double binary tree.
+// At most three children: the next GPU of a node's chain and two nodes below its head.
 struct TreeNeighbours {
   std::optional<Rank> parent;
-  std::array<Rank, 2> children{};
+  std::array<Rank, 3> children{};
   std::size_t child_count = 0;
+  void add_child(Rank c) { children[child_count++] = c; }
 };
 
 // Tree 0 of NCCL's double binary tree (NCCL 2.4; the layout of its src/graph/trees.cc,
@@ -103,7 +105,7 @@ struct TreeNeighbours {
 // top node (the largest power of two below p) as its only child.
 TreeNeighbours binary_tree_neighbours(std::size_t q, std::size_t p) {
   TreeNeighbours n;
-  const auto add_child = [&](std::size_t c) { n.children[n.child_count++] = static_cast<Rank>(c); };
+  const auto add_child = [&](std::size_t c) { n.add_child(static_cast<Rank>(c)); };
   if (q == 0) {
     if (p > 1) add_child(std::bit_floor(p - 1));
     return n;
@@ -142,9 +144,19 @@ enum class TreePhase : std::uint8_t {
 // Costs on an idle network with one chunk: a step that receives from two children (or
 // sends to them) puts both n/2-byte messages on one link, alpha + n beta; a step with one
 // parent costs alpha + n/2 beta; the two trees overlap where their links differ.
+//
+// With nodes of G > 1 GPUs (NCCL's layout, src/graph/connect.cc) the binary trees join the
+// N = p / G nodes, and inside a node the GPUs form a chain whose head does the node's
+// tree traffic: in tree 0 the chain runs GPU 0 (head), 1, ..., G-1, in tree 1 the other
+// way, so the two trees leave a node through different GPUs and NICs. A GPU's parent is
+// the one before it in the chain, or for the head the head of the parent node; its
+// children are the one after it and, for the head, the heads of the child nodes. Each
+// tree then takes 2(G-1) + 2D steps, D the depth of the tree of nodes (NCCL's
+// 2((G-1) + log2 N) step latencies).
 class DoubleBinaryTreeSchedule : public Schedule {
  public:
-  explicit DoubleBinaryTreeSchedule(std::size_t ranks) : p_(ranks) {}
+  DoubleBinaryTreeSchedule(std::size_t ranks, std::size_t node_gpus)
+      : p_(ranks), g_(node_gpus), nodes_(ranks / node_gpus) {}
 
   std::size_t ranks() const override { return p_; }
   std::size_t blocks() const override { return 2; }
@@ -188,33 +200,55 @@ class DoubleBinaryTreeSchedule : public Schedule {
     return list;
   }
 
-  /// Where rank r sits in tree 0's layout when running `tree`, and back.
-  std::size_t position(Rank r, std::size_t tree) const {
-    if (tree == 0) return r;
-    return p_ % 2 == 0 ? p_ - 1 - r : (r + p_ - 1) % p_;
+  /// Where node m sits in tree 0's layout when running `tree`, and back.
+  std::size_t position(std::size_t m, std::size_t tree) const {
+    if (tree == 0) return m;
+    return nodes_ % 2 == 0 ? nodes_ - 1 - m : (m + nodes_ - 1) % nodes_;
   }
-  Rank rank_at(std::size_t q, std::size_t tree) const {
-    if (tree == 0) return static_cast<Rank>(q);
-    return static_cast<Rank>(p_ % 2 == 0 ? p_ - 1 - q : (q + 1) % p_);
+  std::size_t node_at(std::size_t q, std::size_t tree) const {
+    if (tree == 0) return q;
+    return nodes_ % 2 == 0 ? nodes_ - 1 - q : (q + 1) % nodes_;
+  }
+  /// The GPU at place i of node m's chain in `tree` (place 0, the head, is GPU 0 or G-1).
+  Rank chain_gpu(std::size_t m, std::size_t i, std::size_t tree) const {
+    return static_cast<Rank>(m * g_ + (tree == 0 ? i : g_ - 1 - i));
   }
 
   TreeNeighbours neighbours(Rank r, std::size_t tree) const {
-    TreeNeighbours n = binary_tree_neighbours(position(r, tree), p_);
-    if (n.parent) n.parent = rank_at(*n.parent, tree);
-    for (std::size_t i = 0; i < n.child_count; ++i) n.children[i] = rank_at(n.children[i], tree);
+    const std::size_t m = r / g_, local = r % g_;
+    const std::size_t place = tree == 0 ? local : g_ - 1 - local;
+    TreeNeighbours n;
+    if (place + 1 < g_) n.add_child(chain_gpu(m, place + 1, tree));
+    if (place > 0) {
+      n.parent = chain_gpu(m, place - 1, tree);
+      return n;
+    }
+    const TreeNeighbours across = binary_tree_neighbours(position(m, tree), nodes_);
+    if (across.parent) n.parent = chain_gpu(node_at(*across.parent, tree), 0, tree);
+    for (std::size_t i = 0; i < across.child_count; ++i) {
+      n.add_child(chain_gpu(node_at(across.children[i], tree), 0, tree));
+    }
     return n;
   }
 
   std::size_t p_;
+  std::size_t g_;
+  std::size_t nodes_;
 };
 
 }  // namespace
 
-std::unique_ptr<Schedule> make_tree_schedule(CollectiveKind kind, std::size_t ranks, Rank root) {
+std::unique_ptr<Schedule> make_tree_schedule(CollectiveKind kind, std::size_t ranks, Rank root,
+                                             std::size_t node_gpus) {
   switch (kind) {
     case C::kBroadcast:
     case C::kReduce: return std::make_unique<BinomialTreeSchedule>(kind, ranks, root);
-    case C::kAllReduce: return std::make_unique<DoubleBinaryTreeSchedule>(ranks);
+    case C::kAllReduce:
+      if (node_gpus == 0 || ranks % node_gpus != 0) {
+        throw InputError("tree: nodes of " + std::to_string(node_gpus) + " GPUs do not divide " +
+                         std::to_string(ranks) + " ranks");
+      }
+      return std::make_unique<DoubleBinaryTreeSchedule>(ranks, node_gpus);
     default:
       throw InternalError("tree schedule for " + std::string(collective_name(kind)));
   }

@@ -11,7 +11,10 @@
 //     binary tree and broadcast it back down; tree 1 is tree 0 mirrored (p even) or
 //     shifted by one rank (p odd), so a rank that is interior in one tree is a leaf or
 //     the root of the other and the two halves use different links. Two blocks, block t on
-//     channel t.
+//     channel t. With nodes of G > 1 GPUs, NCCL's own layout (src/graph/connect.cc): a
+//     chain through each node's GPUs and the double binary tree across the nodes, joining
+//     the chains' heads (GPU 0 of a node in tree 0; GPU G-1 in tree 1, whose chain runs
+//     the other way).
 
 #include <cstdint>
 #include <memory>
@@ -23,7 +26,10 @@
 namespace commsim {
 
 /// `kind` is kBroadcast, kReduce or kAllReduce (algorithms.cpp checked it); `root` is used
-/// by Broadcast and Reduce.
-std::unique_ptr<Schedule> make_tree_schedule(CollectiveKind kind, std::size_t ranks, Rank root);
+/// by Broadcast and Reduce; `node_gpus` G by AllReduce: ranks in nodes of G (rank r on node
+/// r / G), 1 for the double binary tree of all ranks. Throws InputError unless G divides
+/// the ranks.
+std::unique_ptr<Schedule> make_tree_schedule(CollectiveKind kind, std::size_t ranks, Rank root,
+                                             std::size_t node_gpus = 1);
 
 }  // namespace commsim

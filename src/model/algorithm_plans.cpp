@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <string>
 #include <utility>
 
 #include "base/error.h"
@@ -63,6 +64,107 @@ Plan double_binary_tree(std::size_t p) {
   const double depth = std::max(1u, floor_log2(p));
   return {{{"double binary tree (approximate)", 2 * depth, 2 * depth, depth, {{tree_edges(p), 2 * depth}}}},
           "2D a + 2D n b + D n g, D = max(1, floor(log2 p)), b of the slowest edge (approximate)"};
+}
+
+// NCCL's tree AllReduce with nodes of G > 1 GPUs (src/graph/connect.cc; the layout is
+// collective/tree.h's): in each of the two trees a chain through every node's GPUs, GPU 0
+// first in tree 0 and GPU G-1 first in tree 1, and the double binary tree of the N = p/G
+// nodes joining the chains' first GPUs (heads), at depth at most D. Each tree reduces n/2
+// up and broadcasts it down in C chunks of n/(2C). A chunk passes 2(G-1) chain hops and 2D
+// hops across nodes (the fill), and the C - 1 chunks behind it follow one pipeline cycle
+// each, a cycle being one chunk over every edge of both trees both ways at once:
+//   T = 2(G-1) (a_node + n/(2C) b_chain) + 2D (a_net + n/(2C) b_across)
+//       + (C-1) (a + n/(2C) b_all) [+ n/(2C) g per reducing hop]
+// each b the busiest rank or link of its step (steps of a level's hops in every node and
+// both trees at once). With C = 1 on one node this is exact (the two chains' hops use
+// different links); with C > 1 the fill and drain overlap more than the formula lets them,
+// so it is an upper estimate, close once C is large. NCCL's latency: 2((G-1) intraLat +
+// log2(N) interLat).
+namespace {
+
+struct NcclTreeLayout {
+  std::size_t p, g, nodes;
+  std::vector<std::size_t> node_parent, node_depth;  // of tree 0's positions; [0] the root
+
+  NcclTreeLayout(std::size_t ranks, std::size_t node_gpus)
+      : p(ranks), g(node_gpus), nodes(ranks / node_gpus), node_parent(nodes), node_depth(nodes) {
+    for (std::size_t q = 1; q < nodes; ++q) {
+      const std::size_t b = q & (~q + 1), up = (q ^ b) | (2 * b);
+      node_parent[q] = up < nodes ? up : q ^ b;
+    }
+    for (std::size_t q = 1; q < nodes; ++q) node_depth[q] = depth(q);
+  }
+  std::size_t depth(std::size_t q) const { return q == 0 ? 0 : 1 + depth(node_parent[q]); }
+  std::size_t max_depth() const { return *std::max_element(node_depth.begin(), node_depth.end()); }
+  std::size_t node_at(std::size_t q, int tree) const {
+    return tree == 0 ? q : nodes % 2 == 0 ? nodes - 1 - q : (q + 1) % nodes;
+  }
+  Rank gpu(std::size_t node, std::size_t place, int tree) const {
+    return rank(node * g + (tree == 0 ? place : g - 1 - place));
+  }
+  /// Chain hops from place i to i - 1 (up) in every node and both trees.
+  Step chain_hops(std::size_t i, bool up, double units) const {
+    Step step{{}, 1, true};
+    for (int tree = 0; tree < 2; ++tree) {
+      for (std::size_t m = 0; m < nodes; ++m) add(step, gpu(m, i, tree), gpu(m, i - 1, tree), up, units);
+    }
+    return step;
+  }
+  /// Hops between the heads of nodes at depth d and their parents' (every d: 0), both trees.
+  Step node_hops(std::size_t d, bool up, double units) const {
+    Step step{{}, 1, true};
+    for (int tree = 0; tree < 2; ++tree) {
+      for (std::size_t q = 1; q < nodes; ++q) {
+        if (d != 0 && node_depth[q] != d) continue;
+        add(step, gpu(node_at(q, tree), 0, tree), gpu(node_at(node_parent[q], tree), 0, tree), up, units);
+      }
+    }
+    return step;
+  }
+  static void add(Step& step, Rank child, Rank parent, bool up, double units) {
+    step.sends.push_back(up ? Send{child, parent, units} : Send{parent, child, units});
+  }
+};
+
+}  // namespace
+
+Plan nccl_tree(std::size_t p, std::size_t node_gpus, std::size_t chunks) {
+  if (p % node_gpus != 0) {
+    throw InputError("tree: nodes of " + std::to_string(node_gpus) + " GPUs do not divide " + std::to_string(p) +
+                     " ranks");
+  }
+  const NcclTreeLayout layout(p, node_gpus);
+  const double u = 0.5 / static_cast<double>(chunks);  // a chunk of one tree's half
+  const double g = static_cast<double>(node_gpus), depth = static_cast<double>(layout.max_depth());
+  Plan plan{{}, "2(G-1) (a + n/(2C) b) + 2D (a' + n/(2C) b') + (C-1) (a'' + n/(2C) b''), G GPUs a node, "
+                "D the depth of the tree of nodes, b'' with every edge busy (approximate)",
+            true};
+  if (node_gpus > 1) {
+    Phase chains{"node chains", 2 * (g - 1), 2 * (g - 1) * u, (g - 1) * u};
+    for (std::size_t i = node_gpus - 1; i >= 1; --i) chains.steps.push_back(layout.chain_hops(i, true, u));
+    for (std::size_t i = 1; i < node_gpus; ++i) chains.steps.push_back(layout.chain_hops(i, false, u));
+    plan.phases.push_back(std::move(chains));
+  }
+  if (layout.nodes > 1) {
+    Phase across{"tree across nodes", 2 * depth, 2 * depth * u, depth * u};
+    for (std::size_t d = layout.max_depth(); d >= 1; --d) across.steps.push_back(layout.node_hops(d, true, u));
+    for (std::size_t d = 1; d <= layout.max_depth(); ++d) across.steps.push_back(layout.node_hops(d, false, u));
+    plan.phases.push_back(std::move(across));
+  }
+  if (chunks > 1) {
+    const double cycles = static_cast<double>(chunks - 1);
+    Step all{{}, cycles, true};
+    for (const bool up : {true, false}) {
+      for (std::size_t i = 1; i < node_gpus; ++i) {
+        const Step hops = layout.chain_hops(i, up, u);
+        all.sends.insert(all.sends.end(), hops.sends.begin(), hops.sends.end());
+      }
+      const Step hops = layout.node_hops(0, up, u);
+      all.sends.insert(all.sends.end(), hops.sends.begin(), hops.sends.end());
+    }
+    plan.phases.push_back({"pipeline", cycles, cycles * u, cycles * u, {std::move(all)}});
+  }
+  return plan;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -257,8 +359,8 @@ Plan plan(const Topology& t, Kind kind, Algo algorithm, const ModelOptions& o) {
     case Algo::kHierarchical:
     case Algo::kDimensional: return levels_plan(t, kind, algorithm, o);
     case Algo::kTree:
-      return kind == Kind::kAllReduce ? double_binary_tree(p)
-                                      : binomial(p, o.root, kind == Kind::kReduce);
+      if (kind != Kind::kAllReduce) return binomial(p, o.root, kind == Kind::kReduce);
+      return o.tree_node_gpus > 1 ? nccl_tree(p, o.tree_node_gpus, o.chunks) : double_binary_tree(p);
     case Algo::kRecursiveDoubling:
     case Algo::kRecursiveHalving:
     case Algo::kRabenseifner: return recursive(kind, algorithm, p);

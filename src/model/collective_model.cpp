@@ -8,6 +8,7 @@
 #include <functional>
 #include <initializer_list>
 #include <limits>
+#include <map>
 #include <optional>
 #include <queue>
 #include <utility>
@@ -121,6 +122,22 @@ class Evaluator {
       }
       worst = std::max(worst, total / (library_.efficiency * topology_.injection_bandwidth(src)));
     }
+    return step.by_link ? std::max(worst, busiest_link_seconds(step)) : worst;
+  }
+
+  // Seconds per unit of n of the link whose messages of the step carry the most wire bytes:
+  // max over links of (sum of their units) / (e x bandwidth). Sees what the per-rank bound
+  // above does not: several flows into one rank's link, or out of it to different peers.
+  double busiest_link_seconds(const Step& step) const {
+    std::map<ChannelId, double> units;
+    for (const Send& s : step.sends) {
+      for (const ChannelId channel : topology_.route(s.src, s.dst)) units[channel] += s.units;
+    }
+    double worst = 0;
+    for (const auto& [channel, u] : units) {
+      const BandwidthBps bandwidth = topology_.link(link_of(channel)).params.bandwidth_Bps;
+      worst = std::max(worst, u / (library_.efficiency * bandwidth));
+    }
     return worst;
   }
 
@@ -228,9 +245,10 @@ CollectiveCost collective_cost(const Topology& topology, CollectiveKind kind,
     return cost;
   }
   Plan p = plan(topology, kind, algorithm, options);
-  // Chunks: C pieces pipeline through the algorithm. Chains: see evaluate_chains. Others add
-  // C - 1 alpha terms (exact for the ring family with gamma = 0: (S + C - 1) alpha + S n/p
-  // beta; approximate where steps differ in size or levels overlap).
+  // Chunks: C pieces pipeline through the algorithm. Chains: see evaluate_chains; pipelined
+  // plans hold their own (NCCL's tree). Others add C - 1 alpha terms (exact for the ring
+  // family with gamma = 0: (S + C - 1) alpha + S n/p beta; approximate where steps differ in
+  // size or levels overlap).
   const Evaluator evaluator(topology, options.overhead_s, options.library, options.rate_caps_by_class);
   const double n = static_cast<double>(size);
   CollectiveCost cost{{}, std::move(p.formula)};
@@ -239,7 +257,7 @@ CollectiveCost collective_cost(const Topology& topology, CollectiveKind kind,
     add_call_latency(cost, options.library);
     return cost;
   }
-  if (options.chunks > 1) {
+  if (options.chunks > 1 && !p.pipelined) {
     p.phases.front().alpha_count += static_cast<double>(options.chunks - 1);
     const std::size_t definitions = cost.formula.find(", ");  // "..., L = ceil(log2 p)"
     cost.formula.insert(std::min(definitions, cost.formula.size()), " + (C-1) a");

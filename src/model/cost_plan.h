@@ -31,7 +31,8 @@ struct Send {
 
 struct Step {
   std::vector<Send> sends;
-  double repeat = 1;  // the phase runs this step `repeat` times in a row
+  double repeat = 1;     // the phase runs this step `repeat` times in a row
+  bool by_link = false;  // also bound by the busiest link of the sends' routes
 };
 
 struct Phase {
@@ -46,6 +47,7 @@ struct Phase {
 struct Plan {
   std::vector<Phase> phases;
   std::string formula;
+  bool pipelined = false;  // the phases hold the pipeline of ModelOptions::chunks themselves
 };
 
 inline unsigned ceil_log2(std::size_t p) { return p <= 1 ? 0 : std::bit_width(p - 1); }
@@ -59,6 +61,7 @@ Plan plan(const Topology& t, Kind kind, Algo algorithm, const ModelOptions& o);
 Plan levels_plan(const Topology& t, Kind kind, Algo algorithm, const ModelOptions& o);
 Plan binomial(std::size_t p, Rank root, bool reduce);
 Plan double_binary_tree(std::size_t p);
+Plan nccl_tree(std::size_t p, std::size_t node_gpus, std::size_t chunks);
 Plan recursive(Kind kind, Algo algorithm, std::size_t p);
 Plan direct_plan(Kind kind, std::size_t p);
 Plan pairwise(std::size_t p);

@@ -9,11 +9,18 @@
 namespace commsim {
 namespace {
 
+// The simulator's options with the library's tree layout (default_tree_node_gpus).
+CollectiveConfig library_run(const Topology& topology, const CollectiveStudyOptions& o) {
+  CollectiveConfig run = o.run;
+  run.tree_node_gpus = default_tree_node_gpus(topology, o.library);
+  return run;
+}
+
 // NCCL's pick (algorithm and protocol) or the algorithm asked for with the protocol asked
 // for, else the fastest by the closed form.
 NcclChoice choose(const Topology& topology, CollectiveKind kind, AlgorithmChoice algorithm, Bytes size,
                   const CollectiveStudyOptions& o) {
-  const ModelOptions model = model_options(o.run);
+  const ModelOptions model = model_options(library_run(topology, o));
   if (!algorithm) return nccl_choice(topology, kind, size, model, o.library, o.protocol);
   return {*algorithm, o.protocol ? o.protocol : fastest_protocol(topology, kind, *algorithm, size, model, o.library)};
 }
@@ -42,10 +49,11 @@ void check_timeline(const Topology& topology, CollectiveKind kind, const std::ve
     const NcclChoice chosen = choose(topology, kind, choice, largest, o);
     const AlgorithmKind algorithm = chosen.algorithm;
     if (reduces_in_switch(algorithm)) continue;  // two or three flows per NPU
-    const auto schedule = make_schedule(kind, algorithm, topology, o.run.root, o.run.channels);
-    const ModelOptions model = model_options(o.run, o.library.costs(kind, algorithm, chosen.protocol));
+    const CollectiveConfig run = library_run(topology, o);
+    const auto schedule = make_schedule(kind, algorithm, topology, run.root, run.channels, run.tree_node_gpus);
+    const ModelOptions model = model_options(run, o.library.costs(kind, algorithm, chosen.protocol));
     const std::size_t chunks =
-        o.pipeline_as_library ? library_chunks(topology, kind, algorithm, largest, model, o.run) : o.run.chunks;
+        o.pipeline_as_library ? library_chunks(topology, kind, algorithm, largest, model, run) : run.chunks;
     const double messages = estimate_footprint(*schedule, chunks).messages;
     if (messages > kMaxTimelineMessages) {
       throw InputError("timeline: " + std::string(algorithm_name(algorithm)) + " " +
@@ -99,11 +107,18 @@ std::size_t default_channels(const Topology& topology, const LibraryProfile& lib
   return !library.ideal() && shape.kind == TopologyKind::kHierarchical ? shape.levels.at(0) : 1;
 }
 
+std::size_t default_tree_node_gpus(const Topology& topology, const LibraryProfile& library) {
+  if (library.ideal()) return 1;
+  const Shape& shape = topology.shape();
+  return shape.kind == TopologyKind::kHierarchical ? shape.levels.at(0) : topology.npu_count();
+}
+
 std::size_t library_chunks(const Topology& topology, CollectiveKind kind, AlgorithmKind algorithm, Bytes size,
                            const ModelOptions& model, const CollectiveConfig& run) {
   const std::size_t chunks = least_time_chunks(topology, kind, algorithm, size, model);
   if (chunks == 1) return 1;
-  return chunks_within_limits(*make_schedule(kind, algorithm, topology, run.root, run.channels), chunks);
+  const auto schedule = make_schedule(kind, algorithm, topology, run.root, run.channels, run.tree_node_gpus);
+  return chunks_within_limits(*schedule, chunks);
 }
 
 ModelOptions model_options(const CollectiveConfig& run, const ProtocolCosts& costs) {
@@ -111,6 +126,7 @@ ModelOptions model_options(const CollectiveConfig& run, const ProtocolCosts& cos
   model.library = costs;
   model.overhead_s = seconds_from_ps(run.overhead_ps);
   model.channels = run.channels;
+  model.tree_node_gpus = run.tree_node_gpus;
   model.gamma_s_per_byte = run.gamma_s_per_byte;
   model.chunks = run.chunks;
   model.root = run.root;
@@ -126,7 +142,7 @@ CollectivePoint run_collective_point(const Topology& topology, CollectiveKind ki
   point.protocol = choice.protocol;
   point.costs = options.library.costs(kind, choice.algorithm, choice.protocol);
   point.size = size;
-  CollectiveConfig run = options.run;
+  CollectiveConfig run = library_run(topology, options);
   run.library = point.costs;
   run.rate_caps_by_class = collective_rate_caps(kind, choice.algorithm, size, topology.npu_count(), options.library);
   if (options.pipeline_as_library) {
@@ -181,7 +197,7 @@ std::vector<Bytes> collective_sizes(CollectiveKind kind, const std::vector<Bytes
 CollectiveStudy study_collective(const Topology& topology, CollectiveKind kind,
                                  const std::vector<AlgorithmChoice>& algorithms, const std::vector<Bytes>& sizes,
                                  const CollectiveStudyOptions& options) {
-  check_runs(topology, kind, algorithms, sizes, options.run);
+  check_runs(topology, kind, algorithms, sizes, library_run(topology, options));
   const Bytes largest = sizes.empty() ? 0 : *std::max_element(sizes.begin(), sizes.end());
   if (options.record_timeline) check_timeline(topology, kind, algorithms, largest, options);
   CollectiveStudy study;

@@ -192,8 +192,8 @@ double sweep_point_work(const SweepPlan& plan, const SweepPoint& point, const To
       point.algorithm ? *point.algorithm
                       : nccl_choice(topology, point.kind, point.size, model_options(plan.run), library, std::nullopt).algorithm;
   if (reduces_in_switch(algorithm)) return links + message_work(2 * p, 2 * p);
-  const auto schedule =
-      make_schedule(point.kind, algorithm, topology, plan.run.root, default_channels(topology, library));
+  const auto schedule = make_schedule(point.kind, algorithm, topology, plan.run.root,
+                                      default_channels(topology, library), default_tree_node_gpus(topology, library));
   const CollectiveFootprint footprint = estimate_footprint(*schedule, plan.run.chunks);
   return links + message_work(footprint.messages, footprint.peak_flows);
 }

@@ -94,8 +94,8 @@ TEST(LibraryAgreement, TreeRunsAtNcclsTreeRow) {
   // down in 2D = 6 steps; under NCCL's Tree LL row a 0-byte AllReduce on a switch whose links
   // add no latency is 6.8 + 6 x 0.6 = 10.4 us, where the ring's row would give 6.6 + 6 x 0.6.
   // With data, each step moves n at the Tree LL share of the link, 0.92 / 3.8 x 50 GB/s.
-  // (NCCL's own tree on one node is a chain, 6.8 + 2 x 7 x 0.6 = 15.2 us: README,
-  // "Communication library profiles".)
+  // (NCCL's own layout, a chain through the node, 6.8 + 2 x 7 x 0.6 = 15.2 us, runs with
+  // tree_node_gpus: nccl_tree_test.cpp.)
   const Topology node = built(TopologyKind::kSwitch, 8, 0);
   const LibraryProfile nccl = library_by_name("nccl", "--library");
   const ProtocolCosts tree_ll = nccl.costs(CollectiveKind::kAllReduce, AlgorithmKind::kTree, Protocol::kLL);

@@ -167,11 +167,12 @@ TEST(CliCollective, NcclAlgorithmIsWhatNcclWouldPick) {
   EXPECT_NE(r.out.find("# algorithm nccl: model of the algorithm NCCL would pick"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("     1048576       262144  float       ring      ll       35.01"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("  1073741824    268435456  float       ring  simple     4238.66"), std::string::npos) << r.out;
-  // The same choice on request, and the protocol may still be forced: under Simple's 3.4 us
-  // steps the double binary tree's 2 log2 8 = 6 steps beat the ring's 14 at 1 MiB.
+  // The same choice on request, and the protocol may still be forced: under Simple the ring,
+  // 8.4 + 14 x (3.4 + 0.5) us + 1.75 n / 450 GB/s = 67.08 us at 1 MiB, beats NCCL's tree,
+  // on one node a chain through its 8 GPUs and back, 14 steps of 4.0 + 0.5 us.
   const CliResult forced = run_commsim({"collective", "--topology-file", datasheet_h100(), "--library", "nccl",
                                         "--algorithm", "nccl", "--protocol", "simple", "--size", "1M"});
-  EXPECT_NE(forced.out.find("float       tree  simple"), std::string::npos) << forced.out;
+  EXPECT_NE(forced.out.find("float       ring  simple       67.08"), std::string::npos) << forced.out;
 }
 
 TEST(CliP2p, NcclLibraryIsOneCallPerSendRecv) {

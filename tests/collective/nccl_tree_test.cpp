@@ -1,0 +1,158 @@
+// NCCL's tree AllReduce with nodes of G GPUs (collective/tree.h, model/algorithm_plans.cpp
+// nccl_tree): a chain through each node, the double binary tree across nodes. Hand-derived
+// times on idle networks, NCCL's latency formula, the layout, the data it leaves, and the
+// closed form's reach once chunks pipeline.
+//
+// Links: NVLink 50 GB/s (20 ps per byte) from each GPU to its node's switch, NIC 25 GB/s
+// (40 ps per byte) from each GPU to the network switch; latencies as each test says.
+
+#include <gtest/gtest.h>
+
+#include "base/error.h"
+#include "collective/simulate.h"
+#include "collective/tree.h"
+#include "model/collective_model.h"
+#include "study/collective_study.h"
+#include "topology/builders.h"
+
+namespace commsim {
+namespace {
+
+constexpr Bytes kMiB = Bytes{1} << 20;
+using A = AlgorithmKind;
+constexpr CollectiveKind kAllReduce = CollectiveKind::kAllReduce;
+
+/// `nodes` x `g` GPUs, hierarchical; nodes = 0: one switch of g GPUs.
+Topology cluster(std::uint32_t nodes, std::uint32_t g, TimePs latency_ps = ps_from_ns(300)) {
+  TopologyConfig c;
+  c.kind = nodes == 0 ? TopologyKind::kSwitch : TopologyKind::kHierarchical;
+  c.npus = g;
+  c.nodes = nodes;
+  c.gpus_per_node = g;
+  c.link = {50e9, latency_ps, LinkKind::kNvlink, Duplex::kFull};
+  c.nic = {25e9, latency_ps, LinkKind::kInfiniband, Duplex::kFull};
+  return build_topology(c);
+}
+
+CollectiveResult sim(const Topology& t, std::size_t g, Bytes n, std::size_t chunks = 1, ProtocolCosts costs = {}) {
+  CollectiveConfig c;
+  c.tree_node_gpus = g;
+  c.chunks = chunks;
+  c.library = costs;
+  c.verify = true;
+  return simulate_collective(t, kAllReduce, A::kTree, n, c);
+}
+
+double model_s(const Topology& t, std::size_t g, Bytes n, std::size_t chunks = 1, ProtocolCosts costs = {}) {
+  ModelOptions o;
+  o.tree_node_gpus = g;
+  o.chunks = chunks;
+  o.library = costs;
+  return collective_cost(t, kAllReduce, A::kTree, n, o).time_s(0);
+}
+
+TEST(NcclTree, OneNodeIsAChainEachWay) {
+  // 8 GPUs on a switch (a route is two 300 ns links): tree 0 reduces 7 -> 6 -> ... -> 0 and
+  // broadcasts back, tree 1 the other way, each with n/2. At every step the two trees'
+  // hops leave and enter different GPUs, so each costs alpha + (n/2) beta:
+  //   2(G-1) (600 ns + 512 KiB x 20 ps) = 14 x 11,085,760 ps = 155.20064 us.
+  const Topology node = cluster(0, 8);
+  const CollectiveResult r = sim(node, 8, kMiB);
+  EXPECT_EQ(r.time_ps, 14 * (ps_from_ns(600) + TimePs{kMiB / 2} * 20));
+  EXPECT_EQ(r.verify_error, "");
+  EXPECT_EQ(r.messages, 2u * 2 * 7);  // per tree 7 chain edges, each used up and down
+  EXPECT_NEAR(model_s(node, 8, kMiB), seconds_from_ps(r.time_ps), 1e-15);
+}
+
+TEST(NcclTree, AcrossNodesAHeadSharesItsNicWithTwoChildNodes) {
+  // 4 nodes x 4 GPUs, links without latency; costs: 0.6 us a step inside a node, 5 us across
+  // (NCCL's Tree LL hwLat), efficiency 1. Tree 0: node 2 at the top (under the root node 0),
+  // nodes 1 and 3 below it, joined at GPU 0; tree 1 the mirror, joined at GPU 3. One chunk:
+  //   chains  2 x 3 (0.6 us + 512 KiB / 50 GB/s)
+  //   across  up from nodes 1 and 3 into node 2's NIC at once, 5 us + 1 MiB / 25 GB/s; up
+  //           to the root, 5 us + 512 KiB / 25 GB/s; down the same way:
+  //           4 x 5 us + 3 x 1 MiB / 25 GB/s
+  //   = 66.51456 + 20 + 125.82912 = 212.34368 us.
+  const Topology four = cluster(4, 4, 0);
+  const ProtocolCosts steps{0, {ps_from_ns(600), ps_from_us(1), ps_from_us(5)}, 1};
+  const double expected = 6 * (0.6e-6 + kMiB / 2 / 50e9) + 4 * 5e-6 + 3 * kMiB / 25e9;
+  const CollectiveResult r = sim(four, 4, kMiB, 1, steps);
+  EXPECT_NEAR(seconds_from_ps(r.time_ps), expected, 1e-15);
+  EXPECT_EQ(r.verify_error, "");
+  EXPECT_NEAR(model_s(four, 4, kMiB, 1, steps), expected, 1e-15);
+}
+
+TEST(NcclTree, ReproducesNcclsLatencyFormula) {
+  // tuning.cc, Tree AllReduce: base + 2((G-1) intraLat + log2(N) interLat). Under the
+  // built-in nccl's Tree LL row (6.8 us; 0.6 us NVLink, 5 us network), 0 bytes, links
+  // without latency: one node of 8, 6.8 + 2 x 7 x 0.6 = 15.2 us; 2 nodes of 4,
+  // 6.8 + 2 (3 x 0.6 + 5) = 20.4 us; 4 nodes of 4, 6.8 + 2 (3 x 0.6 + 2 x 5) = 30.4 us.
+  const ProtocolCosts tree_ll =
+      library_by_name("nccl", "--library").costs(kAllReduce, A::kTree, Protocol::kLL);
+  const struct {
+    std::uint32_t nodes, g;
+    double us;
+  } cases[] = {{0, 8, 15.2}, {2, 4, 20.4}, {4, 4, 30.4}};
+  for (const auto& c : cases) {
+    const Topology t = cluster(c.nodes, c.g, 0);
+    EXPECT_NEAR(model_s(t, c.g, 0, 1, tree_ll), c.us * 1e-6, 1e-15) << c.nodes << " x " << c.g;
+    EXPECT_NEAR(seconds_from_ps(sim(t, c.g, 0, 1, tree_ll).time_ps), c.us * 1e-6, 1e-15) << c.nodes << " x " << c.g;
+  }
+}
+
+TEST(NcclTree, HeadsJoinTheNodesDifferentlyInEachTree) {
+  // 2 nodes x 4: tree 0's root is rank 0 (node 0's GPU 0), receiving from rank 1 (its chain)
+  // and rank 4 (node 1's GPU 0); tree 1's root is node 1's GPU 3, rank 7, receiving from
+  // rank 6 and node 0's GPU 3, rank 3. A chain's last GPU only sends up and receives down.
+  const auto schedule = make_tree_schedule(kAllReduce, 8, 0, 4);
+  const auto first_receives = [&](Rank r, std::size_t tree) {
+    StepSpec spec;
+    schedule->step(r, tree, 0, spec);
+    return spec.recvs();
+  };
+  EXPECT_EQ(first_receives(0, 0), (std::vector<Rank>{1, 4}));
+  EXPECT_EQ(schedule->steps(0, 0), 2u);
+  EXPECT_EQ(first_receives(7, 1), (std::vector<Rank>{6, 3}));
+  EXPECT_EQ(schedule->steps(7, 1), 2u);
+  EXPECT_EQ(schedule->steps(3, 0), 2u);  // node 0's chain ends at GPU 3 in tree 0
+  EXPECT_EQ(first_receives(3, 0), (std::vector<Rank>{}));
+}
+
+TEST(NcclTree, EveryLayoutLeavesEveryRankTheSum) {
+  for (const auto& [nodes, g] : {std::pair{0u, 2u}, {0u, 5u}, {2u, 3u}, {3u, 4u}, {5u, 2u}, {7u, 3u}, {16u, 1u}}) {
+    const Topology t = cluster(nodes, g);
+    for (const std::size_t chunks : {1u, 3u}) {
+      EXPECT_EQ(sim(t, g, 3 * kMiB + 7, chunks).verify_error, "") << nodes << " x " << g << ", " << chunks << " chunks";
+    }
+  }
+}
+
+TEST(NcclTree, ClosedFormFollowsThePipeline) {
+  // With C chunks the closed form charges the fill at each hop's own rate and C - 1 cycles
+  // with every edge busy; the simulator overlaps fill and drain more. On these cases (the
+  // nccl choice's range of chunks) it stays within 15% of the simulation.
+  for (const auto& [nodes, g] : {std::pair{0u, 8u}, {2u, 4u}, {4u, 4u}, {16u, 8u}}) {
+    const Topology t = cluster(nodes, g);
+    for (const std::size_t chunks : {4u, 16u, 64u}) {
+      const double s = seconds_from_ps(sim(t, g, 64 * kMiB, chunks).time_ps);
+      EXPECT_NEAR(s / model_s(t, g, 64 * kMiB, chunks), 1.0, 0.15)
+          << nodes << " x " << g << ", " << chunks << " chunks";
+    }
+  }
+}
+
+TEST(NcclTree, NodesMustDivideTheRanks) {
+  EXPECT_THROW(make_tree_schedule(kAllReduce, 10, 0, 4), InputError);
+  EXPECT_THROW(model_s(cluster(0, 10), 4, kMiB), InputError);
+}
+
+TEST(NcclTree, ALibraryChainsEachNodeAndIdealKeepsTheTreeOfAllRanks) {
+  const LibraryProfile nccl = library_by_name("nccl", "--library");
+  const LibraryProfile ideal = library_by_name("ideal", "--library");
+  EXPECT_EQ(default_tree_node_gpus(cluster(2, 4), nccl), 4u);
+  EXPECT_EQ(default_tree_node_gpus(cluster(0, 8), nccl), 8u);
+  EXPECT_EQ(default_tree_node_gpus(cluster(2, 4), ideal), 1u);
+}
+
+}  // namespace
+}  // namespace commsim
