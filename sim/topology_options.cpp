@@ -169,8 +169,8 @@ po::options_description library_options(bool with_channels) {
   add_option(o, "protocol", "P", "ll, ll128, simple, or auto: the fastest at each size (default auto)");
   if (with_channels) {
     add_option(o, "channels", "C",
-               "rings at once, ring c entering each node at GPU c (rail-aligned); default: under a "
-               "library on a hierarchical topology one per GPU of a node, else 1");
+               "rings (and under a library trees, at least 2) at once, ring c entering each node at GPU c "
+               "(rail-aligned); default: under a library on a hierarchical topology one per GPU of a node, else 1");
   }
   return o;
 }

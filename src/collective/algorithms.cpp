@@ -79,12 +79,16 @@ bool follows_topology(CollectiveKind kind, AlgorithmKind algorithm) {
 }
 
 // Every algorithm's schedule over p ranks; the multi-level ones take the topology's levels.
+// NCCL's tree (tree_node_gpus > 1) runs a tree per channel, at least two; the double
+// binary tree of all ranks runs two.
 std::unique_ptr<Schedule> schedule_for(CollectiveKind kind, AlgorithmKind algorithm, const Topology& topology,
-                                       std::size_t p, Rank root, std::size_t tree_node_gpus = 1) {
+                                       std::size_t p, Rank root, std::size_t channels = 1,
+                                       std::size_t tree_node_gpus = 1) {
   switch (algorithm) {
     case A::kRing: return make_ring_schedule(kind, p, false, root);
     case A::kRingBidir: return make_ring_schedule(kind, p, true, root);
-    case A::kTree: return make_tree_schedule(kind, p, root, tree_node_gpus);
+    case A::kTree:
+      return make_tree_schedule(kind, p, root, tree_node_gpus, tree_node_gpus > 1 ? channels : 2);
     case A::kRecursiveDoubling:
     case A::kRecursiveHalving:
     case A::kRabenseifner: return make_recursive_schedule(kind, algorithm, p);
@@ -116,7 +120,7 @@ std::unique_ptr<Schedule> make_schedule(CollectiveKind kind, AlgorithmKind algor
     for (std::size_t c = 0; c < channels; ++c) orders.push_back(topology.ring_order(c, channels));
     return make_channel_ring_schedule(kind, std::move(orders));
   }
-  return schedule_for(kind, algorithm, topology, topology.npu_count(), root, tree_node_gpus);
+  return schedule_for(kind, algorithm, topology, topology.npu_count(), root, channels, tree_node_gpus);
 }
 
 std::unique_ptr<Schedule> make_group_schedule(CollectiveKind kind, AlgorithmKind algorithm,

@@ -22,8 +22,8 @@ std::vector<AlgorithmKind> applicable_algorithms(CollectiveKind kind, const Topo
 /// channels > 1, `ring` AllReduce, AllGather and ReduceScatter run one ring per channel in
 /// the topology's ring orders (rail-aligned on a hierarchical topology); other algorithms
 /// and collectives ignore channels. `tree_node_gpus` > 1: `tree` AllReduce chains the GPUs
-/// of each node of that many and joins the nodes by the double binary tree (NCCL's tree;
-/// tree.h); 1: the double binary tree of all ranks.
+/// of each node of that many and joins the nodes by the double binary tree, a tree per
+/// channel and at least two (NCCL's tree; tree.h); 1: the double binary tree of all ranks.
 std::unique_ptr<Schedule> make_schedule(CollectiveKind kind, AlgorithmKind algorithm, const Topology& topology,
                                         Rank root, std::size_t channels = 1, std::size_t tree_node_gpus = 1);
 

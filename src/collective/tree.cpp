@@ -1,5 +1,6 @@
 #include "collective/tree.h"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <optional>
@@ -153,14 +154,18 @@ enum class TreePhase : std::uint8_t {
 // children are the one after it and, for the head, the heads of the child nodes. Each
 // tree then takes 2(G-1) + 2D steps, D the depth of the tree of nodes (NCCL's
 // 2((G-1) + log2 N) step latencies).
+// With T > 2 trees (NCCL's tree channels, one per NIC of a node) tree k has tree k mod 2's
+// shape across nodes, carries block k (1/T of the data), and its chain starts j = k / 2
+// GPUs further on (GPU j going up in shape 0, GPU G-1-j going down in shape 1), so the
+// trees' heads use T different GPUs and NICs of a node while T <= G.
 class DoubleBinaryTreeSchedule : public Schedule {
  public:
-  DoubleBinaryTreeSchedule(std::size_t ranks, std::size_t node_gpus)
-      : p_(ranks), g_(node_gpus), nodes_(ranks / node_gpus) {}
+  DoubleBinaryTreeSchedule(std::size_t ranks, std::size_t node_gpus, std::size_t trees)
+      : p_(ranks), g_(node_gpus), nodes_(ranks / node_gpus), trees_(trees) {}
 
   std::size_t ranks() const override { return p_; }
-  std::size_t blocks() const override { return 2; }
-  std::size_t channels() const override { return 2; }
+  std::size_t blocks() const override { return trees_; }
+  std::size_t channels() const override { return trees_; }
 
   std::size_t steps(Rank r, std::size_t tree) const override {
     if (p_ < 2) return 0;
@@ -202,21 +207,27 @@ class DoubleBinaryTreeSchedule : public Schedule {
 
   /// Where node m sits in tree 0's layout when running `tree`, and back.
   std::size_t position(std::size_t m, std::size_t tree) const {
-    if (tree == 0) return m;
+    if (tree % 2 == 0) return m;
     return nodes_ % 2 == 0 ? nodes_ - 1 - m : (m + nodes_ - 1) % nodes_;
   }
   std::size_t node_at(std::size_t q, std::size_t tree) const {
-    if (tree == 0) return q;
+    if (tree % 2 == 0) return q;
     return nodes_ % 2 == 0 ? nodes_ - 1 - q : (q + 1) % nodes_;
   }
-  /// The GPU at place i of node m's chain in `tree` (place 0, the head, is GPU 0 or G-1).
+  /// The GPU at place i of node m's chain in `tree` (place 0 is the head).
   Rank chain_gpu(std::size_t m, std::size_t i, std::size_t tree) const {
-    return static_cast<Rank>(m * g_ + (tree == 0 ? i : g_ - 1 - i));
+    const std::size_t step = (tree / 2 + i) % g_;
+    return static_cast<Rank>(m * g_ + (tree % 2 == 0 ? step : g_ - 1 - step));
+  }
+  /// The place of GPU `local` in its node's chain of `tree`.
+  std::size_t chain_place(std::size_t local, std::size_t tree) const {
+    const std::size_t step = tree % 2 == 0 ? local : g_ - 1 - local;
+    return (step + g_ - tree / 2 % g_) % g_;
   }
 
   TreeNeighbours neighbours(Rank r, std::size_t tree) const {
-    const std::size_t m = r / g_, local = r % g_;
-    const std::size_t place = tree == 0 ? local : g_ - 1 - local;
+    const std::size_t m = r / g_;
+    const std::size_t place = chain_place(r % g_, tree);
     TreeNeighbours n;
     if (place + 1 < g_) n.add_child(chain_gpu(m, place + 1, tree));
     if (place > 0) {
@@ -234,12 +245,13 @@ class DoubleBinaryTreeSchedule : public Schedule {
   std::size_t p_;
   std::size_t g_;
   std::size_t nodes_;
+  std::size_t trees_;
 };
 
 }  // namespace
 
 std::unique_ptr<Schedule> make_tree_schedule(CollectiveKind kind, std::size_t ranks, Rank root,
-                                             std::size_t node_gpus) {
+                                             std::size_t node_gpus, std::size_t trees) {
   switch (kind) {
     case C::kBroadcast:
     case C::kReduce: return std::make_unique<BinomialTreeSchedule>(kind, ranks, root);
@@ -248,7 +260,7 @@ std::unique_ptr<Schedule> make_tree_schedule(CollectiveKind kind, std::size_t ra
         throw InputError("tree: nodes of " + std::to_string(node_gpus) + " GPUs do not divide " +
                          std::to_string(ranks) + " ranks");
       }
-      return std::make_unique<DoubleBinaryTreeSchedule>(ranks, node_gpus);
+      return std::make_unique<DoubleBinaryTreeSchedule>(ranks, node_gpus, std::max<std::size_t>(trees, 2));
     default:
       throw InternalError("tree schedule for " + std::string(collective_name(kind)));
   }

@@ -14,7 +14,8 @@
 //     channel t. With nodes of G > 1 GPUs, NCCL's own layout (src/graph/connect.cc): a
 //     chain through each node's GPUs and the double binary tree across the nodes, joining
 //     the chains' heads (GPU 0 of a node in tree 0; GPU G-1 in tree 1, whose chain runs
-//     the other way).
+//     the other way), and with T > 2 trees (NCCL's tree channels) their chains start at
+//     T different GPUs of a node.
 
 #include <cstdint>
 #include <memory>
@@ -26,10 +27,11 @@
 namespace commsim {
 
 /// `kind` is kBroadcast, kReduce or kAllReduce (algorithms.cpp checked it); `root` is used
-/// by Broadcast and Reduce; `node_gpus` G by AllReduce: ranks in nodes of G (rank r on node
-/// r / G), 1 for the double binary tree of all ranks. Throws InputError unless G divides
-/// the ranks.
+/// by Broadcast and Reduce; `node_gpus` G and `trees` T by AllReduce: ranks in nodes of G
+/// (rank r on node r / G), 1 for the double binary tree of all ranks; T >= 2 trees at once,
+/// each with 1/T of the data (fewer count as 2). Throws InputError unless G divides the
+/// ranks.
 std::unique_ptr<Schedule> make_tree_schedule(CollectiveKind kind, std::size_t ranks, Rank root,
-                                             std::size_t node_gpus = 1);
+                                             std::size_t node_gpus = 1, std::size_t trees = 2);
 
 }  // namespace commsim

@@ -67,27 +67,28 @@ Plan double_binary_tree(std::size_t p) {
 }
 
 // NCCL's tree AllReduce with nodes of G > 1 GPUs (src/graph/connect.cc; the layout is
-// collective/tree.h's): in each of the two trees a chain through every node's GPUs, GPU 0
-// first in tree 0 and GPU G-1 first in tree 1, and the double binary tree of the N = p/G
-// nodes joining the chains' first GPUs (heads), at depth at most D. Each tree reduces n/2
-// up and broadcasts it down in C chunks of n/(2C). A chunk passes 2(G-1) chain hops and 2D
-// hops across nodes (the fill), and the C - 1 chunks behind it follow one pipeline cycle
-// each, a cycle being one chunk over every edge of both trees both ways at once:
-//   T = 2(G-1) (a_node + n/(2C) b_chain) + 2D (a_net + n/(2C) b_across)
-//       + (C-1) (a + n/(2C) b_all) [+ n/(2C) g per reducing hop]
+// collective/tree.h's): T >= 2 trees (one per channel), tree k in the shape of binary tree
+// k mod 2 across the N = p/G nodes, joining the first GPUs (heads) of chains through every
+// node's GPUs, at depth at most D. Each tree reduces n/T up and broadcasts it down in C
+// chunks of n/(TC). A chunk passes 2(G-1) chain hops and 2D hops across nodes (the fill),
+// and the C - 1 chunks behind it follow one pipeline cycle each, a cycle being one chunk
+// over every edge of every tree both ways at once:
+//   T = 2(G-1) (a_node + n/(TC) b_chain) + 2D (a_net + n/(TC) b_across)
+//       + (C-1) (a + n/(TC) b_all) [+ n/(TC) g per reducing hop]
 // each b the busiest rank or link of its step (steps of a level's hops in every node and
-// both trees at once). With C = 1 on one node this is exact (the two chains' hops use
-// different links); with C > 1 the fill and drain overlap more than the formula lets them,
-// so it is an upper estimate, close once C is large. NCCL's latency: 2((G-1) intraLat +
-// log2(N) interLat).
+// tree at once). With C = 1 this is exact where the hops of a level meet only as the
+// formula has them (one node of 2 trees; a NIC shared by two child nodes); with C > 1 the
+// fill and drain overlap more than the formula lets them, so it is an estimate, close once
+// C is large. NCCL's latency: 2((G-1) intraLat + log2(N) interLat).
 namespace {
 
 struct NcclTreeLayout {
-  std::size_t p, g, nodes;
+  std::size_t p, g, nodes, trees;
   std::vector<std::size_t> node_parent, node_depth;  // of tree 0's positions; [0] the root
 
-  NcclTreeLayout(std::size_t ranks, std::size_t node_gpus)
-      : p(ranks), g(node_gpus), nodes(ranks / node_gpus), node_parent(nodes), node_depth(nodes) {
+  NcclTreeLayout(std::size_t ranks, std::size_t node_gpus, std::size_t tree_count)
+      : p(ranks), g(node_gpus), nodes(ranks / node_gpus), trees(tree_count), node_parent(nodes),
+        node_depth(nodes) {
     for (std::size_t q = 1; q < nodes; ++q) {
       const std::size_t b = q & (~q + 1), up = (q ^ b) | (2 * b);
       node_parent[q] = up < nodes ? up : q ^ b;
@@ -96,24 +97,25 @@ struct NcclTreeLayout {
   }
   std::size_t depth(std::size_t q) const { return q == 0 ? 0 : 1 + depth(node_parent[q]); }
   std::size_t max_depth() const { return *std::max_element(node_depth.begin(), node_depth.end()); }
-  std::size_t node_at(std::size_t q, int tree) const {
-    return tree == 0 ? q : nodes % 2 == 0 ? nodes - 1 - q : (q + 1) % nodes;
+  std::size_t node_at(std::size_t q, std::size_t tree) const {
+    return tree % 2 == 0 ? q : nodes % 2 == 0 ? nodes - 1 - q : (q + 1) % nodes;
   }
-  Rank gpu(std::size_t node, std::size_t place, int tree) const {
-    return rank(node * g + (tree == 0 ? place : g - 1 - place));
+  Rank gpu(std::size_t node, std::size_t place, std::size_t tree) const {
+    const std::size_t step = (tree / 2 + place) % g;
+    return rank(node * g + (tree % 2 == 0 ? step : g - 1 - step));
   }
-  /// Chain hops from place i to i - 1 (up) in every node and both trees.
+  /// Chain hops from place i to i - 1 (up) in every node and tree.
   Step chain_hops(std::size_t i, bool up, double units) const {
     Step step{{}, 1, true};
-    for (int tree = 0; tree < 2; ++tree) {
+    for (std::size_t tree = 0; tree < trees; ++tree) {
       for (std::size_t m = 0; m < nodes; ++m) add(step, gpu(m, i, tree), gpu(m, i - 1, tree), up, units);
     }
     return step;
   }
-  /// Hops between the heads of nodes at depth d and their parents' (every d: 0), both trees.
+  /// Hops between the heads of nodes at depth d and their parents' (every d: 0), every tree.
   Step node_hops(std::size_t d, bool up, double units) const {
     Step step{{}, 1, true};
-    for (int tree = 0; tree < 2; ++tree) {
+    for (std::size_t tree = 0; tree < trees; ++tree) {
       for (std::size_t q = 1; q < nodes; ++q) {
         if (d != 0 && node_depth[q] != d) continue;
         add(step, gpu(node_at(q, tree), 0, tree), gpu(node_at(node_parent[q], tree), 0, tree), up, units);
@@ -128,16 +130,16 @@ struct NcclTreeLayout {
 
 }  // namespace
 
-Plan nccl_tree(std::size_t p, std::size_t node_gpus, std::size_t chunks) {
+Plan nccl_tree(std::size_t p, std::size_t node_gpus, std::size_t trees, std::size_t chunks) {
   if (p % node_gpus != 0) {
     throw InputError("tree: nodes of " + std::to_string(node_gpus) + " GPUs do not divide " + std::to_string(p) +
                      " ranks");
   }
-  const NcclTreeLayout layout(p, node_gpus);
-  const double u = 0.5 / static_cast<double>(chunks);  // a chunk of one tree's half
+  const NcclTreeLayout layout(p, node_gpus, std::max<std::size_t>(trees, 2));
+  const double u = 1.0 / static_cast<double>(layout.trees * chunks);  // a chunk of one tree's share
   const double g = static_cast<double>(node_gpus), depth = static_cast<double>(layout.max_depth());
-  Plan plan{{}, "2(G-1) (a + n/(2C) b) + 2D (a' + n/(2C) b') + (C-1) (a'' + n/(2C) b''), G GPUs a node, "
-                "D the depth of the tree of nodes, b'' with every edge busy (approximate)",
+  Plan plan{{}, "2(G-1) (a + n/(TC) b) + 2D (a' + n/(TC) b') + (C-1) (a'' + n/(TC) b''), G GPUs a node, "
+                "T trees, D the depth of the tree of nodes, b'' with every edge busy (approximate)",
             true};
   if (node_gpus > 1) {
     Phase chains{"node chains", 2 * (g - 1), 2 * (g - 1) * u, (g - 1) * u};
@@ -152,6 +154,7 @@ Plan nccl_tree(std::size_t p, std::size_t node_gpus, std::size_t chunks) {
     plan.phases.push_back(std::move(across));
   }
   if (chunks > 1) {
+    // Every edge of every tree both ways, a chunk each: one pipeline cycle.
     const double cycles = static_cast<double>(chunks - 1);
     Step all{{}, cycles, true};
     for (const bool up : {true, false}) {
@@ -360,7 +363,7 @@ Plan plan(const Topology& t, Kind kind, Algo algorithm, const ModelOptions& o) {
     case Algo::kDimensional: return levels_plan(t, kind, algorithm, o);
     case Algo::kTree:
       if (kind != Kind::kAllReduce) return binomial(p, o.root, kind == Kind::kReduce);
-      return o.tree_node_gpus > 1 ? nccl_tree(p, o.tree_node_gpus, o.chunks) : double_binary_tree(p);
+      return o.tree_node_gpus > 1 ? nccl_tree(p, o.tree_node_gpus, o.channels, o.chunks) : double_binary_tree(p);
     case Algo::kRecursiveDoubling:
     case Algo::kRecursiveHalving:
     case Algo::kRabenseifner: return recursive(kind, algorithm, p);
