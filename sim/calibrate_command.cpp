@@ -66,8 +66,8 @@ std::string calibrated_spec(const std::string& base_path, const Topology& topolo
   *spec.mutable_library() = library_message(result.fit.library);
   spec.set_description(spec.description() + " (calibrated)");
   std::ostringstream text;
-  text << "# Calibrated from " << base_path << " by commsim calibrate: least squares on the relative error\n"
-       << "# of " << result.before.rows.size() << " measured rows (" << join(fitted) << ").\n"
+  text << "# Calibrated from " << base_path << " by commsim calibrate: robust (soft-L1) least squares on the\n"
+       << "# relative error of " << result.before.rows.size() << " measured rows (" << join(fitted) << ").\n"
        << "# |error| median / p90 before: " << error_summary(result.before) << "\n"
        << "#                       after: " << error_summary(result.after) << "\n";
   if (const std::string by_operation = operation_summary(result.after); !by_operation.empty()) {

@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include "study/bounded_least_squares.h"
 #include "study_test_support.h"
 #include "topology/builders.h"
@@ -97,6 +100,37 @@ TEST(Calibration, RecoversTheTermsThatMadeTheMeasurements) {
   EXPECT_EQ(result.fit.library.name, "two-protocol-calibrated");
   ASSERT_TRUE(result.fit.library.estimate);  // it still chooses as the start estimates
   EXPECT_EQ(result.fit.library.estimate->protocols, start.protocols);
+}
+
+TEST(Calibration, ARowNoTermCanFollowDoesNotPullTheOthersOff) {
+  // The measurements of RecoversTheTermsThatMadeTheMeasurements, with the 1 MiB AllReduce
+  // measured 1.5 times slower (a row run another way than the estimate says). The loss is
+  // soft-L1 on the relative error: the other 21 rows stay within 5% and the odd row is left
+  // at most of its error (-29%); plain least squares spreads it, to 10% on the 1 MiB
+  // AllGather and -23% on the odd row.
+  Topology scaled = node();
+  scaled.scale_bandwidths({0.8, 1, 1});
+  const LibraryProfile start = library(8, 0.5, 5, 5);
+  ValidationOptions options{library(5, 0.8, 9, 3, 0.4), std::nullopt, AlgorithmKind::kRing, 1};
+  options.library.estimate_as(start);
+  std::vector<Measurement> rows = measured_by(scaled, options);
+  const auto odd = std::find_if(rows.begin(), rows.end(), [](const Measurement& m) {
+    return m.operation == MeasuredOperation::of(CollectiveKind::kAllReduce) && m.size_bytes == (Bytes{1} << 20);
+  });
+  ASSERT_NE(odd, rows.end());
+  odd->out_of_place.time_us *= 1.5;
+  CalibrationOptions calibration;
+  calibration.validation = options;
+  calibration.validation.library = start;
+  const CalibrationResult result = calibrate(node(), rows, {}, calibration);
+  const std::size_t odd_row = static_cast<std::size_t>(odd - rows.begin());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (i == odd_row) {
+      EXPECT_LT(result.after.rows[i].error, -0.25);
+    } else {
+      EXPECT_LT(std::abs(result.after.rows[i].error), 0.05) << rows[i].source;
+    }
+  }
 }
 
 TEST(Calibration, AShareHeldByItsCapStillFits) {
