@@ -4,7 +4,7 @@
 #include <limits>
 
 #include "base/error.h"
-#include "study/collective_study.h"
+#include "collective/algorithms.h"
 #include "topology/builders.h"
 #include "topology/spec_file.h"
 #include "topology/spec_message.h"

@@ -151,6 +151,17 @@ AlgorithmKind default_algorithm(CollectiveKind kind, const Topology& topology, b
   return A::kRing;
 }
 
+std::size_t default_channels(const Topology& topology, const LibraryProfile& library) {
+  const Shape& shape = topology.shape();
+  return !library.ideal() && shape.kind == TopologyKind::kHierarchical ? shape.levels.at(0) : 1;
+}
+
+std::size_t default_tree_node_gpus(const Topology& topology, const LibraryProfile& library) {
+  if (library.ideal()) return 1;
+  const Shape& shape = topology.shape();
+  return shape.kind == TopologyKind::kHierarchical ? shape.levels.at(0) : topology.npu_count();
+}
+
 Bytes block_space_bytes(CollectiveKind kind, Bytes size, std::size_t ranks) {
   return kind == C::kAllToAll ? multiply_sizes(size, ranks, "AllToAll data of all ranks (size x ranks)") : size;
 }

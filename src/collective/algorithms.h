@@ -39,6 +39,15 @@ std::unique_ptr<Schedule> make_group_schedule(CollectiveKind kind, AlgorithmKind
 /// otherwise), tree for Broadcast and Reduce, direct for AllToAll, dissemination for Barrier.
 AlgorithmKind default_algorithm(CollectiveKind kind, const Topology& topology, bool whole_topology);
 
+/// The rings a library runs at once by default: on a hierarchical topology one per GPU of a
+/// node (a ring per NIC, rail-aligned, as NCCL builds them); else, and under ideal, 1.
+std::size_t default_channels(const Topology& topology, const LibraryProfile& library);
+
+/// The GPUs of a node that NCCL's tree chains (tree.h): under a library, a
+/// hierarchical topology's GPUs per node, and all NPUs on any other topology (one node);
+/// under ideal 1, the double binary tree of all ranks.
+std::size_t default_tree_node_gpus(const Topology& topology, const LibraryProfile& library);
+
 /// Bytes of a schedule's whole block space for an nccl-tests size on p ranks: the size,
 /// except AllToAll, whose blocks hold every rank's data (p * size).
 Bytes block_space_bytes(CollectiveKind kind, Bytes size, std::size_t ranks);

@@ -102,17 +102,6 @@ std::vector<CollectivePoint> fastest_at_each_size(const std::vector<CollectiveBl
 
 }  // namespace
 
-std::size_t default_channels(const Topology& topology, const LibraryProfile& library) {
-  const Shape& shape = topology.shape();
-  return !library.ideal() && shape.kind == TopologyKind::kHierarchical ? shape.levels.at(0) : 1;
-}
-
-std::size_t default_tree_node_gpus(const Topology& topology, const LibraryProfile& library) {
-  if (library.ideal()) return 1;
-  const Shape& shape = topology.shape();
-  return shape.kind == TopologyKind::kHierarchical ? shape.levels.at(0) : topology.npu_count();
-}
-
 std::size_t library_chunks(const Topology& topology, CollectiveKind kind, AlgorithmKind algorithm, Bytes size,
                            const ModelOptions& model, const CollectiveConfig& run) {
   const std::size_t chunks = least_time_chunks(topology, kind, algorithm, size, model);

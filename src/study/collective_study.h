@@ -26,7 +26,7 @@ namespace commsim {
 struct CollectiveStudyOptions {
   /// Overhead, chunks, channels, gamma, root, rank order and verify, as the simulator takes
   /// them; the closed form takes the same (model_options). `run.library` is set per point,
-  /// `run.tree_node_gpus` from the library (default_tree_node_gpus).
+  /// `run.tree_node_gpus` from the library (collective/algorithms.h default_tree_node_gpus).
   /// With `run.record_link_stats` a study records the links of each block's largest size
   /// only (a single point, run_collective_point, records its own).
   CollectiveConfig run;
@@ -63,15 +63,6 @@ struct CollectivePoint {
   std::string verify_error;                        // with run.verify: empty if the data is right
   std::optional<LinkStats> link_stats;             // with run.record_link_stats, T = sim_ps
 };
-
-/// The rings a library runs at once by default: on a hierarchical topology one per GPU of a
-/// node (a ring per NIC, rail-aligned, as NCCL builds them); else, and under ideal, 1.
-std::size_t default_channels(const Topology& topology, const LibraryProfile& library);
-
-/// The GPUs of a node that NCCL's tree chains (collective/tree.h): under a library, a
-/// hierarchical topology's GPUs per node, and all NPUs on any other topology (one node);
-/// under ideal 1, the double binary tree of all ranks.
-std::size_t default_tree_node_gpus(const Topology& topology, const LibraryProfile& library);
 
 /// The chunks a library pipelines `algorithm` with at `size` (least_time_chunks in
 /// model/collective_model.h) within the footprint limits (collective/footprint.h).

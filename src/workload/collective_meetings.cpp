@@ -75,7 +75,26 @@ AlgorithmKind CollectiveMeetings::algorithm_for(const WorkloadNode& s, std::size
   if (s.algorithm) return *s.algorithm;
   const auto chosen = options_.algorithms.find(s.collective);
   if (chosen != options_.algorithms.end()) return chosen->second;
+  if (runs_library_layout(members)) {
+    LibraryProfile as_messages = options_.library;
+    as_messages.in_switch.reset();  // in-switch reduction runs only as a whole collective
+    return nccl_choice(topology_, s.collective, s.bytes, model_for(members), as_messages, options_.protocol).algorithm;
+  }
   return default_algorithm(s.collective, topology_, members == topology_.npu_count());
+}
+
+bool CollectiveMeetings::runs_library_layout(std::size_t members) const {
+  return !options_.library.ideal() && members == topology_.npu_count();
+}
+
+ModelOptions CollectiveMeetings::model_for(std::size_t members) const {
+  ModelOptions model;
+  model.overhead_s = seconds_from_ps(options_.overhead_ps);
+  if (runs_library_layout(members)) {
+    model.channels = default_channels(topology_, options_.library);
+    model.tree_node_gpus = default_tree_node_gpus(topology_, options_.library);
+  }
+  return model;
 }
 
 void CollectiveMeetings::start(Meeting& m, NodeRef last) {
@@ -83,14 +102,17 @@ void CollectiveMeetings::start(Meeting& m, NodeRef last) {
   const std::size_t g = m.members.size();
   const AlgorithmKind algorithm = algorithm_for(s, g);
   try {
-    m.schedule = make_group_schedule(s.collective, algorithm, topology_, g, 0);
+    const ModelOptions layout = model_for(g);
+    m.schedule = runs_library_layout(g) ? make_schedule(s.collective, algorithm, topology_, 0, layout.channels,
+                                                         layout.tree_node_gpus)
+                                        : make_group_schedule(s.collective, algorithm, topology_, g, 0);
     check_footprint(*m.schedule, 1, std::string(algorithm_name(algorithm)) + " " +
                                         std::string(collective_name(s.collective)) + " of " + std::to_string(g) +
                                         " ranks");
   } catch (const InputError& e) {
     throw InputError(node_context(workload_, last.rank, s) + ": " + e.what());
   }
-  const std::optional<Protocol> protocol = protocol_for(s.collective, algorithm, s.bytes);
+  const std::optional<Protocol> protocol = protocol_for(s.collective, algorithm, s.bytes, g);
   record_start(m, s, algorithm, protocol);
   RunOptions run;
   run.chunks = chunks_for(s.collective, algorithm, s.bytes, protocol, *m.schedule);
@@ -126,20 +148,17 @@ void CollectiveMeetings::start(Meeting& m, NodeRef last) {
 
 // The library's protocol for one collective: the one asked for, or NCCL's choice by the
 // closed form; none for the ideal library.
-std::optional<Protocol> CollectiveMeetings::protocol_for(CollectiveKind kind, AlgorithmKind algorithm,
-                                                        Bytes bytes) const {
+std::optional<Protocol> CollectiveMeetings::protocol_for(CollectiveKind kind, AlgorithmKind algorithm, Bytes bytes,
+                                                        std::size_t members) const {
   const LibraryProfile& library = options_.library;
   if (library.ideal() || options_.protocol) return options_.protocol;
-  ModelOptions model;
-  model.overhead_s = seconds_from_ps(options_.overhead_ps);
-  return fastest_protocol(topology_, kind, algorithm, bytes, model, library);
+  return fastest_protocol(topology_, kind, algorithm, bytes, model_for(members), library);
 }
 
 std::size_t CollectiveMeetings::chunks_for(CollectiveKind kind, AlgorithmKind algorithm, Bytes bytes,
                                            std::optional<Protocol> protocol, const Schedule& schedule) const {
   if (options_.library.ideal()) return 1;
-  ModelOptions model;
-  model.overhead_s = seconds_from_ps(options_.overhead_ps);
+  ModelOptions model = model_for(schedule.ranks());
   model.library = options_.library.costs(kind, algorithm, protocol);
   return chunks_within_limits(schedule, least_time_chunks(topology_, kind, algorithm, bytes, model));
 }

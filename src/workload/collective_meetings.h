@@ -15,6 +15,7 @@
 
 #include "collective/runner.h"
 #include "engine/engine.h"
+#include "model/collective_model.h"
 #include "network/network.h"
 #include "workload/replay.h"
 #include "workload/replayed_collective.h"
@@ -63,8 +64,18 @@ class CollectiveMeetings {
 
   Meeting& meeting_of(NodeRef n);
   void start(Meeting& m, NodeRef last);
+  /// The node's or the options' algorithm; else, under a library for the whole topology,
+  /// NCCL's choice among those that run as messages (nccl_choice without in-switch
+  /// reduction); else default_algorithm().
   AlgorithmKind algorithm_for(const WorkloadNode& s, std::size_t members) const;
-  std::optional<Protocol> protocol_for(CollectiveKind kind, AlgorithmKind algorithm, Bytes bytes) const;
+  /// Whether a collective among `members` ranks runs the library's channels and tree layout
+  /// (collective/algorithms.h default_channels, default_tree_node_gpus): under a library,
+  /// when it spans the whole topology.
+  bool runs_library_layout(std::size_t members) const;
+  /// The closed form's options for a collective among `members` ranks.
+  ModelOptions model_for(std::size_t members) const;
+  std::optional<Protocol> protocol_for(CollectiveKind kind, AlgorithmKind algorithm, Bytes bytes,
+                                       std::size_t members) const;
   /// As a library pipelines (model/collective_model.h least_time_chunks), by the closed form
   /// on the whole topology as the protocol is (for a subgroup, an approximation), within the
   /// footprint limits; 1 under the ideal library.

@@ -46,7 +46,10 @@ struct ReplayOptions {
   /// with no call latency, as traces group them with their neighbours.
   LibraryProfile library;
   std::optional<Protocol> protocol;
-  std::map<CollectiveKind, AlgorithmKind> algorithms;  // else default_algorithm()
+  /// Else, under a library for a collective of every rank, NCCL's choice among the
+  /// algorithms that run as messages (not in-switch reduction), on the library's channels and
+  /// tree layout; else default_algorithm().
+  std::map<CollectiveKind, AlgorithmKind> algorithms;
   bool record_timeline = false;
   bool record_link_stats = false;  // per-link statistics (network/link_stats.h)
   /// Called as each node finishes (progress); may be empty.

@@ -12,7 +12,7 @@
 #include "collective/simulate.h"
 #include "collective/tree.h"
 #include "model/collective_model.h"
-#include "study/collective_study.h"
+#include "collective/algorithms.h"
 #include "topology/builders.h"
 
 namespace commsim {

@@ -95,6 +95,35 @@ TEST(Replay, ALibraryPipelinesReplayedCollectivesAsCommsimCollectiveDoes) {
             simulate_collective(node, CollectiveKind::kBroadcast, AlgorithmKind::kRing, size, {}).time_ps);
 }
 
+TEST(Replay, ALibraryRunsNcclsChoiceOnItsChannelsAndTreesAsCommsimCollectiveDoes) {
+  // An AllReduce of every rank on 2 nodes x 4 GPUs under NCCL's profile, with no algorithm
+  // asked for: the replay runs what `commsim collective` picks (NCCL's tree, chained in
+  // each node, 4 trees, at 64 KiB; 4 rail-aligned rings at 64 MiB), on the same channels,
+  // tree layout, protocol and chunks: the same time to the picosecond.
+  TopologyConfig c;
+  c.kind = TopologyKind::kHierarchical;
+  c.nodes = 2;
+  c.gpus_per_node = 4;
+  const Topology cluster = build_topology(c);
+  const LibraryProfile nccl = library_by_name("nccl", "--library");
+  ReplayOptions options;
+  options.library = nccl;
+  CollectiveStudyOptions study;
+  study.library = nccl;
+  study.run.channels = default_channels(cluster, nccl);
+  study.pipeline_as_library = true;
+  for (const auto& [size, algorithm] : {std::pair{Bytes{64} << 10, AlgorithmKind::kTree},
+                                        std::pair{Bytes{64} << 20, AlgorithmKind::kRing}}) {
+    const CollectivePoint point = run_collective_point(cluster, CollectiveKind::kAllReduce, std::nullopt, size, study);
+    EXPECT_EQ(point.algorithm, algorithm) << size;
+    const Workload w = generate_collective({CollectiveKind::kAllReduce, 8, size, std::nullopt});
+    const ReplayResult r = replay_workload(w, cluster, options);
+    ASSERT_EQ(r.collectives.size(), 1u);
+    EXPECT_EQ(r.collectives[0].call.algorithm, algorithm) << size;
+    EXPECT_EQ(r.total_ps, point.sim_ps) << size;
+  }
+}
+
 TEST(Replay, LoneSendAndReceiveAreUnmatchedNotHung) {
   const Topology node = build_topology(default_topology_config());
   const std::string send = deadlock_of(load_chakra_trace(kSamples + "generator/one_comm_send_node"), node);
