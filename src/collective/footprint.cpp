@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
+#include <string>
 
 #include "base/error.h"
 
@@ -44,32 +46,35 @@ CollectiveFootprint estimate_footprint(const Schedule& schedule, std::size_t chu
   return f;
 }
 
+namespace {
+
+// Why a run whose footprint is `f` is beyond the limits, named `run`; nothing if it is not.
+std::optional<std::string> excess(const CollectiveFootprint& f, const std::string& run) {
+  if (f.memory_bytes > kMaxCollectiveMemoryBytes) {
+    return run + " needs about " + rounded(f.memory_bytes / 1e9, " GB") + " of memory (" +
+           rounded(f.peak_flows, "") + " messages in flight); the limit is " +
+           rounded(kMaxCollectiveMemoryBytes / 1e9, " GB");
+  }
+  if (f.messages > kMaxCollectiveMessages) {
+    return run + " sends about " + rounded(f.messages, "") + " messages; the limit is " +
+           rounded(kMaxCollectiveMessages, "") + " (fewer chunks or ranks)";
+  }
+  if (f.lanes > kMaxCollectiveLanes) {
+    return run + " needs " + rounded(f.lanes, "") + " rank x channel x chunk programs; the limit is 2^32";
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::size_t chunks_within_limits(const Schedule& schedule, std::size_t chunks) {
-  const auto fits = [&](std::size_t c) {
-    const CollectiveFootprint f = estimate_footprint(schedule, c);
-    return f.messages <= kMaxCollectiveMessages && f.memory_bytes <= kMaxCollectiveMemoryBytes &&
-           f.lanes <= kMaxCollectiveLanes;
-  };
-  while (chunks > 1 && !fits(chunks)) chunks /= 2;
+  while (chunks > 1 && excess(estimate_footprint(schedule, chunks), "")) chunks /= 2;
   return std::max<std::size_t>(chunks, 1);
 }
 
 void check_footprint(const Schedule& schedule, std::size_t chunks, const std::string& what) {
-  const CollectiveFootprint f = estimate_footprint(schedule, chunks);
   const std::string run = what + " with " + std::to_string(chunks) + " chunk" + (chunks > 1 ? "s" : "");
-  if (f.memory_bytes > kMaxCollectiveMemoryBytes) {
-    throw InputError(run + " needs about " + rounded(f.memory_bytes / 1e9, " GB") + " of memory (" +
-                     rounded(f.peak_flows, "") + " messages in flight); the limit is " +
-                     rounded(kMaxCollectiveMemoryBytes / 1e9, " GB"));
-  }
-  if (f.messages > kMaxCollectiveMessages) {
-    throw InputError(run + " sends about " + rounded(f.messages, "") +
-                     " messages; the limit is " + rounded(kMaxCollectiveMessages, "") +
-                     " (fewer chunks or ranks)");
-  }
-  if (f.lanes > kMaxCollectiveLanes) {
-    throw InputError(run + " needs " + rounded(f.lanes, "") + " rank x channel x chunk programs; the limit is 2^32");
-  }
+  if (const auto why = excess(estimate_footprint(schedule, chunks), run)) throw InputError(*why);
 }
 
 }  // namespace commsim
