@@ -100,7 +100,9 @@ ModelOptions CollectiveMeetings::model_for(std::size_t members) const {
 void CollectiveMeetings::start(Meeting& m, NodeRef last) {
   const WorkloadNode& s = workload_.ranks[last.rank].nodes[last.index];
   const std::size_t g = m.members.size();
-  const AlgorithmKind algorithm = algorithm_for(s, g);
+  const ChoiceKey key{s.collective, s.bytes, g, s.algorithm};
+  auto chosen = choices_.find(key);  // collectives alike choose alike: once for all of them
+  const AlgorithmKind algorithm = chosen != choices_.end() ? chosen->second.algorithm : algorithm_for(s, g);
   try {
     const ModelOptions layout = model_for(g);
     m.schedule = runs_library_layout(g) ? make_schedule(s.collective, algorithm, topology_, 0, layout.channels,
@@ -112,10 +114,15 @@ void CollectiveMeetings::start(Meeting& m, NodeRef last) {
   } catch (const InputError& e) {
     throw InputError(node_context(workload_, last.rank, s) + ": " + e.what());
   }
-  const std::optional<Protocol> protocol = protocol_for(s.collective, algorithm, s.bytes, g);
+  if (chosen == choices_.end()) {
+    const std::optional<Protocol> protocol = protocol_for(s.collective, algorithm, s.bytes, g);
+    const std::size_t chunks = chunks_for(s.collective, algorithm, s.bytes, protocol, *m.schedule);
+    chosen = choices_.emplace(key, Choice{algorithm, protocol, chunks}).first;
+  }
+  const std::optional<Protocol> protocol = chosen->second.protocol;
   record_start(m, s, algorithm, protocol);
   RunOptions run;
-  run.chunks = chunks_for(s.collective, algorithm, s.bytes, protocol, *m.schedule);
+  run.chunks = chosen->second.chunks;
   run.npu_of_rank = m.members;
   Meeting* meeting = &m;
   run.on_rank_done = [this, meeting](Rank member) {

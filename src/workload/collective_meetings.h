@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "collective/runner.h"
@@ -92,6 +93,14 @@ class CollectiveMeetings {
   std::vector<std::map<std::size_t, std::uint64_t>> started_;  // per rank: collectives per group
   std::map<std::pair<std::size_t, std::uint64_t>, std::unique_ptr<Meeting>> meetings_;  // (group, k)
   std::vector<ReplayedCollective> collectives_;
+  // What a collective runs with, by (collective, size, members, the node's own algorithm).
+  struct Choice {
+    AlgorithmKind algorithm;
+    std::optional<Protocol> protocol;
+    std::size_t chunks;
+  };
+  using ChoiceKey = std::tuple<CollectiveKind, Bytes, std::size_t, std::optional<AlgorithmKind>>;
+  std::map<ChoiceKey, Choice> choices_;
 };
 
 }  // namespace commsim::replay
