@@ -104,7 +104,7 @@ std::unique_ptr<Schedule> schedule_for(CollectiveKind kind, AlgorithmKind algori
     case A::kNvls:
     case A::kNvlsTree:
       throw InputError("algorithm '" + std::string(algorithm_name(algorithm)) +
-                       "' reduces in the switch and runs only as a whole collective (commsim collective), "
+                       "' reduces in the switch: it runs as flows to and from the switch, "
                        "not as a schedule of messages");
   }
   throw InternalError("unhandled algorithm");

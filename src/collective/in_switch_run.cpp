@@ -1,12 +1,11 @@
 #include "collective/in_switch_run.h"
 
 #include <bit>
-#include <vector>
+#include <utility>
 
 #include "base/error.h"
 #include "engine/engine.h"
 #include "network/network.h"
-#include "topology/in_switch.h"
 
 namespace commsim {
 namespace {
@@ -17,76 +16,102 @@ Bytes share_bytes(Bytes n, std::uint64_t numerator, std::uint64_t denominator) {
   return static_cast<Bytes>((product + denominator - 1) / denominator);
 }
 
-// Before any flow starts: L_call, and for nvls-tree over N nodes 2 ceil(log2 N) L_net.
-TimePs start_latency(const ProtocolCosts& costs, bool tree, std::uint64_t nodes) {
-  if (!tree) return costs.call_latency_ps;
+// nvls-tree over N nodes: 2 ceil(log2 N) L_net before the flows start; nvls: none.
+TimePs tree_latency(const ProtocolCosts& costs, bool tree, std::uint64_t nodes) {
+  if (!tree) return 0;
   const std::uint64_t levels = 2 * static_cast<std::uint64_t>(std::bit_width(nodes - 1));  // 2 ceil(log2 N)
-  return add_times(costs.call_latency_ps,
-                   multiply_time(costs.step_latency(LinkClass::kNet), levels, "nvls-tree latency"),
-                   "nvls-tree latency");
+  return multiply_time(costs.step_latency(LinkClass::kNet), levels, "nvls-tree latency");
 }
 
 }  // namespace
 
+InSwitchAllReduceRun::InSwitchAllReduceRun(Transport& transport, const Topology& topology,
+                                           std::vector<InSwitchGroup> groups, AlgorithmKind algorithm, Bytes size,
+                                           const ProtocolCosts& costs, std::function<void(Rank)> on_npu_done,
+                                           OnCollectiveMessage on_message)
+    : transport_(transport),
+      topology_(topology),
+      groups_(std::move(groups)),
+      tree_(algorithm == AlgorithmKind::kNvlsTree),
+      size_(size),
+      costs_(costs),
+      on_npu_done_(std::move(on_npu_done)),
+      on_message_(std::move(on_message)),
+      flows_left_(topology.npu_count(), 0) {
+  COMMSIM_CHECK(reduces_in_switch(algorithm) && !groups_.empty(), "an in-switch AllReduce without a reducing switch");
+  for (const InSwitchGroup& group : groups_) {
+    for (const Rank r : group.ranks) flows_left_[r] = tree_ ? 4 : 2;  // to and from the switch, [ring out and in]
+  }
+}
+
+void InSwitchAllReduceRun::start() {
+  const TimePs delay = tree_latency(costs_, tree_, groups_.size());
+  if (delay == 0) {
+    start_flows();
+  } else {
+    transport_.schedule_after(delay, [this] { start_flows(); });
+  }
+}
+
+void InSwitchAllReduceRun::start_flows() {
+  const std::uint64_t g = groups_.front().ranks.size(), nodes = groups_.size();
+  const Bytes switch_bytes = share_bytes(size_, g + 1, g);
+  for (const InSwitchGroup& group : groups_) {
+    for (const Rank r : group.ranks) {
+      send(r, std::nullopt, false, group.switch_vertex, switch_bytes, &costs_);
+      send(r, std::nullopt, true, group.switch_vertex, switch_bytes, &costs_);
+    }
+  }
+  if (!tree_) return;
+  const Bytes ring_bytes = share_bytes(size_, 2 * (nodes - 1), nodes * g);
+  for (std::size_t i = 0; i < nodes; ++i) {
+    for (std::size_t k = 0; k < g; ++k) {
+      send(groups_[i].ranks[k], groups_[(i + 1) % nodes].ranks[k], false, 0, ring_bytes, &full_rate_);
+    }
+  }
+}
+
+void InSwitchAllReduceRun::send(Rank from, std::optional<Rank> to, bool from_switch, VertexId switch_vertex,
+                                Bytes bytes, const ProtocolCosts* costs) {
+  const CollectiveMessage message{from, to, from_switch, bytes, 0, 0, 0, transport_.now(), 0};
+  EventCall on_arrival = transport_.once([this, message] { arrived(message); });
+  const SendOptions options{.library = costs};
+  if (to) {
+    transport_.send(from, *to, bytes, std::move(on_arrival), options);
+  } else {
+    const ChannelId channel =
+        from_switch ? topology_.channel_between(switch_vertex, from) : topology_.channel_between(from, switch_vertex);
+    transport_.send_along(Route{channel}, bytes, std::move(on_arrival), options);
+  }
+  ++flows_;
+}
+
+void InSwitchAllReduceRun::arrived(const CollectiveMessage& message) {
+  last_arrival_ps_ = transport_.now();
+  if (on_message_) {
+    CollectiveMessage reported = message;
+    reported.arrived_ps = last_arrival_ps_;
+    on_message_(reported);
+  }
+  done_with(message.rank);
+  if (message.peer) done_with(*message.peer);
+}
+
+void InSwitchAllReduceRun::done_with(Rank npu) {
+  if (--flows_left_[npu] == 0 && on_npu_done_) on_npu_done_(npu);
+}
+
 InSwitchRun simulate_in_switch_allreduce(const Topology& topology, AlgorithmKind algorithm, Bytes size,
                                          const ProtocolCosts& costs, TimePs overhead_ps,
                                          const OnCollectiveMessage& on_message) {
-  const bool tree = algorithm == AlgorithmKind::kNvlsTree;
-  COMMSIM_CHECK(reduces_in_switch(algorithm) && !in_switch_unavailable(topology, tree),
+  COMMSIM_CHECK(reduces_in_switch(algorithm) && !in_switch_unavailable(topology, algorithm == AlgorithmKind::kNvlsTree),
                 "in-switch AllReduce on a topology that cannot run it (the caller checks)");
-  const std::vector<InSwitchGroup> groups = in_switch_groups(topology);
-  const std::uint64_t g = groups.front().ranks.size(), nodes = groups.size();
-
-  // Routes of the flows to and from the switch, and the rank each serves.
-  std::vector<Route> routes;
-  std::vector<Rank> rank_of_route;
-  for (const InSwitchGroup& group : groups) {
-    for (const Rank r : group.ranks) {
-      routes.push_back({topology.channel_between(r, group.switch_vertex)});
-      routes.push_back({topology.channel_between(group.switch_vertex, r)});
-      rank_of_route.insert(rank_of_route.end(), {r, r});
-    }
-  }
-  const Bytes switch_bytes = share_bytes(size, g + 1, g);
-  const Bytes ring_bytes = share_bytes(size, 2 * (nodes - 1), nodes * g);
-
   Engine engine;
   Network network(engine, topology, overhead_ps, costs);
-  const ProtocolCosts full_rate;  // no step latency, efficiency 1
-  InSwitchRun run;
-  TimePs last_arrival = 0;
-  // Each flow's arrival; with on_message, reported as the message it is.
-  const auto arrived = [&](CollectiveMessage message) {
-    return [&, message]() mutable {
-      last_arrival = engine.now();
-      if (!on_message) return;
-      message.arrived_ps = engine.now();
-      on_message(message);
-    };
-  };
-  const auto start = [&] {
-    for (std::size_t i = 0; i < routes.size(); ++i) {
-      const bool from_switch = i % 2 == 1;
-      network.send_along(routes[i], switch_bytes,
-                         arrived({rank_of_route[i], std::nullopt, from_switch, switch_bytes, 0, 0, 0, engine.now(), 0}),
-                         SendOptions{});
-    }
-    run.flows = routes.size();
-    if (!tree) return;
-    for (std::size_t i = 0; i < nodes; ++i) {
-      for (std::size_t k = 0; k < g; ++k) {
-        const Rank src = groups[i].ranks[k], dst = groups[(i + 1) % nodes].ranks[k];
-        network.send(src, dst, ring_bytes, arrived({src, dst, false, ring_bytes, 0, 0, 0, engine.now(), 0}),
-                     SendOptions{.library = &full_rate});
-        ++run.flows;
-      }
-    }
-  };
-  engine.schedule_after(start_latency(costs, tree, nodes), start);
+  InSwitchAllReduceRun run(network, topology, in_switch_groups(topology), algorithm, size, costs, {}, on_message);
+  engine.schedule_after(costs.call_latency_ps, [&run] { run.start(); });
   engine.run();
-  run.time_ps = last_arrival;
-  run.link_stats = network.link_stats(run.time_ps);
-  return run;
+  return {run.last_arrival_ps(), run.flows(), network.link_stats(run.last_arrival_ps())};
 }
 
 }  // namespace commsim

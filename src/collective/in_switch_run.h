@@ -3,8 +3,8 @@
 //
 // The switch reads every GPU's data, adds it up and multicasts the sum, chunk by chunk, so
 // that reading, reducing and multicasting overlap (NCCL pipelines NVLS through its
-// buffers). At the flow level that is a set of concurrent flows. With G GPUs on a
-// reducing switch and n the AllReduce size:
+// buffers). At the flow level that is a set of concurrent flows. With G GPUs of the
+// communicator on a reducing switch and n the AllReduce size:
 //   GPU -> switch   n (G+1)/G bytes: its n to be reduced, and the 1/G it multicasts
 //   switch -> GPU   n (G+1)/G bytes: its reduced 1/G, and every multicast result
 // (the GPU that owns a slice reads it reduced, then stores it to all: multimem.ld_reduce,
@@ -15,15 +15,65 @@
 // step (one reduction round), and the whole starts after the call latency and, for
 // nvls-tree, 2 ceil(log2 N) network steps (NCCL's NVLSTree latency, tuning.cc):
 //   T = L_call + [2 ceil(log2 N) L_net] + max over flows (o + step + path latency + bytes / rate)
+// A GPU's part is done when every flow it sends or receives has arrived.
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
 
 #include "base/collectives.h"
 #include "base/units.h"
 #include "collective/collective_message.h"
 #include "network/link_stats.h"
+#include "network/transport.h"
+#include "topology/in_switch.h"
 #include "topology/library.h"
 #include "topology/topology.h"
 
 namespace commsim {
+
+/// One in-switch AllReduce among the NPUs of `groups` (in_switch_groups), on a transport
+/// that may carry other traffic (a replay's network).
+class InSwitchAllReduceRun {
+ public:
+  /// Precondition: the groups can run `algorithm` (callers check inapplicable_reason on the
+  /// topology the communicator spans). `costs`: the library's in-switch costs
+  /// (LibraryProfile::in_switch), or none (ideal). `on_npu_done` (optional) hears of each
+  /// NPU whose part is done; `on_message` (optional) of every flow as it arrives.
+  InSwitchAllReduceRun(Transport& transport, const Topology& topology, std::vector<InSwitchGroup> groups,
+                       AlgorithmKind algorithm, Bytes size, const ProtocolCosts& costs,
+                       std::function<void(Rank)> on_npu_done = {}, OnCollectiveMessage on_message = {});
+  InSwitchAllReduceRun(const InSwitchAllReduceRun&) = delete;
+  InSwitchAllReduceRun& operator=(const InSwitchAllReduceRun&) = delete;
+
+  /// Starts the run now, its call latency already paid: the flows start after nvls-tree's
+  /// network steps.
+  void start();
+  TimePs last_arrival_ps() const { return last_arrival_ps_; }
+  std::uint64_t flows() const { return flows_; }
+
+ private:
+  void start_flows();
+  /// A flow of `bytes` from NPU `from` to NPU `to`, or between `from` and its switch.
+  void send(Rank from, std::optional<Rank> to, bool from_switch, VertexId switch_vertex, Bytes bytes,
+            const ProtocolCosts* costs);
+  void arrived(const CollectiveMessage& message);
+  void done_with(Rank npu);
+
+  Transport& transport_;
+  const Topology& topology_;
+  std::vector<InSwitchGroup> groups_;
+  bool tree_;
+  Bytes size_;
+  ProtocolCosts costs_;
+  ProtocolCosts full_rate_;  // the tree's network flows: no step latency, efficiency 1
+  std::function<void(Rank)> on_npu_done_;
+  OnCollectiveMessage on_message_;
+  std::vector<std::uint32_t> flows_left_;  // per NPU of the topology (0 for non-members)
+  TimePs last_arrival_ps_ = 0;
+  std::uint64_t flows_ = 0;
+};
 
 struct InSwitchRun {
   TimePs time_ps = 0;
@@ -31,9 +81,10 @@ struct InSwitchRun {
   LinkStats link_stats;  // T = time_ps
 };
 
-/// Precondition: the topology can run `algorithm` (in_switch_unavailable is empty; callers
-/// check inapplicable_reason). `costs`: the library's in-switch costs (LibraryProfile::in_switch), or none (ideal).
-/// `on_message`, if set, hears of every flow as it arrives (ranks are NPUs).
+/// The AllReduce of every NPU of `topology`, alone on its network. Precondition: the
+/// topology can run `algorithm` (in_switch_unavailable is empty; callers check
+/// inapplicable_reason). `on_message`, if set, hears of every flow as it arrives (ranks
+/// are NPUs).
 InSwitchRun simulate_in_switch_allreduce(const Topology& topology, AlgorithmKind algorithm, Bytes size,
                                          const ProtocolCosts& costs, TimePs overhead_ps,
                                          const OnCollectiveMessage& on_message = {});

@@ -68,16 +68,16 @@ std::vector<Message> round_of_sends(const ParallelConfig& parallel, const Traffi
   return sends;
 }
 
-// NCCL's choice (model/collective_model.h nccl_choice) among the algorithms a group can run
-// as messages: those that reduce in the switch run only as a whole collective, so the
-// simulated step (study/training_step_sim.h) could not run them, and the two would differ.
+// NCCL's choice (model/collective_model.h nccl_choice) among the algorithms the group can
+// run: NVLS where its GPUs' switch reduces (a TP group on an H100 node's NVSwitch).
 CostedTraffic cost_collective(const Topology& spanned, const TrafficEntry& e, const LibraryProfile& library,
                               TimePs overhead_ps) {
   CostedTraffic best{e, std::nullopt, std::nullopt, 0, 0};
   ModelOptions model;
   model.overhead_s = seconds_from_ps(overhead_ps);
   for (const AlgorithmKind algorithm : nccl_algorithms(*e.collective)) {
-    if (reduces_in_switch(algorithm) || inapplicable_reason(*e.collective, algorithm, spanned)) continue;
+    if (reduces_in_switch(algorithm) && !library.in_switch) continue;  // as nccl_choice
+    if (inapplicable_reason(*e.collective, algorithm, spanned)) continue;
     const std::optional<Protocol> protocol =
         fastest_protocol(spanned, *e.collective, algorithm, e.bytes_per_op, model, library);
     ModelOptions with_costs = model;

@@ -1,11 +1,16 @@
 #include "topology/in_switch.h"
 
+#include <algorithm>
+
 namespace commsim {
 
-std::vector<InSwitchGroup> in_switch_groups(const Topology& topology) {
+namespace {
+
+// The reducing switches of the NPUs `ranks` (ascending), each with those of them it serves.
+std::vector<InSwitchGroup> groups_of(const Topology& topology, const std::vector<Rank>& ranks) {
   std::vector<InSwitchGroup> groups;
   const Graph& g = topology.graph();
-  for (Rank r = 0; r < topology.npu_count(); ++r) {
+  for (const Rank r : ranks) {
     for (auto [it, end] = boost::adjacent_vertices(r, g); it != end; ++it) {
       const auto v = static_cast<VertexId>(*it);
       if (!topology.vertex(v).reduces) continue;
@@ -17,6 +22,19 @@ std::vector<InSwitchGroup> in_switch_groups(const Topology& topology) {
     }
   }
   return groups;
+}
+
+}  // namespace
+
+std::vector<InSwitchGroup> in_switch_groups(const Topology& topology) {
+  std::vector<Rank> all(topology.npu_count());
+  for (Rank r = 0; r < all.size(); ++r) all[r] = r;
+  return groups_of(topology, all);
+}
+
+std::vector<InSwitchGroup> in_switch_groups(const Topology& topology, std::vector<Rank> members) {
+  std::sort(members.begin(), members.end());
+  return groups_of(topology, members);
 }
 
 std::optional<std::string> in_switch_unavailable(const Topology& topology, bool across_nodes) {

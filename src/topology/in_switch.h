@@ -22,6 +22,9 @@ struct InSwitchGroup {
 /// Each reducing switch with the NPUs linked directly to it (an NPU joins the first such
 /// switch it is linked to), ordered by their lowest rank. Empty when no switch reduces.
 std::vector<InSwitchGroup> in_switch_groups(const Topology& topology);
+/// The same for the NPUs `members` of a communicator: each reducing switch with the members
+/// among its NPUs, switches without members left out.
+std::vector<InSwitchGroup> in_switch_groups(const Topology& topology, std::vector<Rank> members);
 
 /// Why NVLS cannot run an AllReduce over all NPUs of `topology`, or nothing if it can:
 ///   across_nodes false (algorithm nvls): every NPU on one reducing switch;

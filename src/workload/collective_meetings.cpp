@@ -5,7 +5,10 @@
 #include "base/error.h"
 #include "collective/algorithms.h"
 #include "collective/footprint.h"
+#include "collective/in_switch_run.h"
 #include "model/collective_model.h"
+#include "topology/group_topology.h"
+#include "topology/in_switch.h"
 
 namespace commsim::replay {
 
@@ -19,8 +22,9 @@ struct CollectiveMeetings::Meeting {
   std::size_t done = 0;       // members whose part is done
   std::size_t collective = 0;  // its entry in collectives_
   std::unique_ptr<Schedule> schedule;
-  std::unique_ptr<CollectiveRunner> runner;
-  bool started = false;  // runner->start() has returned
+  std::unique_ptr<CollectiveRunner> runner;          // a schedule's run, or
+  std::unique_ptr<InSwitchAllReduceRun> in_switch;  // an AllReduce the switch reduces
+  bool started = false;  // the run's start() has returned
 };
 
 CollectiveMeetings::CollectiveMeetings(const Workload& workload, const Topology& topology,
@@ -71,14 +75,21 @@ std::optional<std::vector<NodeRef>> CollectiveMeetings::join(NodeRef n) {
   return waited;
 }
 
-AlgorithmKind CollectiveMeetings::algorithm_for(const WorkloadNode& s, std::size_t members) const {
+const Topology& CollectiveMeetings::spanned_by(std::size_t group, const std::vector<Rank>& members) {
+  if (members.size() == topology_.npu_count()) return topology_;
+  auto it = group_topologies_.find(group);
+  if (it == group_topologies_.end()) it = group_topologies_.emplace(group, group_topology(topology_, members)).first;
+  return it->second;
+}
+
+AlgorithmKind CollectiveMeetings::algorithm_for(const WorkloadNode& s, const Topology& spanned) const {
   if (s.algorithm) return *s.algorithm;
   const auto chosen = options_.algorithms.find(s.collective);
   if (chosen != options_.algorithms.end()) return chosen->second;
-  if (runs_library_layout(members)) {
-    LibraryProfile as_messages = options_.library;
-    as_messages.in_switch.reset();  // in-switch reduction runs only as a whole collective
-    return nccl_choice(topology_, s.collective, s.bytes, model_for(members), as_messages, options_.protocol).algorithm;
+  const std::size_t members = spanned.npu_count();
+  if (!options_.library.ideal()) {
+    return nccl_choice(spanned, s.collective, s.bytes, model_for(members), options_.library, options_.protocol)
+        .algorithm;
   }
   return default_algorithm(s.collective, topology_, members == topology_.npu_count());
 }
@@ -99,75 +110,115 @@ ModelOptions CollectiveMeetings::model_for(std::size_t members) const {
 
 void CollectiveMeetings::start(Meeting& m, NodeRef last) {
   const WorkloadNode& s = workload_.ranks[last.rank].nodes[last.index];
-  const std::size_t g = m.members.size();
-  const ChoiceKey key{s.collective, s.bytes, g, s.algorithm};
+  const std::size_t group = group_key(s);
+  const Topology& spanned = spanned_by(group, m.members);
+  const ChoiceKey key{s.collective, s.bytes, group, s.algorithm};
   auto chosen = choices_.find(key);  // collectives alike choose alike: once for all of them
-  const AlgorithmKind algorithm = chosen != choices_.end() ? chosen->second.algorithm : algorithm_for(s, g);
+  const AlgorithmKind algorithm = chosen != choices_.end() ? chosen->second.algorithm : algorithm_for(s, spanned);
   try {
-    const ModelOptions layout = model_for(g);
-    m.schedule = runs_library_layout(g) ? make_schedule(s.collective, algorithm, topology_, 0, layout.channels,
-                                                         layout.tree_node_gpus)
-                                        : make_group_schedule(s.collective, algorithm, topology_, g, 0);
-    check_footprint(*m.schedule, 1, std::string(algorithm_name(algorithm)) + " " +
-                                        std::string(collective_name(s.collective)) + " of " + std::to_string(g) +
-                                        " ranks");
+    prepare(m, s, spanned, algorithm);
   } catch (const InputError& e) {
     throw InputError(node_context(workload_, last.rank, s) + ": " + e.what());
   }
   if (chosen == choices_.end()) {
-    const std::optional<Protocol> protocol = protocol_for(s.collective, algorithm, s.bytes, g);
-    const std::size_t chunks = chunks_for(s.collective, algorithm, s.bytes, protocol, *m.schedule);
+    const std::optional<Protocol> protocol = protocol_for(s.collective, algorithm, s.bytes, spanned);
+    const std::size_t chunks =
+        m.schedule ? chunks_for(s.collective, algorithm, s.bytes, protocol, spanned, *m.schedule) : 1;
     chosen = choices_.emplace(key, Choice{algorithm, protocol, chunks}).first;
   }
   const std::optional<Protocol> protocol = chosen->second.protocol;
   record_start(m, s, algorithm, protocol);
-  RunOptions run;
-  run.chunks = chosen->second.chunks;
-  run.npu_of_rank = m.members;
+  const ProtocolCosts costs = options_.library.costs(s.collective, algorithm, protocol);
+  if (reduces_in_switch(algorithm)) {
+    make_in_switch_run(m, group, algorithm, s.bytes, costs);
+  } else {
+    make_runner(m, s, algorithm, chosen->second.chunks, costs);
+  }
   Meeting* meeting = &m;
-  run.on_rank_done = [this, meeting](Rank member) {
-    if (++meeting->done == meeting->members.size()) collectives_[meeting->collective].end_ps = engine_.now();
-    const NodeRef done{meeting->members[member], *meeting->node_of_member[member]};
-    // A collective with nothing to send (one member) finishes inside start(); finishing
-    // it in a later event of the same instant keeps a chain of them from recursing
-    // make_ready -> finish -> make_ready once per node, which would overflow the stack.
-    if (meeting->started) {
-      finish_(done);
-    } else {
-      engine_.schedule_after(0, [this, done] { finish_(done); });
-    }
-  };
-  run.library = options_.library.costs(s.collective, algorithm, protocol);
-  run.rate_caps_by_class = collective_rate_caps(s.collective, algorithm, s.bytes, g, options_.library);
-  const TimePs call_ps = run.library->call_latency_ps;
-  m.runner = std::make_unique<CollectiveRunner>(network_, *m.schedule, block_space_bytes(s.collective, s.bytes, g),
-                                                std::move(run));
   const auto launch = [meeting] {
-    meeting->runner->start();
+    if (meeting->runner) meeting->runner->start();
+    if (meeting->in_switch) meeting->in_switch->start();
     meeting->started = true;
   };
-  if (call_ps == 0) {
+  if (costs.call_latency_ps == 0) {
     launch();
   } else {
-    engine_.schedule_after(call_ps, launch);  // the library's launch and set-up
+    engine_.schedule_after(costs.call_latency_ps, launch);  // the library's launch and set-up
+  }
+}
+
+void CollectiveMeetings::make_runner(Meeting& m, const WorkloadNode& s, AlgorithmKind algorithm, std::size_t chunks,
+                                     const ProtocolCosts& costs) {
+  RunOptions run;
+  run.chunks = chunks;
+  run.npu_of_rank = m.members;
+  run.on_rank_done = [this, meeting = &m](Rank member) { member_done(*meeting, member); };
+  run.library = costs;
+  run.rate_caps_by_class = collective_rate_caps(s.collective, algorithm, s.bytes, m.members.size(), options_.library);
+  m.runner = std::make_unique<CollectiveRunner>(network_, *m.schedule,
+                                                block_space_bytes(s.collective, s.bytes, m.members.size()),
+                                                std::move(run));
+}
+
+void CollectiveMeetings::make_in_switch_run(Meeting& m, std::size_t group, AlgorithmKind algorithm, Bytes bytes,
+                                            const ProtocolCosts& costs) {
+  auto groups = switch_groups_.find(group);
+  if (groups == switch_groups_.end()) groups = switch_groups_.emplace(group, in_switch_groups(topology_, m.members)).first;
+  std::vector<std::pair<Rank, std::size_t>> member_of_npu;  // (NPU, position in members), by NPU
+  for (std::size_t i = 0; i < m.members.size(); ++i) member_of_npu.emplace_back(m.members[i], i);
+  std::sort(member_of_npu.begin(), member_of_npu.end());
+  const auto on_npu_done = [this, meeting = &m, member_of_npu = std::move(member_of_npu)](Rank npu) {
+    const auto it = std::lower_bound(member_of_npu.begin(), member_of_npu.end(), std::pair<Rank, std::size_t>{npu, 0});
+    member_done(*meeting, it->second);
+  };
+  m.in_switch = std::make_unique<InSwitchAllReduceRun>(network_, topology_, groups->second, algorithm, bytes, costs,
+                                                       on_npu_done);
+}
+
+void CollectiveMeetings::prepare(Meeting& m, const WorkloadNode& s, const Topology& spanned, AlgorithmKind algorithm) {
+  const std::size_t g = m.members.size();
+  if (reduces_in_switch(algorithm)) {  // 2 flows per member (+2 across nodes): nothing to refuse
+    if (const auto reason = inapplicable_reason(s.collective, algorithm, spanned)) throw InputError(*reason);
+    return;
+  }
+  const ModelOptions layout = model_for(g);
+  m.schedule = runs_library_layout(g)
+                   ? make_schedule(s.collective, algorithm, topology_, 0, layout.channels, layout.tree_node_gpus)
+                   : make_group_schedule(s.collective, algorithm, topology_, g, 0);
+  check_footprint(*m.schedule, 1, std::string(algorithm_name(algorithm)) + " " +
+                                           std::string(collective_name(s.collective)) + " of " + std::to_string(g) +
+                                           " ranks");
+}
+
+void CollectiveMeetings::member_done(Meeting& m, std::size_t member) {
+  if (++m.done == m.members.size()) collectives_[m.collective].end_ps = engine_.now();
+  const NodeRef done{m.members[member], *m.node_of_member[member]};
+  // A collective with nothing to send (one member) finishes inside start(); finishing
+  // it in a later event of the same instant keeps a chain of them from recursing
+  // make_ready -> finish -> make_ready once per node, which would overflow the stack.
+  if (m.started) {
+    finish_(done);
+  } else {
+    engine_.schedule_after(0, [this, done] { finish_(done); });
   }
 }
 
 // The library's protocol for one collective: the one asked for, or NCCL's choice by the
 // closed form; none for the ideal library.
 std::optional<Protocol> CollectiveMeetings::protocol_for(CollectiveKind kind, AlgorithmKind algorithm, Bytes bytes,
-                                                        std::size_t members) const {
+                                                        const Topology& spanned) const {
   const LibraryProfile& library = options_.library;
   if (library.ideal() || options_.protocol) return options_.protocol;
-  return fastest_protocol(topology_, kind, algorithm, bytes, model_for(members), library);
+  return fastest_protocol(spanned, kind, algorithm, bytes, model_for(spanned.npu_count()), library);
 }
 
 std::size_t CollectiveMeetings::chunks_for(CollectiveKind kind, AlgorithmKind algorithm, Bytes bytes,
-                                           std::optional<Protocol> protocol, const Schedule& schedule) const {
+                                           std::optional<Protocol> protocol, const Topology& spanned,
+                                           const Schedule& schedule) const {
   if (options_.library.ideal()) return 1;
   ModelOptions model = model_for(schedule.ranks());
   model.library = options_.library.costs(kind, algorithm, protocol);
-  return chunks_within_limits(schedule, least_time_chunks(topology_, kind, algorithm, bytes, model));
+  return chunks_within_limits(schedule, least_time_chunks(spanned, kind, algorithm, bytes, model));
 }
 
 void CollectiveMeetings::record_start(Meeting& m, const WorkloadNode& s, AlgorithmKind algorithm,

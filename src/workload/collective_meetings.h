@@ -1,8 +1,9 @@
 #pragma once
 // The collectives of a replay (workload/replay.h): the k-th collective a rank starts in a
 // group meets the k-th of every other member; when the last member arrives it runs, with
-// the chosen algorithm and the library's costs, through the collective runner on the
-// replay's network, and each member's node finishes when that member's part is done.
+// the chosen algorithm and the library's costs, through the collective runner (or, reduced
+// in the switch, collective/in_switch_run.h) on the replay's network, and each member's
+// node finishes when that member's part is done.
 // Internal to the replay.
 
 #include <cstdint>
@@ -18,6 +19,7 @@
 #include "engine/engine.h"
 #include "model/collective_model.h"
 #include "network/network.h"
+#include "topology/in_switch.h"
 #include "workload/replay.h"
 #include "workload/replayed_collective.h"
 
@@ -65,23 +67,41 @@ class CollectiveMeetings {
 
   Meeting& meeting_of(NodeRef n);
   void start(Meeting& m, NodeRef last);
-  /// The node's or the options' algorithm; else, under a library for the whole topology,
-  /// NCCL's choice among those that run as messages (nccl_choice without in-switch
-  /// reduction); else default_algorithm().
-  AlgorithmKind algorithm_for(const WorkloadNode& s, std::size_t members) const;
+  /// The topology the members of `group` span: the whole topology when they are all its
+  /// NPUs, else the group's own (topology/group_topology.h), built once per group.
+  const Topology& spanned_by(std::size_t group, const std::vector<Rank>& members);
   /// Whether a collective among `members` ranks runs the library's channels and tree layout
   /// (collective/algorithms.h default_channels, default_tree_node_gpus): under a library,
   /// when it spans the whole topology.
   bool runs_library_layout(std::size_t members) const;
   /// The closed form's options for a collective among `members` ranks.
   ModelOptions model_for(std::size_t members) const;
+  /// What a collective of node `s` among the members of `group`, who span `spanned`, runs:
+  /// the node's or the options' algorithm; else, under a library, NCCL's choice on the
+  /// topology the members span (nccl_choice, in-switch reduction included where their
+  /// switches reduce); else default_algorithm(). Its protocol: the one asked for, or the
+  /// fastest by the closed form; its chunks: as a library pipelines
+  /// (least_time_chunks), within the footprint limits; 1 under the ideal library.
+  struct Choice {
+    AlgorithmKind algorithm;
+    std::optional<Protocol> protocol;
+    std::size_t chunks;
+  };
+  AlgorithmKind algorithm_for(const WorkloadNode& s, const Topology& spanned) const;
   std::optional<Protocol> protocol_for(CollectiveKind kind, AlgorithmKind algorithm, Bytes bytes,
-                                       std::size_t members) const;
-  /// As a library pipelines (model/collective_model.h least_time_chunks), by the closed form
-  /// on the whole topology as the protocol is (for a subgroup, an approximation), within the
-  /// footprint limits; 1 under the ideal library.
+                                       const Topology& spanned) const;
   std::size_t chunks_for(CollectiveKind kind, AlgorithmKind algorithm, Bytes bytes, std::optional<Protocol> protocol,
-                         const Schedule& schedule) const;
+                         const Topology& spanned, const Schedule& schedule) const;
+  /// The schedule of the members' collective (none for an in-switch AllReduce), checked
+  /// against the footprint limits; throws InputError if the algorithm does not apply.
+  void prepare(Meeting& m, const WorkloadNode& s, const Topology& spanned, AlgorithmKind algorithm);
+  /// The run of a schedule's collective (CollectiveRunner), or of an AllReduce the
+  /// switches of `group` reduce (InSwitchAllReduceRun), each member's part done by member_done.
+  void make_runner(Meeting& m, const WorkloadNode& s, AlgorithmKind algorithm, std::size_t chunks,
+                   const ProtocolCosts& costs);
+  void make_in_switch_run(Meeting& m, std::size_t group, AlgorithmKind algorithm, Bytes bytes,
+                          const ProtocolCosts& costs);
+  void member_done(Meeting& m, std::size_t member);
   void record_start(Meeting& m, const WorkloadNode& s, AlgorithmKind algorithm, std::optional<Protocol> protocol);
 
   const Workload& workload_;
@@ -93,12 +113,9 @@ class CollectiveMeetings {
   std::vector<std::map<std::size_t, std::uint64_t>> started_;  // per rank: collectives per group
   std::map<std::pair<std::size_t, std::uint64_t>, std::unique_ptr<Meeting>> meetings_;  // (group, k)
   std::vector<ReplayedCollective> collectives_;
-  // What a collective runs with, by (collective, size, members, the node's own algorithm).
-  struct Choice {
-    AlgorithmKind algorithm;
-    std::optional<Protocol> protocol;
-    std::size_t chunks;
-  };
+  std::map<std::size_t, Topology> group_topologies_;  // by group (Workload::groups index)
+  std::map<std::size_t, std::vector<InSwitchGroup>> switch_groups_;  // by group: its reducing switches
+  // What a collective runs with, by (collective, size, group, the node's own algorithm).
   using ChoiceKey = std::tuple<CollectiveKind, Bytes, std::size_t, std::optional<AlgorithmKind>>;
   std::map<ChoiceKey, Choice> choices_;
 };

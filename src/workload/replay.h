@@ -40,15 +40,15 @@ struct ReplayOptions {
   TimePs overhead_ps = 0;                              // o, per message
   /// The communication library (topology/library.h). A collective pays its call latency
   /// and runs under `protocol`, or else the protocol of least closed-form time for the same
-  /// collective and size on the whole topology (as NCCL picks; for a subgroup an
-  /// approximation), pipelined in the chunks of least closed-form time (least_time_chunks);
+  /// collective and size on the topology its group spans (as NCCL picks),
+  /// pipelined in the chunks of least closed-form time (least_time_chunks);
   /// a send or receive runs under `protocol`, or else the profile's last (NCCL's Simple),
   /// with no call latency, as traces group them with their neighbours.
   LibraryProfile library;
   std::optional<Protocol> protocol;
-  /// Else, under a library for a collective of every rank, NCCL's choice among the
-  /// algorithms that run as messages (not in-switch reduction), on the library's channels and
-  /// tree layout; else default_algorithm().
+  /// Else, under a library, NCCL's choice on the topology the collective's group spans
+  /// (in-switch reduction where its switches reduce; for a collective of every rank, on the
+  /// library's channels and tree layout); else default_algorithm().
   std::map<CollectiveKind, AlgorithmKind> algorithms;
   bool record_timeline = false;
   bool record_link_stats = false;  // per-link statistics (network/link_stats.h)

@@ -9,6 +9,7 @@
 #include "study/training_search.h"
 #include "study_test_support.h"
 #include "topology/builders.h"
+#include "topology/spec_file.h"
 
 namespace commsim::testing {
 namespace {
@@ -55,6 +56,30 @@ TEST(TrainingStepSimulation, BetweenTheComputeAndTheBound) {
     EXPECT_GE(s.step_ps, ps_from_seconds(a.compute_s) - 100);  // each slice rounds to the ps
     EXPECT_LE(seconds_from_ps(s.step_ps), a.step_bound_s);
     EXPECT_EQ(s.step_ps, s.compute_ps + s.exposed_ps);  // the last rank computes or waits
+  }
+}
+
+TEST(TrainingStepSimulation, TensorParallelAllReducesOnAnNvSwitchRunNvlsInBothForms) {
+  // An H100 node, tp 8: the tensor-parallel group is on a switch that reduces, so NCCL's
+  // choice for its AllReduces is NVLS in the closed form, and the simulated step runs them
+  // so: with no other traffic, its tensor-parallel exposure is their closed form, and the
+  // step the bound.
+  const Topology t = load_topology_file(std::string(COMMSIM_SOURCE_DIR) + "/topologies/h100-nvswitch-node.textproto");
+  TrainingAnalysisOptions o = small_gpt(1, 8, 1);
+  o.library = t.library();
+  const TrainingAnalysis a = analyze_training(t, o);
+  const DimensionCost* tp = nullptr;
+  for (const DimensionCost& d : a.dimensions) {
+    if (d.dimension == ParallelDim::kTp) tp = &d;
+  }
+  ASSERT_NE(tp, nullptr);
+  for (const CostedTraffic& c : tp->operations) EXPECT_EQ(c.algorithm, AlgorithmKind::kNvls) << c.entry.what;
+  const SimulatedStep s = simulate_training_step(t, o, a, {});
+  EXPECT_NEAR(seconds_from_ps(s.step_ps), a.step_bound_s, 1e-9);  // nothing to overlap: compute + tp
+  for (const auto& [dim, exposed_ps] : s.exposed_by_dimension) {
+    if (dim == ParallelDim::kTp) {
+      EXPECT_NEAR(seconds_from_ps(exposed_ps), tp->time_per_step_s, 1e-9);
+    }
   }
 }
 

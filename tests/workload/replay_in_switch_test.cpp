@@ -1,0 +1,151 @@
+// Replay of AllReduces the switch reduces (NVLS): of every rank, of a group on one switch,
+// of groups on several, checked against the closed form, the whole-collective simulator and
+// hand-derived values (collective/in_switch_run.h).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "base/error.h"
+#include "collective/simulate.h"
+#include "model/collective_model.h"
+#include "topology/group_topology.h"
+#include "topology/library.h"
+#include "topology/spec_file.h"
+#include "workload/generators.h"
+#include "workload/replay.h"
+
+namespace commsim {
+namespace {
+
+const std::string kNode = std::string(COMMSIM_SOURCE_DIR) + "/topologies/h100-nvswitch-node.textproto";
+const std::string kCluster = std::string(COMMSIM_SOURCE_DIR) + "/topologies/h100-ib-cluster.textproto";
+constexpr Bytes k64MiB = Bytes{64} << 20;
+
+// One AllReduce of `bytes` in each group, all at once, by `algorithm` (empty: replay's choice).
+Workload group_allreduces(std::size_t ranks, const std::vector<std::vector<Rank>>& groups, Bytes bytes,
+                          std::optional<AlgorithmKind> algorithm = std::nullopt) {
+  Workload w;
+  w.name = "groups";
+  w.ranks.resize(ranks);
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    w.groups.push_back({std::string("g").append(std::to_string(g)), groups[g]});
+    for (const Rank r : groups[g]) {
+      WorkloadNode n;
+      n.id = 1;
+      n.kind = NodeKind::kCollective;
+      n.collective = CollectiveKind::kAllReduce;
+      n.bytes = bytes;
+      n.group = g;
+      n.algorithm = algorithm;
+      w.ranks[r].nodes.push_back(n);
+    }
+  }
+  return w;
+}
+
+std::vector<Rank> ranks_from(Rank first, std::size_t count) {
+  std::vector<Rank> ranks(count);
+  for (std::size_t i = 0; i < count; ++i) ranks[i] = first + static_cast<Rank>(i);
+  return ranks;
+}
+
+ReplayOptions under(const Topology& topology) {
+  ReplayOptions options;
+  options.library = topology.library();
+  return options;
+}
+
+// NVLS on G GPUs of one H100 switch (370.8 GB/s, 250 ns a hop, NVLS efficiency 0.85, 25 us a
+// reduction round, no call latency): each GPU sends and receives n (G+1)/G bytes.
+double h100_nvls_us(Bytes n, std::uint64_t g) {
+  const double bytes = static_cast<double>((n * (g + 1) + g - 1) / g);
+  return 25.0 + 0.25 + bytes / (370.8e9 * 0.85) * 1e6;
+}
+
+double closed_form_us(const Topology& spanned, AlgorithmKind algorithm, Bytes n) {
+  ModelOptions model;
+  model.library = *spanned.library().in_switch;
+  return collective_cost(spanned, CollectiveKind::kAllReduce, algorithm, n, model).time_s(0) * 1e6;
+}
+
+// Two collectives of 64 MiB, each NVLS (Simple) among g GPUs of a switch, as if alone.
+void expect_two_nvls_of(const ReplayResult& r, std::uint64_t g) {
+  ASSERT_EQ(r.collectives.size(), 2u);
+  for (const ReplayedCollective& c : r.collectives) {
+    EXPECT_EQ(c.call.algorithm, AlgorithmKind::kNvls);
+    EXPECT_EQ(c.call.protocol, Protocol::kSimple);
+    EXPECT_NEAR(us_from_ps(c.time_ps()), h100_nvls_us(k64MiB, g), 1e-3);
+  }
+}
+
+TEST(ReplayInSwitch, AnAllReduceOfEveryRankRunsNvlsAsCommsimCollectiveDoes) {
+  // 64 MiB on the H100 node under NCCL: NCCL's choice is NVLS, and the replay takes the same
+  // time as the whole-collective simulator, the closed form and the hand-derived
+  // 25 us + 0.25 us + 75497472 B / 315.18 GB/s = 264.787 us.
+  const Topology node = load_topology_file(kNode);
+  const ReplayResult r = replay_workload(generate_collective({CollectiveKind::kAllReduce, 8, k64MiB, std::nullopt}),
+                                         node, under(node));
+  ASSERT_EQ(r.collectives.size(), 1u);
+  EXPECT_EQ(r.collectives[0].call.algorithm, AlgorithmKind::kNvls);
+  CollectiveConfig config;
+  config.library = *node.library().in_switch;
+  EXPECT_EQ(r.total_ps, simulate_collective(node, CollectiveKind::kAllReduce, AlgorithmKind::kNvls, k64MiB, config).time_ps);
+  EXPECT_NEAR(us_from_ps(r.total_ps), closed_form_us(node, AlgorithmKind::kNvls, k64MiB), 1e-3);
+  EXPECT_NEAR(us_from_ps(r.total_ps), h100_nvls_us(k64MiB, 8), 1e-3);
+}
+
+TEST(ReplayInSwitch, TwoGroupsOfFourOnOneSwitchEachRunNvlsOnTheirOwnLinks) {
+  // Groups {0..3} and {4..7} at once: NCCL's choice for each is NVLS among 4 GPUs, 5/4 n each
+  // way per GPU; the groups share the switch but no link, so each takes what it takes alone.
+  const Topology node = load_topology_file(kNode);
+  const ReplayResult r =
+      replay_workload(group_allreduces(8, {ranks_from(0, 4), ranks_from(4, 4)}, k64MiB), node, under(node));
+  expect_two_nvls_of(r, 4);
+  const Topology group = group_topology(node, ranks_from(0, 4));
+  EXPECT_NEAR(us_from_ps(r.total_ps), closed_form_us(group, AlgorithmKind::kNvls, k64MiB), 1e-3);
+}
+
+TEST(ReplayInSwitch, ANodesGroupInAClusterRunsNvlsOnItsSwitch) {
+  // A tensor-parallel group (node 0's 8 GPUs) of a 2-node H100 cluster: NVLS on node 0's
+  // switch, as on the lone node, while node 1's group does the same on its own.
+  const Topology cluster = load_topology_file(kCluster);
+  const ReplayResult r =
+      replay_workload(group_allreduces(16, {ranks_from(0, 8), ranks_from(8, 8)}, k64MiB), cluster, under(cluster));
+  expect_two_nvls_of(r, 8);
+}
+
+TEST(ReplayInSwitch, AGroupOfTwoWholeNodesRunsNvlsTreeAsItsClosedForm) {
+  // Nodes 0 and 1 of a 3-node cluster by nvls-tree: 2 ceil(log2 2) x 14 us across the nodes,
+  // then the switch flows of each node (longer than the 8 MiB each GPU sends over its NIC).
+  SpecScale three;
+  three.nodes = 3;
+  const Topology cluster = load_topology_file(kCluster, three);
+  const std::vector<Rank> members = ranks_from(0, 16);
+  const ReplayResult r = replay_workload(group_allreduces(24, {members}, k64MiB, AlgorithmKind::kNvlsTree), cluster,
+                                         under(cluster));
+  ASSERT_EQ(r.collectives.size(), 1u);
+  EXPECT_NEAR(us_from_ps(r.total_ps), 28.0 + h100_nvls_us(k64MiB, 8), 1e-3);
+  EXPECT_NEAR(us_from_ps(r.total_ps), closed_form_us(group_topology(cluster, members), AlgorithmKind::kNvlsTree, k64MiB),
+              1e-3);
+}
+
+TEST(ReplayInSwitch, NvlsForAGroupItsSwitchesCannotReduceIsAnErrorNamingTheNode) {
+  const Topology cluster = load_topology_file(kCluster);
+  // One GPU on each node's switch: nvls needs them on one.
+  try {
+    replay_workload(group_allreduces(16, {{0, 8}}, k64MiB, AlgorithmKind::kNvls), cluster, under(cluster));
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("rank 8: node 1: algorithm 'nvls'"), std::string::npos) << what;  // the last to arrive
+    EXPECT_NE(what.find("reducing switches, not one"), std::string::npos) << what;
+  }
+  // 8 GPUs on one switch and 4 on the other: nvls-tree needs as many on each.
+  EXPECT_THROW(replay_workload(group_allreduces(16, {ranks_from(0, 12)}, k64MiB, AlgorithmKind::kNvlsTree), cluster,
+                               under(cluster)),
+               InputError);
+}
+
+}  // namespace
+}  // namespace commsim
