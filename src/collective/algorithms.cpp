@@ -73,11 +73,6 @@ bool has_channel_rings(CollectiveKind kind) {
   return kind == C::kAllReduce || kind == C::kAllGather || kind == C::kReduceScatter;
 }
 
-bool follows_topology(CollectiveKind kind, AlgorithmKind algorithm) {
-  return algorithm == A::kHierarchical || algorithm == A::kDimensional || reduces_in_switch(algorithm) ||
-         (algorithm == A::kDirect && kind != C::kAllToAll);
-}
-
 // Every algorithm's schedule over p ranks; the multi-level ones take the topology's levels.
 // NCCL's tree (tree_node_gpus > 1) runs a tree per channel, at least two; the double
 // binary tree of all ranks runs two.
@@ -121,18 +116,6 @@ std::unique_ptr<Schedule> make_schedule(CollectiveKind kind, AlgorithmKind algor
     return make_channel_ring_schedule(kind, std::move(orders));
   }
   return schedule_for(kind, algorithm, topology, topology.npu_count(), root, channels, tree_node_gpus);
-}
-
-std::unique_ptr<Schedule> make_group_schedule(CollectiveKind kind, AlgorithmKind algorithm,
-                                              const Topology& topology, std::size_t ranks, Rank root) {
-  if (ranks == topology.npu_count()) return make_schedule(kind, algorithm, topology, root);
-  if (const auto reason = inapplicable_reason(kind, algorithm, topology)) throw InputError(*reason);
-  if (follows_topology(kind, algorithm)) {
-    throw InputError("algorithm '" + std::string(algorithm_name(algorithm)) + "' follows the shape of the " +
-                     "whole topology and cannot run " + std::string(collective_name(kind)) + " among " +
-                     std::to_string(ranks) + " of its " + std::to_string(topology.npu_count()) + " NPUs");
-  }
-  return schedule_for(kind, algorithm, topology, ranks, root);
 }
 
 AlgorithmKind default_algorithm(CollectiveKind kind, const Topology& topology, bool whole_topology) {

@@ -27,13 +27,6 @@ std::vector<AlgorithmKind> applicable_algorithms(CollectiveKind kind, const Topo
 std::unique_ptr<Schedule> make_schedule(CollectiveKind kind, AlgorithmKind algorithm, const Topology& topology,
                                         Rank root, std::size_t channels = 1, std::size_t tree_node_gpus = 1);
 
-/// A schedule among `ranks` ranks that are a subgroup of `topology`'s NPUs (a communicator
-/// of a trace). Algorithms that follow the topology's shape (hierarchical, dimensional, and
-/// direct outside AllToAll) need the whole topology: with a proper subgroup they are an
-/// InputError naming the group size.
-std::unique_ptr<Schedule> make_group_schedule(CollectiveKind kind, AlgorithmKind algorithm,
-                                              const Topology& topology, std::size_t ranks, Rank root);
-
 /// The algorithm used when none is chosen: the topology's own for AllReduce, AllGather and
 /// ReduceScatter (hierarchical on hierarchical, dimensional on mesh and torus, ring
 /// otherwise), tree for Broadcast and Reduce, direct for AllToAll, dissemination for Barrier.

@@ -69,12 +69,16 @@ std::vector<Message> round_of_sends(const ParallelConfig& parallel, const Traffi
 }
 
 // NCCL's choice (model/collective_model.h nccl_choice) among the algorithms the group can
-// run: NVLS where its GPUs' switch reduces (a TP group on an H100 node's NVSwitch).
+// run: NVLS where its GPUs' switch reduces (a TP group on an H100 node's NVSwitch); on the
+// library's channels and tree layout of the topology the group spans, pipelined as the
+// library pipelines, as the replay of the simulated step runs them.
 CostedTraffic cost_collective(const Topology& spanned, const TrafficEntry& e, const LibraryProfile& library,
                               TimePs overhead_ps) {
   CostedTraffic best{e, std::nullopt, std::nullopt, 0, 0};
   ModelOptions model;
   model.overhead_s = seconds_from_ps(overhead_ps);
+  model.channels = default_channels(spanned, library);
+  model.tree_node_gpus = default_tree_node_gpus(spanned, library);
   for (const AlgorithmKind algorithm : nccl_algorithms(*e.collective)) {
     if (reduces_in_switch(algorithm) && !library.in_switch) continue;  // as nccl_choice
     if (inapplicable_reason(*e.collective, algorithm, spanned)) continue;
@@ -84,6 +88,9 @@ CostedTraffic cost_collective(const Topology& spanned, const TrafficEntry& e, co
     with_costs.library = library.costs(*e.collective, algorithm, protocol);
     with_costs.rate_caps_by_class =
         collective_rate_caps(*e.collective, algorithm, e.bytes_per_op, spanned.npu_count(), library);
+    if (!library.ideal()) {
+      with_costs.chunks = least_time_chunks(spanned, *e.collective, algorithm, e.bytes_per_op, with_costs);
+    }
     const double time_s = collective_cost(spanned, *e.collective, algorithm, e.bytes_per_op, with_costs).time_s(0);
     if (!best.algorithm || time_s < best.time_per_op_s) best = {e, algorithm, protocol, time_s, 0};
   }

@@ -13,8 +13,9 @@
 //
 // One operation's time: a collective's closed form (model/collective_model.h) for NCCL's
 // choice of algorithm and protocol under the dimension's library, on the topology the
-// group of rank 0 spans (topology/group_topology.h), NVLS included where the group's switch
-// reduces; a round of P2P sends, the slowest send's
+// group of rank 0 spans (topology/group_topology.h), on the library's channels and tree
+// layout there, NVLS included where the group's switch reduces; a round of P2P sends, the
+// slowest send's
 // closed form (model/p2p_model.h) on the whole topology. Ranks run on NPUs in order.
 
 #include <cstdint>

@@ -7,6 +7,38 @@
 #include "topology/topology_builder.h"
 
 namespace commsim {
+namespace {
+
+// The shape of a group of a hierarchical topology whose members are whole blocks of k GPUs
+// on each of its nodes, node after node (a data-parallel group of a tensor-parallel split,
+// k = 1; a pipeline stage of whole nodes): hierarchical itself, k GPUs a node, so that a
+// library runs its rings and trees by node as on the whole cluster (rail-aligned rings,
+// chains in each node; collective/algorithms.h). Any other group has no shape.
+Shape group_shape(const Topology& topology, const std::vector<Rank>& members) {
+  const Shape& whole = topology.shape();
+  if (whole.kind != TopologyKind::kHierarchical || whole.levels.size() != 2) return {};
+  const std::size_t gpus_per_node = whole.levels[0];
+  std::vector<std::size_t> nodes;  // of the members' runs, in order
+  std::vector<std::size_t> run_sizes;
+  for (const Rank m : members) {
+    const std::size_t node = m / gpus_per_node;
+    if (nodes.empty() || nodes.back() != node) {
+      nodes.push_back(node);
+      run_sizes.push_back(0);
+    }
+    ++run_sizes.back();
+  }
+  std::vector<std::size_t> sorted = nodes;
+  std::sort(sorted.begin(), sorted.end());
+  const bool each_node_once = std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end();
+  const bool equal_runs = std::all_of(run_sizes.begin(), run_sizes.end(), [&](std::size_t k) { return k == run_sizes[0]; });
+  if (nodes.size() < 2 || !each_node_once || !equal_runs) return {};
+  return {TopologyKind::kHierarchical,
+          {static_cast<std::uint32_t>(run_sizes[0]), static_cast<std::uint32_t>(nodes.size())},
+          std::nullopt};
+}
+
+}  // namespace
 
 Topology group_topology(const Topology& topology, const std::vector<Rank>& members) {
   if (members.empty()) throw InputError("a group of NPUs needs at least one member");
@@ -31,6 +63,7 @@ Topology group_topology(const Topology& topology, const std::vector<Rank>& membe
     if (props.host_memory) builder.set_host_memory(new_id[v]);
   }
   for (const Link& link : topology.links()) builder.add_link(new_id[link.first], new_id[link.second], link.params);
+  builder.set_shape(group_shape(topology, members));
   Topology group = std::move(builder).build();
   group.set_library(topology.library());
   std::vector<std::pair<Rank, Rank>> no_peer;

@@ -5,7 +5,8 @@
 // the links the group's routes use: a tensor-parallel group inside a node NVLink, a
 // data-parallel group across nodes the NICs. Routes are shortest paths (a grid's
 // dimension-order routing is not kept), so on a torus a group's routes may differ from the
-// whole topology's.
+// whole topology's. A group of equal blocks of GPUs, one block on each of several nodes of
+// a hierarchical topology, is hierarchical (that many GPUs a node); any other has no shape.
 
 #include <vector>
 

@@ -86,25 +86,18 @@ AlgorithmKind CollectiveMeetings::algorithm_for(const WorkloadNode& s, const Top
   if (s.algorithm) return *s.algorithm;
   const auto chosen = options_.algorithms.find(s.collective);
   if (chosen != options_.algorithms.end()) return chosen->second;
-  const std::size_t members = spanned.npu_count();
   if (!options_.library.ideal()) {
-    return nccl_choice(spanned, s.collective, s.bytes, model_for(members), options_.library, options_.protocol)
+    return nccl_choice(spanned, s.collective, s.bytes, model_for(spanned), options_.library, options_.protocol)
         .algorithm;
   }
-  return default_algorithm(s.collective, topology_, members == topology_.npu_count());
+  return default_algorithm(s.collective, topology_, spanned.npu_count() == topology_.npu_count());
 }
 
-bool CollectiveMeetings::runs_library_layout(std::size_t members) const {
-  return !options_.library.ideal() && members == topology_.npu_count();
-}
-
-ModelOptions CollectiveMeetings::model_for(std::size_t members) const {
+ModelOptions CollectiveMeetings::model_for(const Topology& spanned) const {
   ModelOptions model;
   model.overhead_s = seconds_from_ps(options_.overhead_ps);
-  if (runs_library_layout(members)) {
-    model.channels = default_channels(topology_, options_.library);
-    model.tree_node_gpus = default_tree_node_gpus(topology_, options_.library);
-  }
+  model.channels = default_channels(spanned, options_.library);
+  model.tree_node_gpus = default_tree_node_gpus(spanned, options_.library);
   return model;
 }
 
@@ -181,10 +174,8 @@ void CollectiveMeetings::prepare(Meeting& m, const WorkloadNode& s, const Topolo
     if (const auto reason = inapplicable_reason(s.collective, algorithm, spanned)) throw InputError(*reason);
     return;
   }
-  const ModelOptions layout = model_for(g);
-  m.schedule = runs_library_layout(g)
-                   ? make_schedule(s.collective, algorithm, topology_, 0, layout.channels, layout.tree_node_gpus)
-                   : make_group_schedule(s.collective, algorithm, topology_, g, 0);
+  const ModelOptions layout = model_for(spanned);
+  m.schedule = make_schedule(s.collective, algorithm, spanned, 0, layout.channels, layout.tree_node_gpus);
   check_footprint(*m.schedule, 1, std::string(algorithm_name(algorithm)) + " " +
                                            std::string(collective_name(s.collective)) + " of " + std::to_string(g) +
                                            " ranks");
@@ -209,14 +200,14 @@ std::optional<Protocol> CollectiveMeetings::protocol_for(CollectiveKind kind, Al
                                                         const Topology& spanned) const {
   const LibraryProfile& library = options_.library;
   if (library.ideal() || options_.protocol) return options_.protocol;
-  return fastest_protocol(spanned, kind, algorithm, bytes, model_for(spanned.npu_count()), library);
+  return fastest_protocol(spanned, kind, algorithm, bytes, model_for(spanned), library);
 }
 
 std::size_t CollectiveMeetings::chunks_for(CollectiveKind kind, AlgorithmKind algorithm, Bytes bytes,
                                            std::optional<Protocol> protocol, const Topology& spanned,
                                            const Schedule& schedule) const {
   if (options_.library.ideal()) return 1;
-  ModelOptions model = model_for(schedule.ranks());
+  ModelOptions model = model_for(spanned);
   model.library = options_.library.costs(kind, algorithm, protocol);
   return chunks_within_limits(schedule, least_time_chunks(spanned, kind, algorithm, bytes, model));
 }

@@ -70,12 +70,10 @@ class CollectiveMeetings {
   /// The topology the members of `group` span: the whole topology when they are all its
   /// NPUs, else the group's own (topology/group_topology.h), built once per group.
   const Topology& spanned_by(std::size_t group, const std::vector<Rank>& members);
-  /// Whether a collective among `members` ranks runs the library's channels and tree layout
-  /// (collective/algorithms.h default_channels, default_tree_node_gpus): under a library,
-  /// when it spans the whole topology.
-  bool runs_library_layout(std::size_t members) const;
-  /// The closed form's options for a collective among `members` ranks.
-  ModelOptions model_for(std::size_t members) const;
+  /// The closed form's options for a collective on the topology its members span: the
+  /// library's channels and tree layout there (collective/algorithms.h default_channels,
+  /// default_tree_node_gpus; one ring, the double binary tree under ideal).
+  ModelOptions model_for(const Topology& spanned) const;
   /// What a collective of node `s` among the members of `group`, who span `spanned`, runs:
   /// the node's or the options' algorithm; else, under a library, NCCL's choice on the
   /// topology the members span (nccl_choice, in-switch reduction included where their

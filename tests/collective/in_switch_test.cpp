@@ -209,8 +209,8 @@ TEST(InSwitch, RefusedWithoutAReducingSwitchOrAcrossTheWrongGroups) {
   EXPECT_NE(inapplicable_reason(kAllReduce, A::kNvlsTree, node)->find("nvls-tree joins several"), std::string::npos);
   EXPECT_NE(inapplicable_reason(CollectiveKind::kAllGather, A::kNvls, node)->find("does not implement allgather"),
             std::string::npos);
-  // NVLS is a whole-topology collective, not a schedule a trace's communicator can run.
-  EXPECT_THROW(make_group_schedule(kAllReduce, A::kNvls, node, 4, 0), InputError);
+  // NVLS runs as flows to and from the switch (in_switch_run.h), not as a schedule.
+  EXPECT_THROW(make_schedule(kAllReduce, A::kNvls, node, 0), InputError);
   // Its protocol is Simple.
   EXPECT_THROW(library_by_name("nccl", "x").costs(A::kNvls, Protocol::kLL), InputError);
 }

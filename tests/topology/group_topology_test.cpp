@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "base/error.h"
 #include "topology/builders.h"
 
@@ -33,6 +35,26 @@ TEST(GroupTopology, MembersKeepTheirRoutesAndLinks) {
   // Every vertex and link stays: the other NPUs forward.
   EXPECT_EQ(across.vertex_count(), whole.vertex_count());
   EXPECT_EQ(across.link_count(), whole.link_count());
+}
+
+// The shape's levels (GPUs a node, nodes), or {} when it is not hierarchical.
+std::vector<std::uint32_t> hierarchical_levels(const Topology& t) {
+  return t.shape().kind == TopologyKind::kHierarchical ? t.shape().levels : std::vector<std::uint32_t>{};
+}
+
+TEST(GroupTopology, EqualBlocksOfGpusOnSeveralNodesAreHierarchical) {
+  const Topology whole = two_nodes_of_four();
+  using Levels = std::vector<std::uint32_t>;
+  EXPECT_EQ(hierarchical_levels(group_topology(whole, {0, 2, 4, 6})), (Levels{2, 2}));  // dp of tp 2
+  EXPECT_EQ(hierarchical_levels(group_topology(whole, {0, 4})), (Levels{1, 2}));        // dp of tp 4
+  EXPECT_EQ(hierarchical_levels(group_topology(whole, {4, 5, 6, 7, 0, 1, 2, 3})), (Levels{4, 2}));
+  EXPECT_EQ(hierarchical_levels(group_topology(whole, {0, 1, 2, 3})), Levels{});  // one node
+  EXPECT_EQ(hierarchical_levels(group_topology(whole, {0, 1, 4})), Levels{});     // 2 + 1
+  EXPECT_EQ(hierarchical_levels(group_topology(whole, {0, 4, 1, 5})), Levels{});  // node 0 twice
+  TopologyConfig ring;
+  ring.kind = TopologyKind::kRing;
+  ring.npus = 8;
+  EXPECT_EQ(hierarchical_levels(group_topology(build_topology(ring), {0, 4})), Levels{});
 }
 
 TEST(GroupTopology, ARingGroupRoutesThroughTheNpusBetween) {

@@ -1,12 +1,15 @@
-// Replay of AllReduces the switch reduces (NVLS): of every rank, of a group on one switch,
-// of groups on several, checked against the closed form, the whole-collective simulator and
-// hand-derived values (collective/in_switch_run.h).
+// Replay of collectives among groups under a library, as NCCL runs them on the GPUs the
+// group spans: AllReduces the switch reduces (NVLS; collective/in_switch_run.h) of every
+// rank, of a group on one switch, of groups on several; and rail-aligned rings for a group
+// of equal blocks of GPUs on several nodes. Checked against the closed form, the
+// whole-collective simulator and hand-derived values.
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
 #include "base/error.h"
+#include "collective/algorithms.h"
 #include "collective/simulate.h"
 #include "model/collective_model.h"
 #include "topology/group_topology.h"
@@ -145,6 +148,39 @@ TEST(ReplayInSwitch, NvlsForAGroupItsSwitchesCannotReduceIsAnErrorNamingTheNode)
   EXPECT_THROW(replay_workload(group_allreduces(16, {ranks_from(0, 12)}, k64MiB, AlgorithmKind::kNvlsTree), cluster,
                                under(cluster)),
                InputError);
+}
+
+TEST(ReplayGroups, BlocksOfGpusOnSeveralNodesRingByRailAsTheWholeClusterDoes) {
+  // A data-parallel group of a tp-2 split of two H100 nodes: GPUs 0, 2, 4, 6 of each node. The
+  // library runs 4 rings, each leaving a node through a different GPU's NIC, as the closed
+  // form on the group's topology says (4 channels), where one ring would queue all its
+  // cross-node traffic on one NIC: under a third of that time.
+  const Topology cluster = load_topology_file(kCluster);
+  const std::vector<Rank> members{0, 2, 4, 6, 8, 10, 12, 14};
+  const ReplayResult r =
+      replay_workload(group_allreduces(16, {members}, k64MiB, AlgorithmKind::kRing), cluster, under(cluster));
+  ASSERT_EQ(r.collectives.size(), 1u);
+  const Topology group = group_topology(cluster, members);
+  const LibraryProfile& nccl = cluster.library();
+  ModelOptions model;
+  model.channels = default_channels(group, nccl);
+  ASSERT_EQ(model.channels, 4u);
+  const std::optional<Protocol> protocol =
+      fastest_protocol(group, CollectiveKind::kAllReduce, AlgorithmKind::kRing, k64MiB, model, nccl);
+  EXPECT_EQ(r.collectives[0].call.protocol, protocol);
+  model.library = nccl.costs(CollectiveKind::kAllReduce, AlgorithmKind::kRing, protocol);
+  model.chunks = least_time_chunks(group, CollectiveKind::kAllReduce, AlgorithmKind::kRing, k64MiB, model);
+  const double model_s = collective_cost(group, CollectiveKind::kAllReduce, AlgorithmKind::kRing, k64MiB, model).time_s(0);
+  EXPECT_NEAR(seconds_from_ps(r.total_ps) / model_s, 1, 1e-6);  // NCCL's rates: ps rounding
+  CollectiveConfig alone;  // the collective alone on the group's topology: the same to the ps
+  alone.library = model.library;
+  alone.channels = model.channels;
+  alone.chunks = model.chunks;
+  EXPECT_EQ(r.total_ps, simulate_collective(group, CollectiveKind::kAllReduce, AlgorithmKind::kRing, k64MiB, alone).time_ps);
+  model.channels = 1;
+  model.chunks = 1;
+  const double one_ring_s = collective_cost(group, CollectiveKind::kAllReduce, AlgorithmKind::kRing, k64MiB, model).time_s(0);
+  EXPECT_LT(seconds_from_ps(r.total_ps), one_ring_s / 3);
 }
 
 }  // namespace
