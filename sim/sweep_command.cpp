@@ -338,11 +338,11 @@ std::vector<std::string> run_points(const SweepPlan& plan, const std::vector<Swe
   for (std::size_t t = 0; t < plan.topologies.size(); ++t) {
     const Topology topology = build_topology(plan.topologies[t]);
     facts.push_back(topology_facts(topology));
-    for (std::size_t i = 0; i < todo.size(); ++i) {
+    for (std::size_t i = 0; i < todo.size() && !progress.quiet(); ++i) {
       if (todo[i].topology == t) work[i] = sweep_point_work(plan, todo[i], topology);
     }
   }
-  progress.set_item_work(work);
+  if (!progress.quiet()) progress.set_item_work(work);
   std::vector<std::string> rows{o.header};
   run_in_order<std::string>(
       todo.size(), jobs, [&](std::size_t i) { return run_sweep_row(plan, todo[i], facts[todo[i].topology]); },

@@ -42,6 +42,8 @@ class Progress {
   void set_item_work(const std::vector<double>& work);
 
   std::size_t done() const { return done_; }
+  /// Nothing will be shown (kQuiet): no need to weigh the items.
+  bool quiet() const { return style_ == ProgressStyle::kQuiet; }
   /// "120/300 points, 0:12 elapsed, ~0:18 left" (no estimate before the first item).
   std::string status() const;
 

@@ -123,20 +123,30 @@ ModelOptions model_options(const CollectiveConfig& run, const ProtocolCosts& cos
   return model;
 }
 
+PlannedPoint plan_collective_point(const Topology& topology, CollectiveKind kind, AlgorithmChoice algorithm,
+                                   Bytes size, const CollectiveStudyOptions& options) {
+  PlannedPoint planned{choose(topology, kind, algorithm, size, options), {}, library_run(topology, options)};
+  const NcclChoice& choice = planned.choice;
+  planned.costs = options.library.costs(kind, choice.algorithm, choice.protocol);
+  CollectiveConfig& run = planned.run;
+  run.library = planned.costs;
+  run.rate_caps_by_class = collective_rate_caps(kind, choice.algorithm, size, topology.npu_count(), options.library);
+  if (options.pipeline_as_library) {
+    run.chunks = library_chunks(topology, kind, choice.algorithm, size, model_options(run, planned.costs), run);
+  }
+  return planned;
+}
+
 CollectivePoint run_collective_point(const Topology& topology, CollectiveKind kind, AlgorithmChoice algorithm,
                                      Bytes size, const CollectiveStudyOptions& options) {
-  const NcclChoice choice = choose(topology, kind, algorithm, size, options);
+  const PlannedPoint planned = plan_collective_point(topology, kind, algorithm, size, options);
+  const NcclChoice& choice = planned.choice;
+  const CollectiveConfig& run = planned.run;
   CollectivePoint point;
   point.algorithm = choice.algorithm;
   point.protocol = choice.protocol;
-  point.costs = options.library.costs(kind, choice.algorithm, choice.protocol);
+  point.costs = planned.costs;
   point.size = size;
-  CollectiveConfig run = library_run(topology, options);
-  run.library = point.costs;
-  run.rate_caps_by_class = collective_rate_caps(kind, choice.algorithm, size, topology.npu_count(), options.library);
-  if (options.pipeline_as_library) {
-    run.chunks = library_chunks(topology, kind, choice.algorithm, size, model_options(run, point.costs), run);
-  }
   point.chunks = run.chunks;
   const CollectiveResult result = simulate_collective(topology, kind, choice.algorithm, size, run);
   point.sim_ps = result.time_ps;

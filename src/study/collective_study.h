@@ -73,6 +73,17 @@ std::size_t library_chunks(const Topology& topology, CollectiveKind kind, Algori
 /// the simulator's knobs to the model's (o in seconds, gamma, chunks, channels, root).
 ModelOptions model_options(const CollectiveConfig& run, const ProtocolCosts& costs = {});
 
+/// What one point runs: the algorithm (or NCCL's choice) and protocol (or the fastest) for
+/// `size`, and the simulator's options for it (the library's costs, tree layout, rate caps,
+/// and with pipeline_as_library its chunks).
+struct PlannedPoint {
+  NcclChoice choice;
+  ProtocolCosts costs;
+  CollectiveConfig run;
+};
+PlannedPoint plan_collective_point(const Topology& topology, CollectiveKind kind, AlgorithmChoice algorithm,
+                                   Bytes size, const CollectiveStudyOptions& options);
+
 /// One point: the algorithm (or NCCL's choice) and protocol (or the fastest) for `size`, the
 /// simulation, the closed form and the bound. `size` is an nccl-tests size. Throws
 /// InputError if the algorithm does not apply or the run is beyond the footprint limits.

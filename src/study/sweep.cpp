@@ -180,6 +180,22 @@ double message_work(double messages, double flows_in_flight) {
 
 }  // namespace
 
+namespace {
+
+// A collective point's study options: the plan's, on the library's channels, pipelined as
+// the library pipelines, in the point's rank order.
+CollectiveStudyOptions point_options(const SweepPlan& plan, const SweepPoint& point, const Topology& topology) {
+  CollectiveStudyOptions options;
+  options.run = plan.run;
+  options.library = plan.libraries.at(point.library);
+  options.run.channels = default_channels(topology, options.library);
+  options.pipeline_as_library = !options.library.ideal();
+  options.run.npu_of_rank = parse_rank_order(plan.rank_orders.at(point.rank_order), topology.npu_count());
+  return options;
+}
+
+}  // namespace
+
 double sweep_point_work(const SweepPlan& plan, const SweepPoint& point, const Topology& topology) {
   const auto links = static_cast<double>(topology.link_count());
   const auto p = static_cast<double>(topology.npu_count());
@@ -187,26 +203,19 @@ double sweep_point_work(const SweepPlan& plan, const SweepPoint& point, const To
     const PipelineShape shape = pipeline_shape(*plan.pipeline, topology.npu_count(), point.schedule, point.size);
     return links + message_work(2.0 * shape.stages * shape.microbatches * shape.virtual_stages, shape.stages);
   }
-  const LibraryProfile& library = plan.libraries.at(point.library);
-  const AlgorithmKind algorithm =
-      point.algorithm ? *point.algorithm
-                      : nccl_choice(topology, point.kind, point.size, model_options(plan.run), library, std::nullopt).algorithm;
-  if (reduces_in_switch(algorithm)) return links + message_work(2 * p, 2 * p);
-  const auto schedule = make_schedule(point.kind, algorithm, topology, plan.run.root,
-                                      default_channels(topology, library), default_tree_node_gpus(topology, library));
-  const CollectiveFootprint footprint = estimate_footprint(*schedule, plan.run.chunks);
+  const PlannedPoint planned =
+      plan_collective_point(topology, point.kind, point.algorithm, point.size, point_options(plan, point, topology));
+  if (reduces_in_switch(planned.choice.algorithm)) return links + message_work(2 * p, 2 * p);
+  const CollectiveConfig& run = planned.run;
+  const auto schedule =
+      make_schedule(point.kind, planned.choice.algorithm, topology, run.root, run.channels, run.tree_node_gpus);
+  const CollectiveFootprint footprint = estimate_footprint(*schedule, run.chunks);
   return links + message_work(footprint.messages, footprint.peak_flows);
 }
 
 CollectivePoint run_sweep_point(const SweepPlan& plan, const SweepPoint& point) {
   const Topology topology = build_topology(plan.topologies.at(point.topology));
-  CollectiveStudyOptions options;
-  options.run = plan.run;
-  options.library = plan.libraries.at(point.library);
-  options.run.channels = default_channels(topology, options.library);
-  options.pipeline_as_library = !options.library.ideal();
-  options.run.npu_of_rank = parse_rank_order(plan.rank_orders.at(point.rank_order), topology.npu_count());
-  return run_collective_point(topology, point.kind, point.algorithm, point.size, options);
+  return run_collective_point(topology, point.kind, point.algorithm, point.size, point_options(plan, point, topology));
 }
 
 std::string run_sweep_row(const SweepPlan& plan, const SweepPoint& point, const TopologyFacts& facts) {

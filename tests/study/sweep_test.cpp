@@ -66,6 +66,18 @@ TEST(Sweep, APointsWorkIsItsMessagesAndItsLinks) {
   EXPECT_DOUBLE_EQ(work(0, 0, CollectiveKind::kAllReduce, AlgorithmKind::kRing, 1 << 20), 232);
   EXPECT_DOUBLE_EQ(work(1, 0, CollectiveKind::kAllToAll, AlgorithmKind::kDirect, 1 << 20), 56 * std::cbrt(56.0) + 8);
   EXPECT_DOUBLE_EQ(work(2, 1, CollectiveKind::kAllReduce, std::nullopt, 1 << 30), 16 * std::cbrt(16.0) + 8);
+  // NCCL pipelines a chain Broadcast in C chunks (least_time_chunks), and the work counts
+  // them: on ring-8 the estimate reads rank 0's one step of one send for each of the 8
+  // ranks, 8 C messages, 8 in flight: 8 C x 2 + 8.
+  CollectiveStudyOptions nccl;
+  nccl.library = plan.libraries[1];
+  nccl.pipeline_as_library = true;
+  const std::size_t chunks = plan_collective_point(build_topology(plan.topologies[0]), CollectiveKind::kBroadcast,
+                                                   AlgorithmKind::kRing, 64 << 20, nccl)
+                                 .run.chunks;
+  EXPECT_GT(chunks, 1u);
+  EXPECT_DOUBLE_EQ(work(0, 1, CollectiveKind::kBroadcast, AlgorithmKind::kRing, 64 << 20),
+                   16.0 * static_cast<double>(chunks) + 8);
   // A pipeline of 8 stages, 8 micro-batches, one model chunk: 2 x 64 transfers, 8 stages.
   plan.pipeline = PipelineAxes{};
   SweepPoint stage_point;
