@@ -36,11 +36,10 @@ InSwitchAllReduceRun::InSwitchAllReduceRun(Transport& transport, const Topology&
       size_(size),
       costs_(costs),
       on_npu_done_(std::move(on_npu_done)),
-      on_message_(std::move(on_message)),
-      flows_left_(topology.npu_count(), 0) {
+      on_message_(std::move(on_message)) {
   COMMSIM_CHECK(reduces_in_switch(algorithm) && !groups_.empty(), "an in-switch AllReduce without a reducing switch");
   for (const InSwitchGroup& group : groups_) {
-    for (const Rank r : group.ranks) flows_left_[r] = tree_ ? 4 : 2;  // to and from the switch, [ring out and in]
+    flows_left_.emplace_back(group.ranks.size(), tree_ ? 4 : 2);  // to and from the switch, [ring out and in]
   }
 }
 
@@ -56,49 +55,49 @@ void InSwitchAllReduceRun::start() {
 void InSwitchAllReduceRun::start_flows() {
   const std::uint64_t g = groups_.front().ranks.size(), nodes = groups_.size();
   const Bytes switch_bytes = share_bytes(size_, g + 1, g);
-  for (const InSwitchGroup& group : groups_) {
-    for (const Rank r : group.ranks) {
-      send(r, std::nullopt, false, group.switch_vertex, switch_bytes, &costs_);
-      send(r, std::nullopt, true, group.switch_vertex, switch_bytes, &costs_);
+  for (std::size_t i = 0; i < nodes; ++i) {
+    for (std::size_t k = 0; k < g; ++k) {
+      send({i, k}, std::nullopt, false, switch_bytes, &costs_);
+      send({i, k}, std::nullopt, true, switch_bytes, &costs_);
     }
   }
   if (!tree_) return;
   const Bytes ring_bytes = share_bytes(size_, 2 * (nodes - 1), nodes * g);
   for (std::size_t i = 0; i < nodes; ++i) {
-    for (std::size_t k = 0; k < g; ++k) {
-      send(groups_[i].ranks[k], groups_[(i + 1) % nodes].ranks[k], false, 0, ring_bytes, &full_rate_);
-    }
+    for (std::size_t k = 0; k < g; ++k) send({i, k}, Member{(i + 1) % nodes, k}, false, ring_bytes, &full_rate_);
   }
 }
 
-void InSwitchAllReduceRun::send(Rank from, std::optional<Rank> to, bool from_switch, VertexId switch_vertex,
-                                Bytes bytes, const ProtocolCosts* costs) {
-  const CollectiveMessage message{from, to, from_switch, bytes, 0, 0, 0, transport_.now(), 0};
-  EventCall on_arrival = transport_.once([this, message] { arrived(message); });
+void InSwitchAllReduceRun::send(Member from, std::optional<Member> to, bool from_switch, Bytes bytes,
+                                const ProtocolCosts* costs) {
+  const std::optional<Rank> peer = to ? std::optional<Rank>(npu(*to)) : std::nullopt;
+  const CollectiveMessage message{npu(from), peer, from_switch, bytes, 0, 0, 0, transport_.now(), 0};
+  EventCall on_arrival = transport_.once([this, message, from, to] { arrived(message, from, to); });
   const SendOptions options{.library = costs};
   if (to) {
-    transport_.send(from, *to, bytes, std::move(on_arrival), options);
+    transport_.send(message.rank, *peer, bytes, std::move(on_arrival), options);
   } else {
-    const ChannelId channel =
-        from_switch ? topology_.channel_between(switch_vertex, from) : topology_.channel_between(from, switch_vertex);
+    const VertexId switch_vertex = groups_[from.group].switch_vertex;
+    const ChannelId channel = from_switch ? topology_.channel_between(switch_vertex, message.rank)
+                                          : topology_.channel_between(message.rank, switch_vertex);
     transport_.send_along(Route{channel}, bytes, std::move(on_arrival), options);
   }
   ++flows_;
 }
 
-void InSwitchAllReduceRun::arrived(const CollectiveMessage& message) {
+void InSwitchAllReduceRun::arrived(const CollectiveMessage& message, Member from, std::optional<Member> to) {
   last_arrival_ps_ = transport_.now();
   if (on_message_) {
     CollectiveMessage reported = message;
     reported.arrived_ps = last_arrival_ps_;
     on_message_(reported);
   }
-  done_with(message.rank);
-  if (message.peer) done_with(*message.peer);
+  done_with(from);
+  if (to) done_with(*to);
 }
 
-void InSwitchAllReduceRun::done_with(Rank npu) {
-  if (--flows_left_[npu] == 0 && on_npu_done_) on_npu_done_(npu);
+void InSwitchAllReduceRun::done_with(Member m) {
+  if (--flows_left_[m.group][m.index] == 0 && on_npu_done_) on_npu_done_(npu(m));
 }
 
 InSwitchRun simulate_in_switch_allreduce(const Topology& topology, AlgorithmKind algorithm, Bytes size,

@@ -55,11 +55,16 @@ class InSwitchAllReduceRun {
 
  private:
   void start_flows();
-  /// A flow of `bytes` from NPU `from` to NPU `to`, or between `from` and its switch.
-  void send(Rank from, std::optional<Rank> to, bool from_switch, VertexId switch_vertex, Bytes bytes,
-            const ProtocolCosts* costs);
-  void arrived(const CollectiveMessage& message);
-  void done_with(Rank npu);
+  /// An NPU of the run: its group in groups_ and its position there.
+  struct Member {
+    std::size_t group;
+    std::size_t index;
+  };
+  Rank npu(Member m) const { return groups_[m.group].ranks[m.index]; }
+  /// A flow of `bytes` from `from` to `to`, or between `from` and its switch.
+  void send(Member from, std::optional<Member> to, bool from_switch, Bytes bytes, const ProtocolCosts* costs);
+  void arrived(const CollectiveMessage& message, Member from, std::optional<Member> to);
+  void done_with(Member m);
 
   Transport& transport_;
   const Topology& topology_;
@@ -70,7 +75,7 @@ class InSwitchAllReduceRun {
   ProtocolCosts full_rate_;  // the tree's network flows: no step latency, efficiency 1
   std::function<void(Rank)> on_npu_done_;
   OnCollectiveMessage on_message_;
-  std::vector<std::uint32_t> flows_left_;  // per NPU of the topology (0 for non-members)
+  std::vector<std::vector<std::uint32_t>> flows_left_;  // per member, as groups_
   TimePs last_arrival_ps_ = 0;
   std::uint64_t flows_ = 0;
 };

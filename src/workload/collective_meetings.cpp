@@ -14,6 +14,7 @@ namespace commsim::replay {
 
 // One collective instance: the k-th of a group, met by every member.
 struct CollectiveMeetings::Meeting {
+  std::pair<std::size_t, std::uint64_t> key;  // (group, k): its entry in meetings_
   const WorkloadNode* first = nullptr;
   NodeRef first_ref{};
   std::vector<Rank> members;
@@ -46,6 +47,7 @@ CollectiveMeetings::Meeting& CollectiveMeetings::meeting_of(NodeRef n) {
   std::unique_ptr<Meeting>& slot = meetings_[{group, seq}];
   if (!slot) {
     slot = std::make_unique<Meeting>();
+    slot->key = {group, seq};
     slot->first = &s;
     slot->first_ref = n;
     slot->members = workload_.members(s);
@@ -182,8 +184,13 @@ void CollectiveMeetings::prepare(Meeting& m, const WorkloadNode& s, const Topolo
 }
 
 void CollectiveMeetings::member_done(Meeting& m, std::size_t member) {
-  if (++m.done == m.members.size()) collectives_[m.collective].end_ps = engine_.now();
   const NodeRef done{m.members[member], *m.node_of_member[member]};
+  if (++m.done == m.members.size()) {
+    collectives_[m.collective].end_ps = engine_.now();
+    // Its run is over: freed once the event that ended it has returned, so that a long
+    // trace holds only the collectives under way.
+    engine_.schedule_after(0, [this, key = m.key] { meetings_.erase(key); });
+  }
   // A collective with nothing to send (one member) finishes inside start(); finishing
   // it in a later event of the same instant keeps a chain of them from recursing
   // make_ready -> finish -> make_ready once per node, which would overflow the stack.
