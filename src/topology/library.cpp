@@ -70,6 +70,9 @@ TimePs us(double microseconds) { return ps_from_seconds(microseconds * 1e-6); }
 // level across nodes; nvlsEfficiency 0.85 on Hopper, 0.74 on Blackwell (NVLink SHARP
 // begins with the third-generation NVSwitch: none on Volta and Ampere).
 //
+// A Tree AllReduce's share of the link (above).
+constexpr double kTreeShare = 0.92;
+
 // What differs by architecture, one row each; "nccl" is Hopper's, the default node's GPU.
 struct NcclArchitecture {
   const char* name;
@@ -100,12 +103,71 @@ LibraryProfile nccl_library(const NcclArchitecture& arch) {
       {Protocol::kLL128, {us(14.0), {us(1.9), us(2.5), us(4.0)}, 0.92}},
       {Protocol::kSimple, {us(8.4), {us(3.4), us(5.7), us(14.0)}, 1.0}},
   };
-  constexpr double kTreeShare = 0.92;
   p.tree = {
       {Protocol::kLL, {us(6.8), {us(0.6), us(1.0), us(5.0)}, kTreeShare / 3.8, arch.ll_max_Bps}},
       {Protocol::kLL128, {us(14.0), {us(1.25), us(1.9), us(8.5)}, kTreeShare * 7 / 9}},
       {Protocol::kSimple, {us(8.4), {us(4.0), us(4.0), us(14.0)}, kTreeShare}},
   };
+  return p;
+}
+
+// NCCL on more than one node (tuning.cc), where its estimate changes in three ways:
+//   - a ring's step inside a node costs at least the network's post overhead
+//     (getNetOverhead: 1 us on an Intel host, 2 us on AMD; x3 for Simple), on NVLink and PCIe:
+//     Intel LL max(0.6, 1) = 1 us, LL128 1.9, Simple max(3.4, 3) = 3.4 (PCIe 1, 2.5, 5.7);
+//     AMD LL 2, LL128 2, Simple 6 (PCIe 2, 2.5, 6);
+//   - LL's cap is indexed by the host CPU, not the GPU ("for multi-node, we look at CPU
+//     type"): Intel 39.0 GB/s for 2 nodes, 20.4 for more; AMD 22.5 / 19.0. A profile has one
+//     cap: the one of 3 or more nodes, as clusters are scaled with --nodes;
+//   - Tree LL128 moves 120/128 of the Tree share across nodes: 0.92 x 120/128 = 0.8625.
+// A cluster's profile is its GPU's with its host's rules: the DGX H100 (Xeon 8480C) and DGX
+// B200 (Xeon 8570) have Intel hosts, the DGX A100 an AMD EPYC 7742 (Rome). Not modelled:
+// NCCL's x1.4 latency of multi-node Ring/Simple AllReduce at large sizes, and the Tree
+// network latencies it charges with one GPU per node.
+struct NcclHost {
+  double net_overhead_us;  // getNetOverhead
+  BandwidthBps ll_max_Bps;  // llMaxBws of 3 or more nodes
+};
+constexpr NcclHost kIntelHost{1.0, 20.4e9};
+constexpr NcclHost kAmdHost{2.0, 19.0e9};
+
+struct NcclCluster {
+  const char* name;
+  const char* architecture;  // its row of nccl_architectures()
+  NcclHost host;
+};
+
+const std::vector<NcclCluster>& nccl_clusters() {
+  static const std::vector<NcclCluster> table{
+      {"nccl-hopper-multinode", "nccl", kIntelHost},
+      {"nccl-ampere-multinode", "nccl-ampere", kAmdHost},
+      {"nccl-blackwell-multinode", "nccl-blackwell", kIntelHost},
+  };
+  return table;
+}
+
+LibraryProfile nccl_cluster_library(const NcclCluster& cluster) {
+  const auto& archs = nccl_architectures();
+  const auto arch = std::find_if(archs.begin(), archs.end(),
+                                 [&](const NcclArchitecture& a) { return std::string_view(a.name) == cluster.architecture; });
+  LibraryProfile p = nccl_library(*arch);
+  p.name = cluster.name;
+  const TimePs overhead = us(cluster.host.net_overhead_us);
+  for (auto& [protocol, costs] : p.protocols) {
+    const TimePs floor = protocol == Protocol::kSimple ? 3 * overhead : overhead;
+    for (const LinkClass c : {LinkClass::kNvlink, LinkClass::kPcie}) {
+      TimePs& step = costs.step_latency_ps[static_cast<int>(c)];
+      step = std::max(step, floor);
+    }
+  }
+  for (ProtocolRows* rows : {&p.protocols, &p.tree}) {
+    for (auto& [protocol, costs] : *rows) {
+      if (protocol == Protocol::kLL) costs.max_rate_Bps = cluster.host.ll_max_Bps;
+    }
+  }
+  for (auto& [protocol, costs] : p.tree) {
+    if (protocol == Protocol::kLL128) costs.efficiency = kTreeShare * 120 / 128;
+  }
   return p;
 }
 
@@ -259,6 +321,7 @@ static const std::vector<LibraryProfile>& built_in_libraries() {
   static const std::vector<LibraryProfile> libraries = [] {
     std::vector<LibraryProfile> all{LibraryProfile{}};
     for (const NcclArchitecture& arch : nccl_architectures()) all.push_back(nccl_library(arch));
+    for (const NcclCluster& cluster : nccl_clusters()) all.push_back(nccl_cluster_library(cluster));
     all.push_back(gloo_library());
     return all;
   }();

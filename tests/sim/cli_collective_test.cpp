@@ -150,7 +150,9 @@ TEST(CliCollective, NcclLibraryShowsTheProtocolOfEachSize) {
       << estimated.out;
   EXPECT_NE(estimated.out.find("# chosen by the estimate of library nccl-estimate\n"), std::string::npos)
       << estimated.out;
-  expect_error({"collective", "--library", "mpich"}, "--library: unknown library 'mpich' (known: ideal, nccl, nccl-volta, nccl-ampere, nccl-blackwell, gloo)");
+  expect_error({"collective", "--library", "mpich"},
+               "--library: unknown library 'mpich' (known: ideal, nccl, nccl-volta, nccl-ampere, nccl-blackwell, "
+               "nccl-hopper-multinode, nccl-ampere-multinode, nccl-blackwell-multinode, gloo)");
   expect_error({"collective", "--topology", "switch", "--protocol", "ll"},
                "--protocol ll: the ideal library has no protocols (give --library nccl)");
   expect_error({"collective", "--library", "nccl", "--protocol", "fast"}, "--protocol: unknown protocol 'fast'");

@@ -92,7 +92,42 @@ TEST(Library, NcclByArchitecture) {
   // What does not depend on the GPU is the same everywhere.
   EXPECT_EQ(ampere.costs(Protocol::kSimple), hopper.costs(Protocol::kSimple));
   EXPECT_EQ(blackwell.costs(AlgorithmKind::kTree, Protocol::kLL128), hopper.costs(AlgorithmKind::kTree, Protocol::kLL128));
-  EXPECT_EQ(library_names(), "ideal, nccl, nccl-volta, nccl-ampere, nccl-blackwell, gloo");
+  EXPECT_EQ(library_names(),
+            "ideal, nccl, nccl-volta, nccl-ampere, nccl-blackwell, nccl-hopper-multinode, nccl-ampere-multinode, "
+            "nccl-blackwell-multinode, gloo");
+}
+
+TEST(Library, NcclOnSeveralNodesByHost) {
+  // tuning.cc with more than one node: a ring's step inside a node costs at least the
+  // network's post overhead (1 us on Intel, 2 us on AMD; x3 for Simple), LL's cap is the
+  // host CPU's for 3+ nodes (Intel 20.4, AMD 19.0 GB/s), Tree LL128 moves 0.92 x 120/128.
+  const auto step = [](const LibraryProfile& p, Protocol protocol, LinkClass c) {
+    return p.costs(AlgorithmKind::kRing, protocol).step_latency(c);
+  };
+  const LibraryProfile hopper = library_by_name("nccl-hopper-multinode", "--library");  // DGX H100: Intel
+  const LibraryProfile ampere = library_by_name("nccl-ampere-multinode", "--library");  // DGX A100: AMD
+  EXPECT_EQ(step(hopper, Protocol::kLL, LinkClass::kNvlink), ps_from_us(1));         // max(0.6, 1)
+  EXPECT_EQ(step(hopper, Protocol::kLL, LinkClass::kPcie), ps_from_us(1));           // max(1.0, 1)
+  EXPECT_EQ(step(hopper, Protocol::kLL128, LinkClass::kNvlink), ps_from_ns(1900));   // max(1.9, 1)
+  EXPECT_EQ(step(hopper, Protocol::kSimple, LinkClass::kNvlink), ps_from_ns(3400));  // max(3.4, 3)
+  EXPECT_EQ(step(hopper, Protocol::kSimple, LinkClass::kPcie), ps_from_ns(5700));    // max(5.7, 3)
+  EXPECT_EQ(step(ampere, Protocol::kLL, LinkClass::kNvlink), ps_from_us(2));         // max(0.6, 2)
+  EXPECT_EQ(step(ampere, Protocol::kLL128, LinkClass::kNvlink), ps_from_us(2));      // max(1.9, 2)
+  EXPECT_EQ(step(ampere, Protocol::kLL128, LinkClass::kPcie), ps_from_ns(2500));     // max(2.5, 2)
+  EXPECT_EQ(step(ampere, Protocol::kSimple, LinkClass::kNvlink), ps_from_us(6));     // max(3.4, 6)
+  EXPECT_EQ(step(ampere, Protocol::kSimple, LinkClass::kPcie), ps_from_us(6));       // max(5.7, 6)
+  EXPECT_EQ(step(ampere, Protocol::kSimple, LinkClass::kNet), ps_from_us(14));       // the network's own
+  for (const AlgorithmKind a : {AlgorithmKind::kRing, AlgorithmKind::kTree}) {
+    EXPECT_DOUBLE_EQ(hopper.costs(a, Protocol::kLL).max_rate_Bps, 20.4e9);
+    EXPECT_DOUBLE_EQ(ampere.costs(a, Protocol::kLL).max_rate_Bps, 19e9);
+  }
+  EXPECT_DOUBLE_EQ(hopper.costs(AlgorithmKind::kTree, Protocol::kLL128).efficiency, 0.8625);
+  // Tree latencies, NVLS and P2P channels are the GPU's.
+  const LibraryProfile one_node = library_by_name("nccl", "--library");
+  EXPECT_EQ(hopper.costs(AlgorithmKind::kTree, Protocol::kSimple), one_node.costs(AlgorithmKind::kTree, Protocol::kSimple));
+  EXPECT_EQ(hopper.in_switch, one_node.in_switch);
+  EXPECT_EQ(hopper.p2p, one_node.p2p);
+  EXPECT_DOUBLE_EQ(library_by_name("nccl-blackwell-multinode", "--library").in_switch->efficiency, 0.74);
 }
 
 TEST(Library, ARouteIsInTheClassOfItsSlowestLink) {
