@@ -38,11 +38,33 @@ Shape group_shape(const Topology& topology, const std::vector<Rank>& members) {
           std::nullopt};
 }
 
+// Beyond this many members, a group keeps every link: listing their p(p-1) routes would take
+// longer than copying the graph, and there are few such groups.
+constexpr std::size_t kMostMembersRouted = 1024;
+
+// The links a group keeps: those its members' routes take, both ways between every two
+// (the others carry none of its traffic), or every link for a large group.
+std::vector<bool> links_spanned(const Topology& topology, const std::vector<Rank>& members) {
+  const bool all = members.size() > kMostMembersRouted;
+  std::vector<bool> kept(topology.link_count(), all);
+  if (all) return kept;
+  Route route;
+  for (const Rank a : members) {
+    for (const Rank b : members) {
+      if (a == b) continue;
+      topology.route_into(a, b, route);
+      for (const ChannelId channel : route) kept[link_of(channel)] = true;
+    }
+  }
+  return kept;
+}
+
 }  // namespace
 
 Topology group_topology(const Topology& topology, const std::vector<Rank>& members) {
   if (members.empty()) throw InputError("a group of NPUs needs at least one member");
-  // The new id of every vertex: members first, in group order, then every other vertex.
+  // The new id of every vertex it keeps: members first, in group order, then the others the
+  // kept links reach, in the topology's order.
   constexpr VertexId kUnplaced = static_cast<VertexId>(-1);
   std::vector<VertexId> new_id(topology.vertex_count(), kUnplaced);
   for (std::size_t i = 0; i < members.size(); ++i) {
@@ -54,15 +76,23 @@ Topology group_topology(const Topology& topology, const std::vector<Rank>& membe
     if (new_id[m] != kUnplaced) throw InputError("group member " + std::to_string(m) + " is given twice");
     new_id[m] = static_cast<VertexId>(i);
   }
+  const std::vector<bool> kept = links_spanned(topology, members);
+  std::vector<bool> reached(topology.vertex_count(), false);
+  for (LinkId l = 0; l < topology.link_count(); ++l) {
+    if (kept[l]) reached[topology.link(l).first] = reached[topology.link(l).second] = true;
+  }
   TopologyBuilder builder(topology.name() + "-group", std::to_string(members.size()) + " NPUs of " + topology.name());
   for (const Rank m : members) builder.add_npu(topology.vertex(m).name);
   for (VertexId v = 0; v < topology.vertex_count(); ++v) {
-    if (new_id[v] != kUnplaced) continue;
+    if (new_id[v] != kUnplaced || !reached[v]) continue;
     const VertexProps& props = topology.vertex(v);
     new_id[v] = builder.add_switch(props.name, props.reduces);
     if (props.host_memory) builder.set_host_memory(new_id[v]);
   }
-  for (const Link& link : topology.links()) builder.add_link(new_id[link.first], new_id[link.second], link.params);
+  for (LinkId l = 0; l < topology.link_count(); ++l) {
+    const Link& link = topology.link(l);
+    if (kept[l]) builder.add_link(new_id[link.first], new_id[link.second], link.params);
+  }
   builder.set_shape(group_shape(topology, members));
   Topology group = std::move(builder).build();
   group.set_library(topology.library());

@@ -31,10 +31,15 @@ TEST(GroupTopology, MembersKeepTheirRoutesAndLinks) {
   EXPECT_EQ(inside.route_class(inside.route(0, 1)), LinkClass::kNvlink);
   EXPECT_EQ(across.route(0, 1).size(), whole.route(0, 4).size());
   EXPECT_EQ(across.route_class(across.route(0, 1)), LinkClass::kNet);
-  EXPECT_EQ(across.injection_bandwidth(0), whole.injection_bandwidth(0));
-  // Every vertex and link stays: the other NPUs forward.
-  EXPECT_EQ(across.vertex_count(), whole.vertex_count());
-  EXPECT_EQ(across.link_count(), whole.link_count());
+  // What GPU 0 injects into the group goes through its NIC (50 GB/s), not its NVLink.
+  const Link& first_hop = whole.link(link_of(whole.route(0, 4).front()));
+  EXPECT_EQ(across.injection_bandwidth(0), first_hop.params.bandwidth_Bps);
+  EXPECT_LT(across.injection_bandwidth(0), whole.injection_bandwidth(0));
+  // The links of the members' routes stay, with the vertices they join (a path: one more
+  // vertex than links); the rest of the cluster carries none of the group's traffic.
+  EXPECT_EQ(across.link_count(), whole.route(0, 4).size());
+  EXPECT_EQ(across.vertex_count(), whole.route(0, 4).size() + 1);
+  EXPECT_LT(across.link_count(), whole.link_count());
 }
 
 // The shape's levels (GPUs a node, nodes), or {} when it is not hierarchical.

@@ -135,14 +135,14 @@ TEST(ReplayInSwitch, AGroupOfTwoWholeNodesRunsNvlsTreeAsItsClosedForm) {
 
 TEST(ReplayInSwitch, NvlsForAGroupItsSwitchesCannotReduceIsAnErrorNamingTheNode) {
   const Topology cluster = load_topology_file(kCluster);
-  // One GPU on each node's switch: nvls needs them on one.
+  // One GPU on each node's switch: their routes cross no switch that reduces.
   try {
     replay_workload(group_allreduces(16, {{0, 8}}, k64MiB, AlgorithmKind::kNvls), cluster, under(cluster));
     FAIL() << "expected an InputError";
   } catch (const InputError& e) {
     const std::string what = e.what();
     EXPECT_NE(what.find("rank 8: node 1: algorithm 'nvls'"), std::string::npos) << what;  // the last to arrive
-    EXPECT_NE(what.find("reducing switches, not one"), std::string::npos) << what;
+    EXPECT_NE(what.find("has no switch that reduces"), std::string::npos) << what;
   }
   // 8 GPUs on one switch and 4 on the other: nvls-tree needs as many on each.
   EXPECT_THROW(replay_workload(group_allreduces(16, {ranks_from(0, 12)}, k64MiB, AlgorithmKind::kNvlsTree), cluster,
