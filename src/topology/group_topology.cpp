@@ -31,7 +31,8 @@ Shape group_shape(const Topology& topology, const std::vector<Rank>& members) {
   std::vector<std::size_t> sorted = nodes;
   std::sort(sorted.begin(), sorted.end());
   const bool each_node_once = std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end();
-  const bool equal_runs = std::all_of(run_sizes.begin(), run_sizes.end(), [&](std::size_t k) { return k == run_sizes[0]; });
+  const bool equal_runs =
+      std::all_of(run_sizes.begin(), run_sizes.end(), [&](std::size_t k) { return k == run_sizes[0]; });
   if (nodes.size() < 2 || !each_node_once || !equal_runs) return {};
   return {TopologyKind::kHierarchical,
           {static_cast<std::uint32_t>(run_sizes[0]), static_cast<std::uint32_t>(nodes.size())},

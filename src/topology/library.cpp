@@ -148,8 +148,9 @@ const std::vector<NcclCluster>& nccl_clusters() {
 
 LibraryProfile nccl_cluster_library(const NcclCluster& cluster) {
   const auto& archs = nccl_architectures();
-  const auto arch = std::find_if(archs.begin(), archs.end(),
-                                 [&](const NcclArchitecture& a) { return std::string_view(a.name) == cluster.architecture; });
+  const auto arch = std::find_if(archs.begin(), archs.end(), [&](const NcclArchitecture& a) {
+    return std::string_view(a.name) == cluster.architecture;
+  });
   LibraryProfile p = nccl_library(*arch);
   p.name = cluster.name;
   const TimePs overhead = us(cluster.host.net_overhead_us);

@@ -158,7 +158,9 @@ void CollectiveMeetings::make_runner(Meeting& m, const WorkloadNode& s, Algorith
 void CollectiveMeetings::make_in_switch_run(Meeting& m, std::size_t group, AlgorithmKind algorithm, Bytes bytes,
                                             const ProtocolCosts& costs) {
   auto groups = switch_groups_.find(group);
-  if (groups == switch_groups_.end()) groups = switch_groups_.emplace(group, in_switch_groups(topology_, m.members)).first;
+  if (groups == switch_groups_.end()) {
+    groups = switch_groups_.emplace(group, in_switch_groups(topology_, m.members)).first;
+  }
   std::vector<std::pair<Rank, std::size_t>> member_of_npu;  // (NPU, position in members), by NPU
   for (std::size_t i = 0; i < m.members.size(); ++i) member_of_npu.emplace_back(m.members[i], i);
   std::sort(member_of_npu.begin(), member_of_npu.end());
