@@ -58,9 +58,10 @@ po::options_description replay_options() {
              "Chakra communicator groups, JSON {\"name\": [ranks...]} (default: PREFIX.comm_groups.json if it "
              "exists, else every collective spans all ranks)");
   add_option(options, "algorithm", "C=A[,..]",
-             "algorithm per collective, e.g. allreduce=ring,alltoall=direct (default: the "
-             "topology's own for allreduce/allgather/reducescatter, tree for broadcast/reduce, "
-             "direct for alltoall)");
+             "algorithm per collective, e.g. allreduce=ring,alltoall=direct (default: under a "
+             "library, NCCL's choice on the GPUs each collective's group spans, nvls where their "
+             "switch reduces; under ideal, the topology's own for allreduce/allgather/reducescatter, "
+             "tree for broadcast/reduce, direct for alltoall)");
   add_option(options, "overhead", "T", "per-message software overhead o (default 0)");
   add_option(options, "timeline", "FILE", "write a Chrome trace JSON: a track per rank");
   options.add_options()("link-tracks", "with --timeline, also a track per busy link");
