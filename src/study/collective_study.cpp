@@ -125,14 +125,13 @@ ModelOptions model_options(const CollectiveConfig& run, const ProtocolCosts& cos
 
 PlannedPoint plan_collective_point(const Topology& topology, CollectiveKind kind, AlgorithmChoice algorithm,
                                    Bytes size, const CollectiveStudyOptions& options) {
-  PlannedPoint planned{choose(topology, kind, algorithm, size, options), {}, library_run(topology, options)};
+  PlannedPoint planned{choose(topology, kind, algorithm, size, options), library_run(topology, options)};
   const NcclChoice& choice = planned.choice;
-  planned.costs = options.library.costs(kind, choice.algorithm, choice.protocol);
   CollectiveConfig& run = planned.run;
-  run.library = planned.costs;
+  run.library = options.library.costs(kind, choice.algorithm, choice.protocol);
   run.rate_caps_by_class = collective_rate_caps(kind, choice.algorithm, size, topology.npu_count(), options.library);
   if (options.pipeline_as_library) {
-    run.chunks = library_chunks(topology, kind, choice.algorithm, size, model_options(run, planned.costs), run);
+    run.chunks = library_chunks(topology, kind, choice.algorithm, size, model_options(run, run.library), run);
   }
   return planned;
 }
@@ -145,7 +144,7 @@ CollectivePoint run_collective_point(const Topology& topology, CollectiveKind ki
   CollectivePoint point;
   point.algorithm = choice.algorithm;
   point.protocol = choice.protocol;
-  point.costs = planned.costs;
+  point.costs = run.library;
   point.size = size;
   point.chunks = run.chunks;
   const CollectiveResult result = simulate_collective(topology, kind, choice.algorithm, size, run);

@@ -74,11 +74,10 @@ std::size_t library_chunks(const Topology& topology, CollectiveKind kind, Algori
 ModelOptions model_options(const CollectiveConfig& run, const ProtocolCosts& costs = {});
 
 /// What one point runs: the algorithm (or NCCL's choice) and protocol (or the fastest) for
-/// `size`, and the simulator's options for it (the library's costs, tree layout, rate caps,
-/// and with pipeline_as_library its chunks).
+/// `size`, and the simulator's options for it (the library's costs in `run.library`, tree
+/// layout, rate caps, and with pipeline_as_library its chunks).
 struct PlannedPoint {
   NcclChoice choice;
-  ProtocolCosts costs;
   CollectiveConfig run;
 };
 PlannedPoint plan_collective_point(const Topology& topology, CollectiveKind kind, AlgorithmChoice algorithm,

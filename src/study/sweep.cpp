@@ -178,10 +178,6 @@ double message_work(double messages, double flows_in_flight) {
   return messages * std::cbrt(std::max(1.0, flows_in_flight));
 }
 
-}  // namespace
-
-namespace {
-
 // A collective point's study options: the plan's, on the library's channels, pipelined as
 // the library pipelines, in the point's rank order.
 CollectiveStudyOptions point_options(const SweepPlan& plan, const SweepPoint& point, const Topology& topology) {

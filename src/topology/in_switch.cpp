@@ -1,6 +1,7 @@
 #include "topology/in_switch.h"
 
 #include <algorithm>
+#include <numeric>
 
 namespace commsim {
 
@@ -28,7 +29,7 @@ std::vector<InSwitchGroup> groups_of(const Topology& topology, const std::vector
 
 std::vector<InSwitchGroup> in_switch_groups(const Topology& topology) {
   std::vector<Rank> all(topology.npu_count());
-  for (Rank r = 0; r < all.size(); ++r) all[r] = r;
+  std::iota(all.begin(), all.end(), Rank{0});
   return groups_of(topology, all);
 }
 
