@@ -272,7 +272,7 @@ std::optional<Protocol> fastest_protocol(const Topology& topology, CollectiveKin
   if (reduces_in_switch(algorithm)) {  // NCCL runs NVLS with Simple only
     return profile.ideal() ? std::nullopt : std::optional<Protocol>(Protocol::kSimple);
   }
-  return profile.fastest(algorithm, [&](const ProtocolCosts& costs) {
+  return profile.fastest(kind, algorithm, [&](const ProtocolCosts& costs) {
     options.library = costs;
     return collective_cost(topology, kind, algorithm, size, options).time_s(options.gamma_s_per_byte);
   });
@@ -326,7 +326,6 @@ std::size_t least_time_chunks(const Topology& topology, CollectiveKind kind, Alg
 NcclChoice nccl_choice(const Topology& topology, CollectiveKind kind, Bytes size, const ModelOptions& options,
                        const LibraryProfile& profile, std::optional<Protocol> protocol) {
   if (kind == Kind::kAllToAll && !protocol) protocol = alltoall_threshold_protocol(topology, size, profile);
-  const LibraryProfile& estimate = profile.estimated();
   NcclChoice best;
   double best_s = -1;
   for (const AlgorithmKind algorithm : nccl_algorithms(kind)) {
@@ -337,7 +336,7 @@ NcclChoice nccl_choice(const Topology& topology, CollectiveKind kind, Bytes size
     const std::optional<Protocol> p =
         protocol ? protocol : fastest_protocol(topology, kind, algorithm, size, options, profile);
     ModelOptions with = options;
-    with.library = estimate.costs(algorithm, p);
+    with.library = profile.ranked_costs(kind, algorithm, p);
     const double t = collective_cost(topology, kind, algorithm, size, with).time_s(options.gamma_s_per_byte);
     if (best_s < 0 || t < best_s) {
       best = {algorithm, p};

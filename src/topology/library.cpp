@@ -23,8 +23,11 @@ TimePs us(double microseconds) { return ps_from_seconds(microseconds * 1e-6); }
 //   hwLatencies[NVLINK][Ring]    LL 0.6, LL128 1.9,  Simple 3.4 us per step
 //   hwLatencies[PCI][Ring]       LL 1.0, LL128 2.5,  Simple 5.7
 //   hwLatencies[NET][Ring]       LL 2.7, LL128 4.0,  Simple 14.0
-// Bandwidth per protocol: LL carries 8 bytes of data in 16 (min(llMaxBw, busBw / 2));
-// LL128 120 of 128 bytes (NCCL rounds to 0.92); Simple all. llMaxBw, by the GPU's compute
+// Bandwidth per protocol: LL carries 8 bytes of data in 16 (its row's 1/2, what a P2P send
+// moves), and NCCL's estimate gives a ring less: min(llMaxBw, busBw / 4) for AllReduce and
+// Reduce, busBw / 3 for AllGather, ReduceScatter and Broadcast on one node, busBw / 4 for
+// all across nodes (LibraryProfile::ll_share: x 1/2, x 2/3); LL128 120 of 128 bytes (NCCL
+// rounds to 0.92); Simple all. llMaxBw, by the GPU's compute
 // capability on one node (llMaxBws): Volta 39.0, Ampere 87.7, Hopper 141.0, Blackwell
 // 2 x 141.0 GB/s. LL128's per-channel cap (perChMaxRingLL128Bws: 20.0 GB/s on Volta and
 // Ampere, 36.7 on Hopper, 2 x 36.7 on Blackwell) times NCCL's 12+ channels on NVSwitch is
@@ -103,6 +106,9 @@ LibraryProfile nccl_library(const NcclArchitecture& arch) {
       {Protocol::kLL128, {us(14.0), {us(1.9), us(2.5), us(4.0)}, 0.92}},
       {Protocol::kSimple, {us(8.4), {us(3.4), us(5.7), us(14.0)}, 1.0}},
   };
+  using Kind = CollectiveKind;
+  p.ll_share = {{Kind::kAllReduce, 0.5}, {Kind::kReduce, 0.5}, {Kind::kAllGather, 2.0 / 3},
+                {Kind::kReduceScatter, 2.0 / 3}, {Kind::kBroadcast, 2.0 / 3}};
   p.tree = {
       {Protocol::kLL, {us(6.8), {us(0.6), us(1.0), us(5.0)}, kTreeShare / 3.8, arch.ll_max_Bps}},
       {Protocol::kLL128, {us(14.0), {us(1.25), us(1.9), us(8.5)}, kTreeShare * 7 / 9}},
@@ -111,7 +117,7 @@ LibraryProfile nccl_library(const NcclArchitecture& arch) {
   return p;
 }
 
-// NCCL on more than one node (tuning.cc), where its estimate changes in three ways:
+// NCCL on more than one node (tuning.cc), where its estimate changes in four ways:
 //   - a ring's step inside a node costs at least the network's post overhead
 //     (getNetOverhead: 1 us on an Intel host, 2 us on AMD; x3 for Simple), on NVLink and PCIe:
 //     Intel LL max(0.6, 1) = 1 us, LL128 1.9, Simple max(3.4, 3) = 3.4 (PCIe 1, 2.5, 5.7);
@@ -119,7 +125,8 @@ LibraryProfile nccl_library(const NcclArchitecture& arch) {
 //   - LL's cap is indexed by the host CPU, not the GPU ("for multi-node, we look at CPU
 //     type"): Intel 39.0 GB/s for 2 nodes, 20.4 for more; AMD 22.5 / 19.0. A profile has one
 //     cap: the one of 3 or more nodes, as clusters are scaled with --nodes;
-//   - Tree LL128 moves 120/128 of the Tree share across nodes: 0.92 x 120/128 = 0.8625.
+//   - Tree LL128 moves 120/128 of the Tree share across nodes: 0.92 x 120/128 = 0.8625;
+//   - a ring's LL moves a quarter of busBw in every collective (ll_share 1/2).
 // A cluster's profile is its GPU's with its host's rules: the DGX H100 (Xeon 8480C) and DGX
 // B200 (Xeon 8570) have Intel hosts, the DGX A100 an AMD EPYC 7742 (Rome). Not modelled:
 // NCCL's x1.4 latency of multi-node Ring/Simple AllReduce at large sizes, and the Tree
@@ -169,6 +176,7 @@ LibraryProfile nccl_cluster_library(const NcclCluster& cluster) {
   for (auto& [protocol, costs] : p.tree) {
     if (protocol == Protocol::kLL128) costs.efficiency = kTreeShare * 120 / 128;
   }
+  for (auto& [kind, factor] : p.ll_share) factor = 0.5;  // busBw / 4 for every collective
   return p;
 }
 
@@ -242,6 +250,11 @@ std::vector<std::pair<std::string, std::string>> describe_library(const LibraryP
     std::snprintf(text, sizeof text, "bandwidth x %g", factor);
     lines.emplace_back(collective_name(kind), text);
   }
+  for (const auto& [kind, factor] : profile.ll_share) {
+    char text[64];
+    std::snprintf(text, sizeof text, "ll efficiency x %g", factor);
+    lines.emplace_back(collective_name(kind), text);
+  }
   if (profile.estimate) lines.emplace_back("estimate", "chosen as library " + profile.estimate->name + " would");
   return lines;
 }
@@ -309,8 +322,29 @@ double LibraryProfile::bandwidth_factor(CollectiveKind kind) const {
   return 1;
 }
 
+double LibraryProfile::ll_factor(CollectiveKind kind) const {
+  for (const auto& [k, factor] : ll_share) {
+    if (k == kind) return factor;
+  }
+  return 1;
+}
+
+ProtocolCosts LibraryProfile::with_ll_share(ProtocolCosts c, CollectiveKind kind, AlgorithmKind algorithm,
+                                            std::optional<Protocol> protocol) const {
+  const bool own_rows = &rows(algorithm) == &protocols && !reduces_in_switch(algorithm);
+  if (own_rows && protocol.value_or(protocols.back().first) == Protocol::kLL) c.efficiency *= ll_factor(kind);
+  return c;
+}
+
+ProtocolCosts LibraryProfile::ranked_costs(CollectiveKind kind, AlgorithmKind algorithm,
+                                           std::optional<Protocol> protocol) const {
+  const LibraryProfile& e = estimated();
+  return e.ideal() ? ProtocolCosts{} : e.with_ll_share(e.costs(algorithm, protocol), kind, algorithm, protocol);
+}
+
 ProtocolCosts LibraryProfile::costs(CollectiveKind kind, AlgorithmKind algorithm, std::optional<Protocol> protocol) const {
-  ProtocolCosts c = costs(algorithm, protocol);
+  if (ideal()) return {};
+  ProtocolCosts c = with_ll_share(costs(algorithm, protocol), kind, algorithm, protocol);
   const double factor = bandwidth_factor(kind);
   c.efficiency *= factor;
   c.max_rate_Bps *= factor;

@@ -137,6 +137,17 @@ struct LibraryProfile {
   std::vector<std::pair<CollectiveKind, double>> collective_bandwidth;
   double bandwidth_factor(CollectiveKind kind) const;
 
+  /// What LL moves in a collective, as a factor of the LL row's efficiency, where the library
+  /// gives it less than LL's wire format (8 data bytes in 16). NCCL's estimate gives a ring
+  /// LL a quarter of the link's bus bandwidth for AllReduce and Reduce, and for every
+  /// collective across nodes; a third for AllGather, ReduceScatter and Broadcast on one node
+  /// (tuning.cc, "model refinements": busBw x 1/4 or 1/3, at most llMaxBw): factors 1/2 and
+  /// 2/3 on the row's 1/2. Applies to the rows of `protocols` (not to tree's, which have their
+  /// own share, nor to in-switch runs); AllToAll and send/receive, which NCCL runs as P2P, and
+  /// collectives left out: 1. Part of the estimate: it ranks protocols by it.
+  std::vector<std::pair<CollectiveKind, double>> ll_share;
+  double ll_factor(CollectiveKind kind) const;
+
   /// The costs the library ranks its choices by, where they are not the costs it runs at.
   /// NCCL picks algorithm and protocol by its built-in estimate (src/graph/tuning.cc)
   /// whatever a system really costs, so a calibrated profile keeps the profile it was fitted
@@ -168,32 +179,41 @@ struct LibraryProfile {
   /// the switch has the in-switch costs, under Simple only (InputError for another protocol,
   /// or a library without in-switch costs).
   ProtocolCosts costs(AlgorithmKind algorithm, std::optional<Protocol> protocol) const;
-  /// The costs a run of `kind` moves at: costs(algorithm, protocol) with the collective's
-  /// bandwidth factor on its efficiency and rate cap.
+  /// The costs a run of `kind` moves at: costs(algorithm, protocol) with the collective's LL
+  /// share (ll_share) and bandwidth factor on its efficiency, and the bandwidth factor on its
+  /// rate cap.
   ProtocolCosts costs(CollectiveKind kind, AlgorithmKind algorithm, std::optional<Protocol> protocol) const;
+  /// The costs the library ranks a run of `kind` by: the estimate's costs(algorithm, protocol)
+  /// with its LL share, and no bandwidth factor (NCCL's ranking knows none).
+  ProtocolCosts ranked_costs(CollectiveKind kind, AlgorithmKind algorithm, std::optional<Protocol> protocol) const;
 
-  /// The protocol of least `time_s(costs)` (seconds) over the estimate's costs for
-  /// `algorithm` (its rows), as NCCL picks by its own estimate; ties go to the earlier
-  /// protocol. Empty for the ideal profile.
+  /// The protocol of least `time_s(costs)` (seconds) over the ranked costs of `kind` by
+  /// `algorithm` (ranked_costs, for each of its rows), as NCCL picks by its own estimate;
+  /// ties go to the earlier protocol. Empty for the ideal profile.
   template <typename Time>
-  std::optional<Protocol> fastest(AlgorithmKind algorithm, Time&& time_s) const {
-    return fastest_of(estimated().rows(algorithm), time_s);
+  std::optional<Protocol> fastest(CollectiveKind kind, AlgorithmKind algorithm, Time&& time_s) const {
+    return least_time(estimated().rows(algorithm),
+                      [&](Protocol protocol, const ProtocolCosts&) { return time_s(ranked_costs(kind, algorithm, protocol)); });
   }
   /// fastest() over the protocols' own rows: for what is not a collective algorithm (P2P).
   template <typename Time>
   std::optional<Protocol> fastest(Time&& time_s) const {
-    return fastest_of(estimated().protocols, time_s);
+    return least_time(estimated().protocols, [&](Protocol, const ProtocolCosts& costs) { return time_s(costs); });
   }
 
  private:
   /// The costs of `protocol` in `rows`, or with none the last row's (InputError if absent).
   ProtocolCosts costs_in(const ProtocolRows& rows, std::optional<Protocol> protocol) const;
+  /// `c`, the costs of `protocol` in the rows of `algorithm`, with `kind`'s LL share.
+  ProtocolCosts with_ll_share(ProtocolCosts c, CollectiveKind kind, AlgorithmKind algorithm,
+                              std::optional<Protocol> protocol) const;
+  /// The protocol of `rows` of least time_s(protocol, costs); ties go to the earlier.
   template <typename Time>
-  static std::optional<Protocol> fastest_of(const ProtocolRows& rows, Time& time_s) {
+  static std::optional<Protocol> least_time(const ProtocolRows& rows, Time&& time_s) {
     std::optional<Protocol> best;
     double best_s = 0;
     for (const auto& [protocol, c] : rows) {
-      const double t = time_s(c);
+      const double t = time_s(protocol, c);
       if (!best || t < best_s) {
         best = protocol;
         best_s = t;

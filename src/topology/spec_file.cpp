@@ -265,12 +265,14 @@ std::optional<P2pChannels> p2p_channels(const spec::LibrarySpec& spec, const std
   return c;
 }
 
-std::vector<std::pair<CollectiveKind, double>> collective_bandwidth(const spec::LibrarySpec& spec,
-                                                                   const std::string& where) {
+// Factors by collective, each collective once (`field`: "collective_bandwidth" or "ll_share").
+std::vector<std::pair<CollectiveKind, double>> collective_factors(
+    const google::protobuf::RepeatedPtrField<pb::CollectiveBandwidthSpec>& specs, const std::string& where,
+    const std::string& field) {
   std::vector<std::pair<CollectiveKind, double>> factors;
-  for (int i = 0; i < spec.collective_bandwidth_size(); ++i) {
-    const pb::CollectiveBandwidthSpec& c = spec.collective_bandwidth(i);
-    const std::string at = where + ".collective_bandwidth[" + std::to_string(i) + "]";
+  for (int i = 0; i < specs.size(); ++i) {
+    const pb::CollectiveBandwidthSpec& c = specs[i];
+    const std::string at = where + "." + field + "[" + std::to_string(i) + "]";
     const CollectiveKind kind = parse_collective(c.collective(), at + ".collective");
     for (const auto& [known, factor] : factors) {
       if (known == kind) throw InputError(at + ": collective " + std::string(collective_name(kind)) + " is given twice");
@@ -346,7 +348,14 @@ LibraryProfile costs_from_spec(const spec::LibrarySpec& spec, const std::string&
   LibraryProfile profile = protocols_from_spec(spec, where);
   if (spec.collective_bandwidth_size() > 0) {
     if (profile.ideal()) throw InputError(where + ".collective_bandwidth: the ideal library has no costs to scale");
-    profile.collective_bandwidth = collective_bandwidth(spec, where);
+    profile.collective_bandwidth = collective_factors(spec.collective_bandwidth(), where, "collective_bandwidth");
+  }
+  if (spec.ll_share_size() > 0) {
+    const auto& rows = profile.protocols;
+    if (std::none_of(rows.begin(), rows.end(), [](const auto& row) { return row.first == Protocol::kLL; })) {
+      throw InputError(where + ".ll_share: library '" + profile.name + "' has no LL protocol");
+    }
+    profile.ll_share = collective_factors(spec.ll_share(), where, "ll_share");
   }
   return profile;
 }

@@ -122,11 +122,15 @@ pb::LibrarySpec library_message(const LibraryProfile& profile) {
     fill_costs(*profile.in_switch, *out.mutable_in_switch());
   }
   if (profile.p2p) fill_p2p(*profile.p2p, *out.mutable_p2p());
-  for (const auto& [kind, factor] : profile.collective_bandwidth) {
-    pb::CollectiveBandwidthSpec& c = *out.add_collective_bandwidth();
-    c.set_collective(std::string(collective_name(kind)));
-    c.set_factor(rounded(factor));
-  }
+  const auto add_factors = [](const auto& factors, auto* specs) {
+    for (const auto& [kind, factor] : factors) {
+      pb::CollectiveBandwidthSpec& c = *specs->Add();
+      c.set_collective(std::string(collective_name(kind)));
+      c.set_factor(rounded(factor));
+    }
+  };
+  add_factors(profile.collective_bandwidth, out.mutable_collective_bandwidth());
+  add_factors(profile.ll_share, out.mutable_ll_share());
   if (profile.estimate) {  // its costs alone: the channels a send runs on are the profile's
     *out.mutable_estimate() = library_message(*profile.estimate);
     out.mutable_estimate()->clear_p2p();

@@ -112,15 +112,16 @@ TEST(CliCollective, NcclLibraryShowsTheProtocolOfEachSize) {
       << r.out;
   EXPECT_NE(r.out.find("+ L_call"), std::string::npos) << r.out;
   // 1 KiB on 8 GPUs: LL, 6.6 us + 14 x (0.6 us + 0.5 us of NVSwitch hops) + 14 x 128 B at
-  // min(0.5 x 450, 141) GB/s = 22.0 + 0.0127 = 22.01 us.
-  EXPECT_NE(r.out.find("        1024          256  float      ll       22.01"), std::string::npos) << r.out;
+  // min(0.25 x 450, 141) GB/s (an AllReduce's LL moves a quarter of the link) = 22.0 + 0.0159
+  // = 22.02 us.
+  EXPECT_NE(r.out.find("        1024          256  float      ll       22.02"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("  1073741824    268435456  float  simple"), std::string::npos) << r.out;
   const CliResult forced = run_commsim({"collective", "--topology-file", datasheet_h100(), "--algorithm", "ring",
                                         "--library", "nccl", "--protocol", "LL128", "--size", "1K"});
   EXPECT_NE(forced.out.find("float   ll128"), std::string::npos) << forced.out;
   const CliResult verbose = run_commsim({"collective", "--algorithm", "ring", "--size", "1K", "--verbose"});
   EXPECT_NE(verbose.out.find("# library nccl, ll: call 6.6 us; step NVLink 600 ns, PCIe 1 us, network 2.7 us; "
-                             "efficiency 0.5; max rate 141 GB/s\n"),
+                             "efficiency 0.25; max rate 141 GB/s\n"),
             std::string::npos)
       << verbose.out;
   EXPECT_NE(verbose.out.find("\n# library call: 1 x 6.6 us"), std::string::npos) << verbose.out;
@@ -131,7 +132,7 @@ TEST(CliCollective, NcclLibraryShowsTheProtocolOfEachSize) {
     EXPECT_TRUE(std::isdigit(static_cast<unsigned char>(line[line.find_first_not_of(' ')]))) << line;  // a row
   }
   // A library that really costs 100 us more per LL call but keeps NCCL's estimate runs LL
-  // at 1 KiB, as NCCL would, at the real cost: 100 us more than the 22.01 above.
+  // at 1 KiB, as NCCL would, at the real cost: 100 us more than the 22.02 above.
   const std::string slow_ll = tmp_path("slow-ll-library.textproto");
   const auto ll = [](const std::string& call) {
     return "protocols { protocol: LL call_latency: \"" + call +
@@ -141,12 +142,13 @@ TEST(CliCollective, NcclLibraryShowsTheProtocolOfEachSize) {
   const std::string simple =
       "protocols { protocol: SIMPLE call_latency: \"8.4us\" nvlink_step: \"3.4us\" pcie_step: \"5.7us\" "
       "net_step: \"14us\" efficiency: 1 }\n";
-  write_file(slow_ll, "name: \"slow-ll\"\n" + ll("106.6us") + simple + "estimate { name: \"nccl-estimate\"\n" +
-                          ll("6.6us") + simple + "}\n");
+  const std::string quarter = "ll_share { collective: \"allreduce\" factor: 0.5 }\n";
+  write_file(slow_ll, "name: \"slow-ll\"\n" + ll("106.6us") + simple + quarter + "estimate { name: \"nccl-estimate\"\n" +
+                          ll("6.6us") + simple + quarter + "}\n");
   const CliResult estimated = run_commsim({"collective", "--topology-file", datasheet_h100(), "--algorithm", "ring",
                                            "--library-file", slow_ll, "--size", "1K", "--verbose"});
   ASSERT_EQ(estimated.status, 0) << estimated.err;
-  EXPECT_NE(estimated.out.find("        1024          256  float      ll      122.01"), std::string::npos)
+  EXPECT_NE(estimated.out.find("        1024          256  float      ll      122.02"), std::string::npos)
       << estimated.out;
   EXPECT_NE(estimated.out.find("# chosen by the estimate of library nccl-estimate\n"), std::string::npos)
       << estimated.out;
@@ -161,13 +163,13 @@ TEST(CliCollective, NcclLibraryShowsTheProtocolOfEachSize) {
 TEST(CliCollective, NcclAlgorithmIsWhatNcclWouldPick) {
   // Under a library profile the default is --algorithm nccl: per size, the (algorithm,
   // protocol) of least closed-form time. On 8 GPUs at 450 GB/s the ring under LL costs
-  // 6.6 + 14 x (0.6 + 0.5) = 22.0 us + 1.75 n / 141 GB/s; under Simple 8.4 + 14 x (3.4 +
+  // 6.6 + 14 x (0.6 + 0.5) = 22.0 us + 1.75 n / 112.5 GB/s (a quarter of the link); under Simple 8.4 + 14 x (3.4 +
   // 0.5) = 63.0 us + 1.75 n / 450 GB/s; LL128 14 + 14 x (1.9 + 0.5) = 47.6 us + 1.75 n /
   // 414 GB/s. LL wins to 2 MiB, LL128 from 4 to 32 MiB, Simple from 64 MiB on.
   const CliResult r = run_commsim({"collective", "--topology-file", datasheet_h100(), "--library", "nccl", "--sizes", "1M:1G"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("# algorithm nccl: model of the algorithm NCCL would pick"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("     1048576       262144  float       ring      ll       35.01"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("     1048576       262144  float       ring      ll       38.31"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("  1073741824    268435456  float       ring  simple     4238.66"), std::string::npos) << r.out;
   // The same choice on request, and the protocol may still be forced: under Simple the ring,
   // 8.4 + 14 x (3.4 + 0.5) us + 1.75 n / 450 GB/s = 67.08 us at 1 MiB, beats NCCL's tree,

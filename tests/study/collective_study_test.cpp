@@ -178,7 +178,7 @@ TEST(CollectiveStudy, NcclPicksLowLatencyWhenSmallAndFullBandwidthWhenLarge) {
   for (const CollectivePoint& p : points) {
     const std::vector<AlgorithmKind> candidates = nccl_algorithms(CollectiveKind::kAllReduce);
     EXPECT_NE(std::find(candidates.begin(), candidates.end(), p.algorithm), candidates.end());
-    EXPECT_EQ(p.costs, options.library.costs(p.algorithm, p.protocol));
+    EXPECT_EQ(p.costs, options.library.costs(CollectiveKind::kAllReduce, p.algorithm, p.protocol));
   }
   EXPECT_TRUE(study.fastest.empty());  // one block: nothing to compare
 }

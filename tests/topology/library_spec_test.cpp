@@ -7,6 +7,7 @@
 
 #include "base/error.h"
 #include "topology/spec_file.h"
+#include "topology/spec_message.h"
 
 namespace commsim {
 namespace {
@@ -157,6 +158,43 @@ TEST(LibrarySpec, CollectiveBandwidthFactors) {
             std::string::npos);
   EXPECT_NE(factors(R"(estimate { name: "nccl" collective_bandwidth { collective: "alltoall" factor: 0.8 } })")
                 .find("library.estimate.collective_bandwidth: an estimate has no collective factors"),
+            std::string::npos);
+}
+
+TEST(LibrarySpec, LlSharesByCollective) {
+  // The built-in nccl's ring LL moves a quarter of the link in an AllReduce (factor 0.5 on
+  // LL's 0.5); a block's ll_share replace the built-in's: here AllGather at 0.4 x 0.5 and
+  // AllReduce, no longer listed, at LL's own 0.5. The estimate ranks by the same shares.
+  const std::string ring(kRing);
+  const LibraryProfile built_in = parse_topology_spec(ring + R"( library { name: "nccl" })", "s", false).library();
+  EXPECT_DOUBLE_EQ(built_in.costs(CollectiveKind::kAllReduce, AlgorithmKind::kRing, Protocol::kLL).efficiency, 0.25);
+  const LibraryProfile mine = parse_topology_spec(ring + R"( library { name: "nccl"
+      ll_share { collective: "allgather" factor: 0.4 } })",
+                                                  "s", false)
+                                  .library();
+  EXPECT_DOUBLE_EQ(mine.costs(CollectiveKind::kAllGather, AlgorithmKind::kRing, Protocol::kLL).efficiency, 0.2);
+  EXPECT_DOUBLE_EQ(mine.ranked_costs(CollectiveKind::kAllGather, AlgorithmKind::kRing, Protocol::kLL).efficiency, 0.2);
+  EXPECT_DOUBLE_EQ(mine.costs(CollectiveKind::kAllReduce, AlgorithmKind::kRing, Protocol::kLL).efficiency, 0.5);
+  EXPECT_DOUBLE_EQ(mine.costs(CollectiveKind::kAllGather, AlgorithmKind::kRing, Protocol::kSimple).efficiency, 1);
+  // A profile written out reads back with its shares, in its estimate too.
+  LibraryProfile fitted = built_in;
+  fitted.estimate_as(built_in);
+  const LibraryProfile reread = library_from_spec(library_message(fitted), "test");
+  EXPECT_EQ(reread.ll_share.size(), built_in.ll_share.size());
+  EXPECT_NEAR(reread.ll_factor(CollectiveKind::kBroadcast), 2.0 / 3, 1e-6);
+  EXPECT_NEAR(reread.estimated().ll_factor(CollectiveKind::kReduceScatter), 2.0 / 3, 1e-6);
+
+  EXPECT_NE(error_of(ring + R"( library { name: "nccl" ll_share { collective: "gather" factor: 0.5 } })")
+                .find("library.ll_share[0].collective: unknown collective 'gather'"),
+            std::string::npos);
+  EXPECT_NE(error_of(ring + R"( library { name: "nccl" ll_share { collective: "allreduce" factor: 3 } })")
+                .find("library.ll_share[0].factor must be in (0, 2], got 3"),
+            std::string::npos);
+  EXPECT_NE(error_of(ring + R"( library { name: "gloo" ll_share { collective: "allreduce" factor: 0.5 } })")
+                .find("library.ll_share: library 'gloo' has no LL protocol"),
+            std::string::npos);
+  EXPECT_NE(error_of(ring + R"( library { name: "ideal" ll_share { collective: "allreduce" factor: 0.5 } })")
+                .find("library.ll_share: library 'ideal' has no LL protocol"),
             std::string::npos);
 }
 

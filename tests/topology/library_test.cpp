@@ -59,11 +59,41 @@ TEST(Library, NcclTreeRowsAreTuningCcsTreeConstants) {
   EXPECT_DOUBLE_EQ(simple.rate(100e9), 92e9);
   // The estimate ranks tree by the same rows.
   std::vector<double> ranked;
-  nccl.fastest(AlgorithmKind::kTree, [&](const ProtocolCosts& c) {
+  nccl.fastest(CollectiveKind::kAllReduce, AlgorithmKind::kTree, [&](const ProtocolCosts& c) {
     ranked.push_back(c.efficiency);
     return 0.0;
   });
   EXPECT_EQ(ranked, (std::vector<double>{0.92 / 3.8, 0.92 * 7 / 9, 0.92}));
+}
+
+TEST(Library, NcclRingLlSharesAreTuningCcsByCollective) {
+  // tuning.cc: a ring's LL moves min(llMaxBw, busBw / 4) for AllReduce and Reduce, busBw / 3
+  // for AllGather, ReduceScatter and Broadcast on one node, busBw / 4 for every collective
+  // across nodes; a P2P send (AllToAll, send/receive) moves LL's wire share, 8 bytes in 16.
+  const LibraryProfile node = library_by_name("nccl", "--library");
+  const LibraryProfile cluster = library_by_name("nccl-hopper-multinode", "--library");
+  const auto ll_rate = [](const LibraryProfile& p, CollectiveKind kind, BandwidthBps link) {
+    return p.costs(kind, AlgorithmKind::kRing, Protocol::kLL).rate(link);
+  };
+  EXPECT_DOUBLE_EQ(ll_rate(node, CollectiveKind::kAllReduce, 240e9), 60e9);
+  EXPECT_DOUBLE_EQ(ll_rate(node, CollectiveKind::kReduce, 240e9), 60e9);
+  EXPECT_DOUBLE_EQ(ll_rate(node, CollectiveKind::kAllGather, 240e9), 80e9);
+  EXPECT_DOUBLE_EQ(ll_rate(node, CollectiveKind::kReduceScatter, 240e9), 80e9);
+  EXPECT_DOUBLE_EQ(ll_rate(node, CollectiveKind::kBroadcast, 240e9), 80e9);
+  EXPECT_DOUBLE_EQ(ll_rate(node, CollectiveKind::kAllToAll, 240e9), 120e9);
+  EXPECT_DOUBLE_EQ(node.costs(Protocol::kLL).rate(240e9), 120e9);
+  EXPECT_DOUBLE_EQ(ll_rate(node, CollectiveKind::kAllReduce, 1000e9), 141e9);  // at most llMaxBw
+  EXPECT_DOUBLE_EQ(ll_rate(cluster, CollectiveKind::kAllGather, 60e9), 15e9);
+  EXPECT_DOUBLE_EQ(cluster.costs(CollectiveKind::kAllGather, AlgorithmKind::kRing, Protocol::kLL).efficiency, 0.25);
+  // LL128, Simple, tree and NVLS keep their rows; the estimate ranks by the same shares.
+  EXPECT_DOUBLE_EQ(node.costs(CollectiveKind::kAllReduce, AlgorithmKind::kRing, Protocol::kLL128).efficiency, 0.92);
+  EXPECT_DOUBLE_EQ(node.costs(CollectiveKind::kAllReduce, AlgorithmKind::kTree, Protocol::kLL).efficiency, 0.92 / 3.8);
+  std::vector<double> ranked;
+  node.fastest(CollectiveKind::kAllGather, AlgorithmKind::kRing, [&](const ProtocolCosts& c) {
+    ranked.push_back(c.efficiency);
+    return 0.0;
+  });
+  EXPECT_EQ(ranked, (std::vector<double>{0.5 * 2 / 3, 0.92, 1.0}));
 }
 
 TEST(Library, NcclByArchitecture) {
