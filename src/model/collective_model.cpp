@@ -97,9 +97,13 @@ class Evaluator {
   PathParams path(const Send& s) const { return path_params(topology_, s.src, s.dst); }
 
   // Seconds per unit of n of one step: the slowest rank, whose time is
-  //   max( sum of its bytes / (e x injection_bandwidth(r)), max over peers bytes / rate ),
+  //   max( sum of its bytes / (e x injection_bandwidth(r)),
+  //        max over peers (its bytes to the peer / (e x bottleneck),
+  //                        max over its messages to the peer bytes / rate) ),
   // e the protocol's efficiency (its data share of the wire), rate = min(e x bottleneck, cap,
-  // the cap of the route's class).
+  // the cap of the route's class): the messages to one peer share the route, and each is a
+  // flow of its own with its own cap (several rings' messages to one peer move at several
+  // caps, as in the simulator).
   double step_seconds(const Step& step) const {
     std::vector<Send> sends = step.sends;
     std::sort(sends.begin(), sends.end(), [](const Send& a, const Send& b) {
@@ -111,14 +115,15 @@ class Evaluator {
       double total = 0;
       while (i < sends.size() && sends[i].src == src) {
         const std::size_t first = i;
-        double to_peer = 0;
+        double to_peer = 0, largest = 0;
         for (; i < sends.size() && sends[i].src == src && sends[i].dst == sends[first].dst; ++i) {
           to_peer += sends[i].units;
+          largest = std::max(largest, sends[i].units);
         }
         total += to_peer;
         const PathParams p = path(sends[first]);
         const double rate = std::min(library_.rate(p.bottleneck_Bps), caps_[static_cast<int>(p.link_class)]);
-        worst = std::max(worst, to_peer / rate);
+        worst = std::max({worst, to_peer / (library_.efficiency * p.bottleneck_Bps), largest / rate});
       }
       worst = std::max(worst, total / (library_.efficiency * topology_.injection_bandwidth(src)));
     }
