@@ -32,17 +32,20 @@ class Evaluator {
 
   CostTerm evaluate(const Phase& phase, double n) const {
     CostTerm term{phase.label, phase.alpha_count, phase.beta_n * n, phase.gamma_n * n};
-    // alpha = o + the largest route latency (with the library's step latency for the
-    // route's class of link) over the (rank, peer) pairs of the phase, s.
-    TimePs latency_ps = 0;
+    // alpha: the steps run one after another, each at its own alpha (step_alpha_s), so the
+    // phase's alphas are the sum of its steps' (repeats counted), averaged over its
+    // alpha_count; alphas beyond its steps (chunks) at the largest; a phase of fewer alphas
+    // than steps (steps at once) at the largest alone.
+    double largest = 0, total = 0, steps = 0;
     for (const Step& step : phase.steps) {
-      for (const Send& s : step.sends) {
-        const PathParams p = path(s);
-        const TimePs library_ps = p.hops > 0 ? library_.step_latency(p.link_class) : 0;
-        latency_ps = std::max(latency_ps, p.latency_ps + library_ps);
-      }
+      const double a = step_alpha_s(step);
+      largest = std::max(largest, a);
+      total += step.repeat * a;
+      steps += step.repeat;
     }
-    term.alpha_s = overhead_s_ + seconds_from_ps(latency_ps);
+    term.alpha_s = steps > 0 && steps <= phase.alpha_count
+                       ? (total + (phase.alpha_count - steps) * largest) / phase.alpha_count
+                       : largest;
     if (phase.beta_n > 0 && !phase.chain) {
       // beta_bytes * beta = the sum of the step times.
       double seconds = 0;
@@ -53,48 +56,70 @@ class Evaluator {
   }
 
   // Chains (one per level, S_l hops each) pipelining C chunks through all their hops in
-  // order form one flow shop of C identical jobs. Stage k takes tau_k = alpha + c h_k
-  // (+ c gamma when reducing), c the bytes of one chunk and h_k the seconds per byte of
-  // hop k, so the makespan is sum_k tau_k + (C - 1) max_k tau_k. Each level's term holds
-  // its own S_l stages; the level with the slowest stage also the C - 1 extra ones, so
-  //   beta = (sum_k h_k + (C - 1) max_k h_k) / (S_l + C - 1)   (= h on uniform hops)
-  // there and sum_k h_k / S_l elsewhere. One level of p ranks: (p - 2 + C)(alpha + n/C beta).
+  // order form one flow shop of C identical jobs. Stage k takes tau_k = a_k + c h_k
+  // (+ c gamma when reducing), a_k the alpha of hop k (o + its route's latency and library
+  // step), c the bytes of one chunk and h_k the seconds per byte of hop k, so the makespan
+  // is sum_k tau_k + (C - 1) max_k tau_k. Each level's term holds its own S_l stages, with
+  //   alpha = sum_k a_k / S_l,   beta = sum_k h_k / S_l,
+  // and the level with the slowest stage j also the C - 1 extra ones:
+  //   alpha = (sum_k a_k + (C - 1) a_j) / (S_l + C - 1),
+  //   beta  = (sum_k h_k + (C - 1) h_j) / (S_l + C - 1).
+  // One level of p ranks on uniform hops: (p - 2 + C)(alpha + n/C beta).
   std::vector<CostTerm> evaluate_chains(const std::vector<Phase>& chains, double n, double gamma,
                                         std::size_t chunks) const {
+    struct Stage {
+      double alpha_s = 0, h = 0;
+    };
     std::vector<CostTerm> terms;
-    std::vector<double> sum(chains.size()), slowest(chains.size());
+    std::vector<Stage> sum(chains.size());
     std::size_t slowest_level = 0;
+    Stage slowest;
     double slowest_tau = -1;
     for (std::size_t l = 0; l < chains.size(); ++l) {
       CostTerm term = evaluate(chains[l], n);
+      const double stages = term.alpha_count;
+      const double chunk_bytes = term.beta_bytes / stages, chunk_gamma_s = term.gamma_bytes * gamma / stages;
       for (const Step& hop : chains[l].steps) {
         double unit = 0;  // the chain's message, units of n
         for (const Send& s : hop.sends) unit = std::max(unit, s.units);
-        const double h = unit > 0 ? step_seconds(hop) / unit : 0;
-        sum[l] += h;
-        slowest[l] = std::max(slowest[l], h);
+        const Stage stage{step_alpha_s(hop), unit > 0 ? step_seconds(hop) / unit : 0};
+        sum[l].alpha_s += stage.alpha_s;
+        sum[l].h += stage.h;
+        const double tau = stage.alpha_s + chunk_bytes * stage.h + chunk_gamma_s;
+        if (tau > slowest_tau) {
+          slowest_tau = tau;
+          slowest_level = l;
+          slowest = stage;
+        }
       }
-      const double stages = term.alpha_count;
-      term.beta_s_per_byte = sum[l] / stages;
-      const double tau =
-          term.alpha_s + (term.beta_bytes * slowest[l] + term.gamma_bytes * gamma) / stages;
-      if (tau > slowest_tau) {
-        slowest_tau = tau;
-        slowest_level = l;
-      }
+      term.alpha_s = sum[l].alpha_s / stages;
+      term.beta_s_per_byte = sum[l].h / stages;
       terms.push_back(std::move(term));
     }
     CostTerm& t = terms[slowest_level];
     const double stages = t.alpha_count, extra = static_cast<double>(chunks - 1);
     t.alpha_count += extra;
+    t.alpha_s = (sum[slowest_level].alpha_s + extra * slowest.alpha_s) / (stages + extra);
     t.beta_bytes *= (stages + extra) / stages;
     t.gamma_bytes *= (stages + extra) / stages;
-    t.beta_s_per_byte = (sum[slowest_level] + extra * slowest[slowest_level]) / (stages + extra);
+    t.beta_s_per_byte = (sum[slowest_level].h + extra * slowest.h) / (stages + extra);
     return terms;
   }
 
  private:
   PathParams path(const Send& s) const { return path_params(topology_, s.src, s.dst); }
+
+  // o + the largest route latency (with the library's step latency for the route's class
+  // of link) over the step's messages, s.
+  double step_alpha_s(const Step& step) const {
+    TimePs latency_ps = 0;
+    for (const Send& s : step.sends) {
+      const PathParams p = path(s);
+      const TimePs library_ps = p.hops > 0 ? library_.step_latency(p.link_class) : 0;
+      latency_ps = std::max(latency_ps, p.latency_ps + library_ps);
+    }
+    return overhead_s_ + seconds_from_ps(latency_ps);
+  }
 
   // Seconds per unit of n of one step: the slowest rank, whose time is
   //   max( sum of its bytes / (e x injection_bandwidth(r)),
