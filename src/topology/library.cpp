@@ -250,10 +250,14 @@ std::vector<std::pair<std::string, std::string>> describe_library(const LibraryP
     std::snprintf(text, sizeof text, "bandwidth x %g", factor);
     lines.emplace_back(collective_name(kind), text);
   }
-  for (const auto& [kind, factor] : profile.ll_share) {
-    char text[64];
-    std::snprintf(text, sizeof text, "ll efficiency x %g", factor);
-    lines.emplace_back(collective_name(kind), text);
+  if (!profile.ll_share.empty()) {  // "allreduce x 0.5, allgather x 0.667 on ll's efficiency"
+    std::string text;
+    for (const auto& [kind, factor] : profile.ll_share) {
+      char share[64];
+      std::snprintf(share, sizeof share, "%s x %.3g", std::string(collective_name(kind)).c_str(), factor);
+      text += (text.empty() ? "" : ", ") + std::string(share);
+    }
+    lines.emplace_back("ll share", text + " on ll's efficiency");
   }
   if (profile.estimate) lines.emplace_back("estimate", "chosen as library " + profile.estimate->name + " would");
   return lines;

@@ -110,6 +110,8 @@ TEST(CliOutput, TopoShowsTheSystemAndItsLibrary) {
            "  p2p         2-16 channels, doubled past 32M a channel; 2 per network peer; a channel at most 40 GB/s on "
            "NVLink, 12.45 GB/s on the network; LL up to 16K a channel\n",
            "  alltoall    bandwidth x 0.96\n",
+           "  ll share    allreduce x 0.5, reduce x 0.5, allgather x 0.667, reducescatter x 0.667, broadcast x 0.667 "
+           "on ll's efficiency\n",
        }) {
     EXPECT_NE(r.out.find(line), std::string::npos) << line << "\nin\n" << r.out;
   }
