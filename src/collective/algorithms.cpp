@@ -69,9 +69,7 @@ std::vector<AlgorithmKind> applicable_algorithms(CollectiveKind kind, const Topo
 
 namespace {
 
-bool has_channel_rings(CollectiveKind kind) {
-  return kind == C::kAllReduce || kind == C::kAllGather || kind == C::kReduceScatter;
-}
+bool has_channel_rings(CollectiveKind kind) { return kind != C::kAllToAll && kind != C::kBarrier; }
 
 // Every algorithm's schedule over p ranks; the multi-level ones take the topology's levels.
 // NCCL's tree (tree_node_gpus > 1) runs a tree per channel, at least two; the double
@@ -113,7 +111,7 @@ std::unique_ptr<Schedule> make_schedule(CollectiveKind kind, AlgorithmKind algor
   if (algorithm == A::kRing && channels > 1 && has_channel_rings(kind)) {
     std::vector<std::vector<Rank>> orders;
     for (std::size_t c = 0; c < channels; ++c) orders.push_back(topology.ring_order(c, channels));
-    return make_channel_ring_schedule(kind, std::move(orders));
+    return make_channel_ring_schedule(kind, std::move(orders), root);
   }
   return schedule_for(kind, algorithm, topology, topology.npu_count(), root, channels, tree_node_gpus);
 }

@@ -19,9 +19,9 @@ std::optional<std::string> inapplicable_reason(CollectiveKind kind, AlgorithmKin
 std::vector<AlgorithmKind> applicable_algorithms(CollectiveKind kind, const Topology& topology);
 
 /// Throws InputError with inapplicable_reason() if the algorithm does not apply. With
-/// channels > 1, `ring` AllReduce, AllGather and ReduceScatter run one ring per channel in
-/// the topology's ring orders (rail-aligned on a hierarchical topology); other algorithms
-/// and collectives ignore channels. `tree_node_gpus` > 1: `tree` AllReduce chains the GPUs
+/// channels > 1, `ring` AllReduce, AllGather, ReduceScatter, Broadcast and Reduce run one
+/// ring (or chain) per channel in the topology's ring orders (rail-aligned on a hierarchical
+/// topology), each with 1/C of the data; other algorithms and collectives ignore channels. `tree_node_gpus` > 1: `tree` AllReduce chains the GPUs
 /// of each node of that many and joins the nodes by the double binary tree, a tree per
 /// channel and at least two (NCCL's tree; tree.h); 1: the double binary tree of all ranks.
 std::unique_ptr<Schedule> make_schedule(CollectiveKind kind, AlgorithmKind algorithm, const Topology& topology,

@@ -140,12 +140,12 @@ std::unique_ptr<Schedule> make_ring_schedule(CollectiveKind kind, std::size_t ra
   return std::make_unique<RingSchedule>(kind, Orders{identity(ranks), identity(ranks)}, std::vector{false, true}, root);
 }
 
-std::unique_ptr<Schedule> make_channel_ring_schedule(CollectiveKind kind, std::vector<std::vector<Rank>> orders) {
-  COMMSIM_CHECK(kind == CollectiveKind::kAllReduce || kind == CollectiveKind::kAllGather ||
-                    kind == CollectiveKind::kReduceScatter,
-                "channel rings run AllReduce, AllGather and ReduceScatter");
+std::unique_ptr<Schedule> make_channel_ring_schedule(CollectiveKind kind, std::vector<std::vector<Rank>> orders,
+                                                     Rank root) {
+  COMMSIM_CHECK(kind != CollectiveKind::kAllToAll && kind != CollectiveKind::kBarrier,
+                "channel rings run AllReduce, AllGather, ReduceScatter, Broadcast and Reduce");
   const std::vector<bool> forward(orders.size(), false);
-  return std::make_unique<RingSchedule>(kind, std::move(orders), forward, 0);
+  return std::make_unique<RingSchedule>(kind, std::move(orders), forward, root);
 }
 
 }  // namespace commsim

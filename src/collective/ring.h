@@ -17,7 +17,9 @@ namespace commsim {
 std::unique_ptr<Schedule> make_ring_schedule(CollectiveKind kind, std::size_t ranks,
                                              bool bidirectional, Rank root);
 /// One ring per order (each a permutation of 0..p-1), for AllReduce, AllGather and
-/// ReduceScatter.
-std::unique_ptr<Schedule> make_channel_ring_schedule(CollectiveKind kind, std::vector<std::vector<Rank>> orders);
+/// ReduceScatter; for Broadcast and Reduce a chain along each ring from (to) `root`, each
+/// with 1/C of the data (NCCL's ring Broadcast and Reduce split the data over its channels).
+std::unique_ptr<Schedule> make_channel_ring_schedule(CollectiveKind kind, std::vector<std::vector<Rank>> orders,
+                                                     Rank root = 0);
 
 }  // namespace commsim

@@ -64,25 +64,61 @@ class Evaluator {
   // and the level with the slowest stage j also the C - 1 extra ones:
   //   alpha = (sum_k a_k + (C - 1) a_j) / (S_l + C - 1),
   //   beta  = (sum_k h_k + (C - 1) h_j) / (S_l + C - 1).
-  // One level of p ranks on uniform hops: (p - 2 + C)(alpha + n/C beta).
+  // One level of p ranks on uniform hops: (p - 2 + C)(alpha + n/C beta). Chains of different
+  // lanes (a bidirectional ring's two directions, channels' rings) run at once, each its own
+  // flow shop, their k-th hops side by side: a hop shares its sender's injection and its
+  // route's links with the other lanes' k-th hops (message_seconds). The terms are the
+  // slowest lane's.
   std::vector<CostTerm> evaluate_chains(const std::vector<Phase>& chains, double n, double gamma,
                                         std::size_t chunks) const {
+    std::size_t lanes = 0;
+    for (const Phase& chain : chains) lanes = std::max(lanes, chain.lane + 1);
+    std::vector<std::vector<const Phase*>> levels(lanes);  // each lane's chains in order
+    for (const Phase& chain : chains) levels[chain.lane].push_back(&chain);
+    std::vector<CostTerm> slowest_terms;
+    double slowest_s = -1;
+    for (std::size_t lane = 0; lane < lanes; ++lane) {
+      if (levels[lane].empty()) continue;
+      std::vector<CostTerm> terms = evaluate_flow_shop(levels, lane, n, gamma, chunks);
+      double seconds = 0;
+      for (const CostTerm& t : terms) seconds += t.time_s(gamma);
+      if (seconds > slowest_s) {
+        slowest_s = seconds;
+        slowest_terms = std::move(terms);
+      }
+    }
+    return slowest_terms;
+  }
+
+  // Lane `lane`'s chains as one flow shop (evaluate_chains).
+  std::vector<CostTerm> evaluate_flow_shop(const std::vector<std::vector<const Phase*>>& levels, std::size_t lane,
+                                           double n, double gamma, std::size_t chunks) const {
     struct Stage {
       double alpha_s = 0, h = 0;
     };
+    const std::vector<const Phase*>& chains = levels[lane];
     std::vector<CostTerm> terms;
     std::vector<Stage> sum(chains.size());
     std::size_t slowest_level = 0;
     Stage slowest;
     double slowest_tau = -1;
     for (std::size_t l = 0; l < chains.size(); ++l) {
-      CostTerm term = evaluate(chains[l], n);
+      CostTerm term = evaluate(*chains[l], n);
       const double stages = term.alpha_count;
       const double chunk_bytes = term.beta_bytes / stages, chunk_gamma_s = term.gamma_bytes * gamma / stages;
-      for (const Step& hop : chains[l].steps) {
-        double unit = 0;  // the chain's message, units of n
-        for (const Send& s : hop.sends) unit = std::max(unit, s.units);
-        const Stage stage{step_alpha_s(hop), unit > 0 ? step_seconds(hop) / unit : 0};
+      for (std::size_t k = 0; k < chains[l]->steps.size(); ++k) {
+        const Step& hop = chains[l]->steps[k];
+        std::vector<Send> side_by_side;  // every lane's hop k of level l
+        for (const auto& other : levels) {
+          if (l < other.size() && k < other[l]->steps.size()) {
+            const auto& sends = other[l]->steps[k].sends;
+            side_by_side.insert(side_by_side.end(), sends.begin(), sends.end());
+          }
+        }
+        Stage stage{step_alpha_s(hop), 0};
+        for (const Send& s : hop.sends) {
+          if (s.units > 0) stage.h = std::max(stage.h, message_seconds(s, side_by_side) / s.units);
+        }
         sum[l].alpha_s += stage.alpha_s;
         sum[l].h += stage.h;
         const double tau = stage.alpha_s + chunk_bytes * stage.h + chunk_gamma_s;
@@ -104,6 +140,29 @@ class Evaluator {
     t.gamma_bytes *= (stages + extra) / stages;
     t.beta_s_per_byte = (sum[slowest_level].h + extra * slowest.h) / (stages + extra);
     return terms;
+  }
+
+  // Seconds per unit of n of message `s` among `concurrent` (s among them): the largest of
+  // its bytes at its own rate, its sender's bytes over its injection bandwidth, and the
+  // bytes on the busiest channel of its route, in wire bytes (efficiency e).
+  double message_seconds(const Send& s, const std::vector<Send>& concurrent) const {
+    const PathParams p = path(s);
+    const double rate = std::min(library_.rate(p.bottleneck_Bps), caps_[static_cast<int>(p.link_class)]);
+    double seconds = s.units / rate, injected = 0;
+    std::map<ChannelId, double> units;
+    const Route route = topology_.route(s.src, s.dst);
+    for (const ChannelId channel : route) units[channel] = 0;
+    for (const Send& other : concurrent) {
+      if (other.src == s.src) injected += other.units;
+      for (const ChannelId channel : topology_.route(other.src, other.dst)) {
+        if (const auto it = units.find(channel); it != units.end()) it->second += other.units;
+      }
+    }
+    seconds = std::max(seconds, injected / (library_.efficiency * topology_.injection_bandwidth(s.src)));
+    for (const auto& [channel, u] : units) {
+      seconds = std::max(seconds, u / (library_.efficiency * topology_.link(link_of(channel)).params.bandwidth_Bps));
+    }
+    return seconds;
   }
 
  private:

@@ -42,6 +42,7 @@ struct Phase {
   double gamma_n = 0;  // reduced bytes / n
   std::vector<Step> steps = {};
   bool chain = false;  // a chain level: its steps are its hops in order (evaluate_chains)
+  std::size_t lane = 0;  // chains of different lanes run at once (two directions, channels)
 };
 
 struct Plan {

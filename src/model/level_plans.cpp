@@ -56,27 +56,28 @@ Phase level_ring(const Levels& lv, std::size_t l, const std::string& op, bool re
 // Chain broadcast (away from the root) or reduce (toward it) of n along level l, in every
 // group whose digits below l are the root's (NCCL's ring Broadcast/Reduce; pipelined as in
 // Chan et al. 2007, sec. 6): s - 1 hops of one chunk, n/C (n/(2C) per direction when
-// bidirectional), each reduced on arrival for Reduce. evaluate_chains adds the C - 1
-// stages of the pipeline: one level gives (s - 2 + C) (alpha + n/C beta [+ n/C gamma]).
-Phase level_chain(const Levels& lv, std::size_t l, Rank root, bool reduce, std::size_t chunks) {
+// bidirectional: lane 0 goes round one way, lane 1 the other, at once), each reduced on
+// arrival for Reduce. evaluate_chains adds the C - 1 stages of the pipeline: one level gives
+// (s - 2 + C) (alpha + n/C beta [+ n/C gamma]).
+Phase level_chain(const Levels& lv, std::size_t l, Rank root, bool reduce, std::size_t chunks, std::size_t lane) {
   const std::size_t s = lv.sizes[l], root_digit = lv.digit(root, l);
   const double hops = static_cast<double>(s - 1);
   const double chunk = lv.share() / static_cast<double>(chunks);
   Phase phase{lv.label(l, reduce ? "reduce" : "broadcast"), hops, hops * chunk,
               reduce ? hops * chunk : 0};
   phase.chain = true;
-  const long dir = reduce ? -1 : +1;
+  phase.lane = lane;
+  const long dir = (reduce ? -1 : +1) * (lane == 0 ? 1 : -1);
   for (std::size_t k = 0; k + 1 < s; ++k) {
-    // Broadcast hop k leaves digit root+k going +1 (and root-k going -1); reduce hop k
-    // leaves digit root+s-1-k going -1 (and root+1+k going +1).
+    // Broadcast hop k leaves digit root+k going +1 (lane 1: root-k going -1); reduce hop k
+    // leaves digit root+s-1-k going -1 (lane 1: root+1+k going +1).
     const std::size_t forward = (reduce ? root_digit + s - 1 - k : root_digit + k) % s;
     const std::size_t backward = (reduce ? root_digit + 1 + k : root_digit + s - k) % s;
+    const std::size_t from = lane == 0 ? forward : backward;
     Step hop;
     for (Rank r = 0; r < lv.p; ++r) {
       if (r % lv.stride(l) != root % lv.stride(l)) continue;  // lower digits not the root's
-      const std::size_t d = lv.digit(r, l);
-      if (d == forward) hop.sends.push_back({r, lv.neighbour(r, l, dir), lv.share()});
-      if (lv.bidir && d == backward) hop.sends.push_back({r, lv.neighbour(r, l, -dir), lv.share()});
+      if (lv.digit(r, l) == from) hop.sends.push_back({r, lv.neighbour(r, l, dir), lv.share()});
     }
     phase.steps.push_back(std::move(hop));
   }
@@ -99,8 +100,16 @@ Plan per_level(Kind kind, const Levels& lv, const ModelOptions& o, bool ring) {
   };
   const auto rs = [&](std::size_t l) { return level_ring(lv, l, "reduce-scatter", true); };
   const auto ag = [&](std::size_t l) { return level_ring(lv, l, "all-gather", false); };
-  const auto chain = [&](bool reduce) {
-    return [&, reduce](std::size_t l) { return level_chain(lv, l, o.root, reduce, o.chunks); };
+  // Chains: every level's, one lane per direction (two at once when bidirectional).
+  const auto chains = [&](bool reduce) {
+    for (std::size_t lane = 0; lane < (lv.bidir ? 2u : 1u); ++lane) {
+      const auto level = [&](std::size_t l) { return level_chain(lv, l, o.root, reduce, o.chunks, lane); };
+      if (reduce) {
+        up(level);
+      } else {
+        down(level);
+      }
+    }
   };
   // The formula, with p for a plain ring.
   const std::string s = ring ? "p" : "s_l", a = ring ? " a" : " a_l", b = ring ? " b" : " b_l";
@@ -135,10 +144,10 @@ Plan per_level(Kind kind, const Levels& lv, const ModelOptions& o, bool ring) {
       plan.formula = steps + " + " + moved + reduced;
       break;
     case Kind::kBroadcast:
-      down(chain(false));
+      chains(false);
       return {plan.phases, chain_formula(false)};
     default:
-      up(chain(true));
+      chains(true);
       return {plan.phases, chain_formula(true)};
   }
   if (!ring) plan.formula = "sum_l [" + plan.formula + "], n_l = n/(s_0...s_{l-1})";
@@ -174,11 +183,41 @@ Plan channel_rings_plan(const Topology& t, Kind kind, std::size_t channels) {
   }
 }
 
+// C chains at once (NCCL's ring Broadcast and Reduce split the data over its channels), chain
+// c along t.ring_order(c, C) away from the root (Broadcast) or toward it (Reduce), each with
+// n/C in chunks of n/(C x chunks): lane c of evaluate_chains, the slowest lane's time.
+Plan channel_chains_plan(const Topology& t, Kind kind, std::size_t channels, Rank root, std::size_t chunks) {
+  const std::size_t p = t.npu_count();
+  const bool reduce = kind == Kind::kReduce;
+  const double share = 1.0 / static_cast<double>(channels), chunk = share / static_cast<double>(chunks);
+  const double hops = static_cast<double>(p - 1);
+  Plan plan;
+  for (std::size_t c = 0; c < channels; ++c) {
+    const std::vector<Rank> order = t.ring_order(c, channels);
+    const auto at = static_cast<std::size_t>(std::find(order.begin(), order.end(), root) - order.begin());
+    Phase phase{reduce ? "reduce" : "broadcast", hops, hops * chunk, reduce ? hops * chunk : 0};
+    phase.chain = true;
+    phase.lane = c;
+    for (std::size_t k = 0; k + 1 < p; ++k) {
+      // Broadcast hop k: from k places past the root to the next; Reduce hop k: from the far
+      // end's k-th rank back toward the root.
+      const std::size_t from = reduce ? at + p - 1 - k : at + k, to = reduce ? at + p - 2 - k : at + k + 1;
+      phase.steps.push_back(Step{{{order[from % p], order[to % p], share}}});
+    }
+    plan.phases.push_back(std::move(phase));
+  }
+  const std::string r = std::to_string(channels), chunk_text = "(n/" + r + ")/C";
+  plan.formula = "(p-2+C) a + (p-2+C) " + chunk_text + " b" + (reduce ? " + (p-2+C) " + chunk_text + " g" : "") +
+                 ", " + r + " rings of n/" + r + " at once";
+  return plan;
+}
+
 Plan levels_plan(const Topology& t, Kind kind, Algo algorithm, const ModelOptions& o) {
   Levels lv;
   lv.p = t.npu_count();
   const bool ring_family = kind == Kind::kAllReduce || kind == Kind::kAllGather || kind == Kind::kReduceScatter;
   if (algorithm == Algo::kRing && o.channels > 1 && ring_family) return channel_rings_plan(t, kind, o.channels);
+  if (algorithm == Algo::kRing && o.channels > 1) return channel_chains_plan(t, kind, o.channels, o.root, o.chunks);
   if (algorithm == Algo::kRing || algorithm == Algo::kRingBidir) {
     lv.sizes = {static_cast<std::uint32_t>(lv.p)};
     lv.names = {""};

@@ -34,7 +34,8 @@ TEST(ChannelRings, RingCEntersEveryNodeAtGpuC) {
 
 TEST(ChannelRings, EveryRankEndsWithWhatTheCollectiveDefines) {
   const Topology t = two_nodes(ps_from_ns(100));
-  for (const CollectiveKind kind : {CollectiveKind::kAllReduce, CollectiveKind::kAllGather, CollectiveKind::kReduceScatter}) {
+  for (const CollectiveKind kind : {CollectiveKind::kAllReduce, CollectiveKind::kAllGather, CollectiveKind::kReduceScatter,
+                                    CollectiveKind::kBroadcast, CollectiveKind::kReduce}) {
     for (const std::size_t channels : {2u, 4u, 8u}) {
       SCOPED_TRACE(std::string(collective_name(kind)) + ", " + std::to_string(channels) + " channels");
       CollectiveConfig config;
@@ -66,6 +67,34 @@ TEST(ChannelRings, FourRailsAreFourTimesOneNic) {
   model.channels = 4;
   EXPECT_NEAR(collective_cost(t, CollectiveKind::kAllGather, AlgorithmKind::kRing, n, model).time_s(0),
               seconds_from_ps(t4), 1e-15);
+}
+
+TEST(ChannelRings, BroadcastAndReduceSplitTheDataOverTheChainsOfEveryRing) {
+  // NCCL's ring Broadcast and Reduce run a chain per channel, each with n/C. With NVLink
+  // so fast that only the NICs count (1e15 B/s against 25 GB/s, 40 ps/B): one chain from
+  // GPU 0 crosses the NICs once with all of n, 40 n ps; four chains of n/4, rail-aligned
+  // (ring 1 is 1 2 3 0 | 5 6 7 4: from 0 it goes 0 -> 5 across, ..., 4 -> 1 back), cross
+  // them at most twice: 2 x 40 n/4 = 20 n ps, half. The closed form sees the same.
+  TopologyConfig c;
+  c.kind = TopologyKind::kHierarchical;
+  c.nodes = 2;
+  c.gpus_per_node = 4;
+  c.link = {1e15, 0, LinkKind::kNvlink, Duplex::kFull};
+  c.nic = {25e9, 0, LinkKind::kInfiniband, Duplex::kFull};
+  const Topology t = build_topology(c);
+  const Bytes n = 1 << 24;
+  for (const CollectiveKind kind : {CollectiveKind::kBroadcast, CollectiveKind::kReduce}) {
+    SCOPED_TRACE(std::string(collective_name(kind)));
+    CollectiveConfig one, four;
+    four.channels = 4;
+    const double t1 = static_cast<double>(simulate_collective(t, kind, AlgorithmKind::kRing, n, one).time_ps);
+    const double t4 = static_cast<double>(simulate_collective(t, kind, AlgorithmKind::kRing, n, four).time_ps);
+    EXPECT_NEAR(t1 / (40.0 * n), 1.0, 1e-3);
+    EXPECT_NEAR(t4 / (20.0 * n), 1.0, 1e-3);
+    ModelOptions model;
+    model.channels = 4;
+    EXPECT_NEAR(collective_cost(t, kind, AlgorithmKind::kRing, n, model).time_s(0) / seconds_from_ps(t4), 1.0, 1e-3);
+  }
 }
 
 TEST(ChannelRings, SimulatorEqualsClosedFormUnderALibrary) {

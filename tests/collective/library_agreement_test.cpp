@@ -49,7 +49,7 @@ TEST(LibraryAgreement, SimulatorEqualsClosedFormUnderEveryProfile) {
   };
   const std::vector<Case> cases{
       {built(TopologyKind::kRing, 8), {A::kRing, A::kRingBidir}},
-      {built(TopologyKind::kSwitch, 8), {A::kDirect, A::kRecursiveDoubling, A::kRabenseifner, A::kBruck}},
+      {built(TopologyKind::kSwitch, 8), {A::kRingBidir, A::kDirect, A::kRecursiveDoubling, A::kRabenseifner, A::kBruck}},
       // Steps, rounds and hops that cross NVLink or a NIC each pay their own alpha (a
       // chain of 3 NVLink hops, a NIC and 3 more; recursive doubling's third step across).
       {built(TopologyKind::kHierarchical, 0), {A::kHierarchical, A::kRing, A::kRecursiveDoubling, A::kRabenseifner}},
