@@ -23,6 +23,9 @@ CollectiveRunner::CollectiveRunner(Transport& transport, const Schedule& schedul
       library_(options.library),
       rate_caps_by_class_(options.rate_caps_by_class) {
   COMMSIM_CHECK(chunks_ >= 1, "at least one chunk");
+  // The protocol's rate cap is the call's (NCCL's llMaxBw caps a call's bus bandwidth, all
+  // its channels together): each of the schedule's channels moves at most its share.
+  if (library_) library_->max_rate_Bps /= static_cast<double>(channels_);
   COMMSIM_CHECK(schedule.blocks() >= 1, "a schedule of at least one block");
   COMMSIM_CHECK(npu_of_rank_.empty() || npu_of_rank_.size() == schedule.ranks(),
                 "rank mapping of the wrong size");

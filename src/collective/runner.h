@@ -43,8 +43,9 @@ struct RunOptions {
   std::function<void(Rank)> on_rank_done;  // optional: a rank has finished all its steps
   /// Optional: each message as it arrives (timelines); empty costs nothing.
   OnCollectiveMessage on_message;
-  std::optional<ProtocolCosts> library;    // the library's costs of this collective; empty:
-                                           // the transport's own
+  std::optional<ProtocolCosts> library;    // the library's costs of this collective, its rate
+                                           // cap the call's, shared by the schedule's channels;
+                                           // empty: the transport's own
   RateCapsByClass rate_caps_by_class = kNoRateCaps;  // on every message, by its route's class
 };
 

@@ -62,8 +62,10 @@ std::vector<Send> tree_edges(std::size_t p) {
 
 Plan double_binary_tree(std::size_t p) {
   const double depth = std::max(1u, floor_log2(p));
-  return {{{"double binary tree (approximate)", 2 * depth, 2 * depth, depth, {{tree_edges(p), 2 * depth}}}},
-          "2D a + 2D n b + D n g, D = max(1, floor(log2 p)), b of the slowest edge (approximate)"};
+  Plan plan{{{"double binary tree (approximate)", 2 * depth, 2 * depth, depth, {{tree_edges(p), 2 * depth}}}},
+            "2D a + 2D n b + D n g, D = max(1, floor(log2 p)), b of the slowest edge (approximate)"};
+  plan.channels = 2;
+  return plan;
 }
 
 // NCCL's tree AllReduce with nodes of G > 1 GPUs (src/graph/connect.cc; the layout is
@@ -141,6 +143,7 @@ Plan nccl_tree(std::size_t p, std::size_t node_gpus, std::size_t trees, std::siz
   Plan plan{{}, "2(G-1) (a + n/(TC) b) + 2D (a' + n/(TC) b') + (C-1) (a'' + n/(TC) b''), G GPUs a node, "
                 "T trees, D the depth of the tree of nodes, b'' with every edge busy (approximate)",
             true};
+  plan.channels = layout.trees;
   if (node_gpus > 1) {
     Phase chains{"node chains", 2 * (g - 1), 2 * (g - 1) * u, (g - 1) * u};
     for (std::size_t i = node_gpus - 1; i >= 1; --i) chains.steps.push_back(layout.chain_hops(i, true, u));

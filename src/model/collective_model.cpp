@@ -338,7 +338,9 @@ CollectiveCost collective_cost(const Topology& topology, CollectiveKind kind,
   // plans hold their own (NCCL's tree). Others add C - 1 alpha terms (exact for the ring
   // family with gamma = 0: (S + C - 1) alpha + S n/p beta; approximate where steps differ in
   // size or levels overlap).
-  const Evaluator evaluator(topology, options.overhead_s, options.library, options.rate_caps_by_class);
+  ProtocolCosts per_flow = options.library;  // the call's rate cap, shared by its channels
+  per_flow.max_rate_Bps /= static_cast<double>(p.channels);
+  const Evaluator evaluator(topology, options.overhead_s, per_flow, options.rate_caps_by_class);
   const double n = static_cast<double>(size);
   CollectiveCost cost{{}, std::move(p.formula)};
   if (p.phases.front().chain) {

@@ -49,6 +49,10 @@ struct Plan {
   std::vector<Phase> phases;
   std::string formula;
   bool pipelined = false;  // the phases hold the pipeline of ModelOptions::chunks themselves
+  /// The flows a rank runs at once for the call (rings, chains, trees, directions): they
+  /// share the protocol's rate cap, which is the call's (NCCL's llMaxBw caps a call's bus
+  /// bandwidth, all its channels together).
+  std::size_t channels = 1;
 };
 
 inline unsigned ceil_log2(std::size_t p) { return p <= 1 ? 0 : std::bit_width(p - 1); }

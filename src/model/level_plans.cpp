@@ -88,6 +88,7 @@ Phase level_chain(const Levels& lv, std::size_t l, Rank root, bool reduce, std::
 // Broadcast go down the levels, ReduceScatter and Reduce up. Levels of size 1 drop out.
 Plan per_level(Kind kind, const Levels& lv, const ModelOptions& o, bool ring) {
   Plan plan;
+  plan.channels = lv.bidir ? 2 : 1;
   const auto up = [&](auto&& make) {
     for (std::size_t l = 0; l < lv.sizes.size(); ++l) {
       if (lv.sizes[l] > 1) plan.phases.push_back(make(l));
@@ -145,10 +146,12 @@ Plan per_level(Kind kind, const Levels& lv, const ModelOptions& o, bool ring) {
       break;
     case Kind::kBroadcast:
       chains(false);
-      return {plan.phases, chain_formula(false)};
+      plan.formula = chain_formula(false);
+      return plan;
     default:
       chains(true);
-      return {plan.phases, chain_formula(true)};
+      plan.formula = chain_formula(true);
+      return plan;
   }
   if (!ring) plan.formula = "sum_l [" + plan.formula + "], n_l = n/(s_0...s_{l-1})";
   return plan;
@@ -173,14 +176,22 @@ Phase channel_rings(const Topology& t, std::size_t channels, const std::string& 
 
 Plan channel_rings_plan(const Topology& t, Kind kind, std::size_t channels) {
   const std::string rings = ", " + std::to_string(channels) + " rings of n/" + std::to_string(channels);
+  Plan plan;
+  plan.channels = channels;
   switch (kind) {
     case Kind::kAllReduce:
-      return {{channel_rings(t, channels, "reduce-scatter", true), channel_rings(t, channels, "all-gather", false)},
-              "2(p-1) a + 2(p-1)/p n b + (p-1)/p n g" + rings};
-    case Kind::kAllGather: return {{channel_rings(t, channels, "all-gather", false)}, "(p-1) a + (p-1)/p n b" + rings};
+      plan.phases = {channel_rings(t, channels, "reduce-scatter", true), channel_rings(t, channels, "all-gather", false)};
+      plan.formula = "2(p-1) a + 2(p-1)/p n b + (p-1)/p n g" + rings;
+      break;
+    case Kind::kAllGather:
+      plan.phases = {channel_rings(t, channels, "all-gather", false)};
+      plan.formula = "(p-1) a + (p-1)/p n b" + rings;
+      break;
     default:
-      return {{channel_rings(t, channels, "reduce-scatter", true)}, "(p-1) a + (p-1)/p n b + (p-1)/p n g" + rings};
+      plan.phases = {channel_rings(t, channels, "reduce-scatter", true)};
+      plan.formula = "(p-1) a + (p-1)/p n b + (p-1)/p n g" + rings;
   }
+  return plan;
 }
 
 // C chains at once (NCCL's ring Broadcast and Reduce split the data over its channels), chain
@@ -192,6 +203,7 @@ Plan channel_chains_plan(const Topology& t, Kind kind, std::size_t channels, Ran
   const double share = 1.0 / static_cast<double>(channels), chunk = share / static_cast<double>(chunks);
   const double hops = static_cast<double>(p - 1);
   Plan plan;
+  plan.channels = channels;
   for (std::size_t c = 0; c < channels; ++c) {
     const std::vector<Rank> order = t.ring_order(c, channels);
     const auto at = static_cast<std::size_t>(std::find(order.begin(), order.end(), root) - order.begin());

@@ -5,7 +5,9 @@
 //   per message  a step latency by the class of link     (NCCL: hwLatencies)
 //                it crosses: NVLink, PCIe or network
 //   per flow     a bandwidth efficiency (the fraction of  (NCCL: LL 1/2, LL128 ~120/128,
-//                bytes that carry data) and a rate cap     Simple 1; llMaxBw)
+//                bytes that carry data)                    Simple 1)
+//   per call     a rate cap, shared by the C channels      (NCCL: llMaxBw)
+//                (rings, chains, trees) it runs at once
 // each by protocol: NCCL's LL (8-byte flag+data stores, lowest latency), LL128 and
 // Simple (bulk copies, full bandwidth). A profile holds these terms; the topology holds
 // the wire. `ideal` has no terms: exact alpha-beta, as before profiles existed.
@@ -13,7 +15,7 @@
 // The simulator (network/) and the closed form (model/) apply the same ProtocolCosts, so
 // on an idle network they still agree exactly and sim/model means contention alone:
 //   T(message) = o + step latency(class of route) + path latency + S / rate
-//   rate       = min(efficiency x bottleneck bandwidth, max rate)
+//   rate       = min(efficiency x bottleneck bandwidth, max rate / C)
 // where the efficiency is the data's share of the wire: a message puts S / efficiency bytes
 // on its links, and messages sharing a link share it in those wire bytes.
 //   T(call)    = call latency + the algorithm's time from its messages
@@ -53,6 +55,8 @@ struct ProtocolCosts {
   TimePs call_latency_ps = 0;
   std::array<TimePs, 3> step_latency_ps{};  // by LinkClass
   double efficiency = 1;                    // (0, 1]
+  /// A collective's rate cap: each of the C channels it runs at once moves at most 1/C of it
+  /// (the runner and the closed form divide); a lone send's own.
   BandwidthBps max_rate_Bps = std::numeric_limits<double>::infinity();
 
   TimePs step_latency(LinkClass c) const { return step_latency_ps[static_cast<int>(c)]; }

@@ -115,11 +115,11 @@ TEST(ChannelRings, SimulatorEqualsClosedFormUnderALibrary) {
   }
 }
 
-TEST(ChannelRings, EachRingsMessageMovesAtItsOwnCap) {
-  // A protocol whose flows are capped at 5 GB/s (200 ps/B), below their share of any link
-  // (0.5 x 25 GB/s on a NIC, 0.5 x 100 / 3 on an NVLink port three rings cross): each of
-  // the 4 rings' messages is a flow of its own at 5 GB/s, also where several rings send to
-  // the same next GPU. AllGather of n = 32 MiB: 7 steps of n/32 at 200 ps/B.
+TEST(ChannelRings, TheCallsRateCapIsSharedByItsRings) {
+  // A protocol capped at 5 GB/s a call (NCCL's llMaxBw caps a call's bus bandwidth, all
+  // its channels together), below its share of any link (0.5 x 25 GB/s on a NIC): each of
+  // the 4 rings' messages is a flow of its own at 5/4 GB/s (800 ps/B), also where several
+  // rings send to the same next GPU. AllGather of n = 32 MiB: 7 steps of n/32 at 800 ps/B.
   const Topology t = two_nodes();
   const ProtocolCosts capped{0, {0, 0, 0}, 0.5, 5e9};
   const Bytes n = 1 << 25;
@@ -127,12 +127,15 @@ TEST(ChannelRings, EachRingsMessageMovesAtItsOwnCap) {
   config.channels = 4;
   config.library = capped;
   const TimePs sim = simulate_collective(t, CollectiveKind::kAllGather, AlgorithmKind::kRing, n, config).time_ps;
-  EXPECT_EQ(sim, 7 * (n / 32) * 200);
+  EXPECT_EQ(sim, 7 * (n / 32) * 800);
   ModelOptions model;
   model.channels = 4;
   model.library = capped;
   EXPECT_NEAR(collective_cost(t, CollectiveKind::kAllGather, AlgorithmKind::kRing, n, model).time_s(0),
               seconds_from_ps(sim), 1e-15);
+  // One ring has the whole cap: 7 steps of n/8 at 200 ps/B, the same time.
+  config.channels = model.channels = 1;
+  EXPECT_EQ(simulate_collective(t, CollectiveKind::kAllGather, AlgorithmKind::kRing, n, config).time_ps, sim);
 }
 
 }  // namespace
