@@ -66,9 +66,9 @@ class Evaluator {
   //   beta  = (sum_k h_k + (C - 1) h_j) / (S_l + C - 1).
   // One level of p ranks on uniform hops: (p - 2 + C)(alpha + n/C beta). Chains of different
   // lanes (a bidirectional ring's two directions, channels' rings) run at once, each its own
-  // flow shop, their k-th hops side by side: a hop shares its sender's injection and its
-  // route's links with the other lanes' k-th hops (message_seconds). The terms are the
-  // slowest lane's.
+  // flow shop, sharing links with the other lanes' hops of the same index (message_seconds):
+  // hop by hop for lanes in step, at the root only for lanes that drift apart. The terms are
+  // the slowest lane's.
   std::vector<CostTerm> evaluate_chains(const std::vector<Phase>& chains, double n, double gamma,
                                         std::size_t chunks) const {
     std::size_t lanes = 0;
@@ -108,10 +108,15 @@ class Evaluator {
       const double chunk_bytes = term.beta_bytes / stages, chunk_gamma_s = term.gamma_bytes * gamma / stages;
       for (std::size_t k = 0; k < chains[l]->steps.size(); ++k) {
         const Step& hop = chains[l]->steps[k];
-        std::vector<Send> side_by_side;  // every lane's hop k of level l
-        for (const auto& other : levels) {
-          if (l < other.size() && k < other[l]->steps.size()) {
-            const auto& sends = other[l]->steps[k].sends;
+        // Lanes in step (a ring's mirrored directions) share links hop by hop; lanes that
+        // drift apart (channels' rings) only where they leave the root together (first hop)
+        // and reach it together (last).
+        const bool at_root = (l == 0 && k == 0) || (l + 1 == chains.size() && k + 1 == chains[l]->steps.size());
+        const bool side_by_side_hops = at_root || !chains[l]->drifts;
+        std::vector<Send> side_by_side = hop.sends;
+        for (std::size_t other = 0; side_by_side_hops && other < levels.size(); ++other) {
+          if (other != lane && l < levels[other].size() && k < levels[other][l]->steps.size()) {
+            const auto& sends = levels[other][l]->steps[k].sends;
             side_by_side.insert(side_by_side.end(), sends.begin(), sends.end());
           }
         }
@@ -149,6 +154,7 @@ class Evaluator {
     const PathParams p = path(s);
     const double rate = std::min(library_.rate(p.bottleneck_Bps), caps_[static_cast<int>(p.link_class)]);
     double seconds = s.units / rate, injected = 0;
+    if (concurrent.size() == 1) return seconds;  // alone: its rate is its route's share at most
     std::map<ChannelId, double> units;
     const Route route = topology_.route(s.src, s.dst);
     for (const ChannelId channel : route) units[channel] = 0;

@@ -210,6 +210,7 @@ Plan channel_chains_plan(const Topology& t, Kind kind, std::size_t channels, Ran
     Phase phase{reduce ? "reduce" : "broadcast", hops, hops * chunk, reduce ? hops * chunk : 0};
     phase.chain = true;
     phase.lane = c;
+    phase.drifts = true;
     for (std::size_t k = 0; k + 1 < p; ++k) {
       // Broadcast hop k: from k places past the root to the next; Reduce hop k: from the far
       // end's k-th rank back toward the root.
