@@ -90,6 +90,7 @@ class Evaluator {
     return slowest_terms;
   }
 
+ private:
   // Lane `lane`'s chains as one flow shop (evaluate_chains).
   std::vector<CostTerm> evaluate_flow_shop(const std::vector<std::vector<const Phase*>>& levels, std::size_t lane,
                                            double n, double gamma, std::size_t chunks) const {
@@ -108,18 +109,7 @@ class Evaluator {
       const double chunk_bytes = term.beta_bytes / stages, chunk_gamma_s = term.gamma_bytes * gamma / stages;
       for (std::size_t k = 0; k < chains[l]->steps.size(); ++k) {
         const Step& hop = chains[l]->steps[k];
-        // Lanes in step (a ring's mirrored directions) share links hop by hop; lanes that
-        // drift apart (channels' rings) only where they leave the root together (first hop)
-        // and reach it together (last).
-        const bool at_root = (l == 0 && k == 0) || (l + 1 == chains.size() && k + 1 == chains[l]->steps.size());
-        const bool side_by_side_hops = at_root || !chains[l]->drifts;
-        std::vector<Send> side_by_side = hop.sends;
-        for (std::size_t other = 0; side_by_side_hops && other < levels.size(); ++other) {
-          if (other != lane && l < levels[other].size() && k < levels[other][l]->steps.size()) {
-            const auto& sends = levels[other][l]->steps[k].sends;
-            side_by_side.insert(side_by_side.end(), sends.begin(), sends.end());
-          }
-        }
+        const std::vector<Send> side_by_side = sends_beside(levels, lane, l, k);
         Stage stage{step_alpha_s(hop), 0};
         for (const Send& s : hop.sends) {
           if (s.units > 0) stage.h = std::max(stage.h, message_seconds(s, side_by_side) / s.units);
@@ -147,6 +137,25 @@ class Evaluator {
     return terms;
   }
 
+  // The messages hop k of level l of `lane` moves beside: its own, and the other lanes' hop k
+  // of level l where they move with it. Lanes in step (a ring's mirrored directions) share
+  // links hop by hop; lanes that drift apart (channels' rings) only where they leave the
+  // root together (first hop) and reach it together (last).
+  static std::vector<Send> sends_beside(const std::vector<std::vector<const Phase*>>& levels, std::size_t lane,
+                                        std::size_t l, std::size_t k) {
+    const std::vector<const Phase*>& chains = levels[lane];
+    std::vector<Send> sends = chains[l]->steps[k].sends;
+    const bool at_root = (l == 0 && k == 0) || (l + 1 == chains.size() && k + 1 == chains[l]->steps.size());
+    if (!at_root && chains[l]->drifts) return sends;
+    for (std::size_t other = 0; other < levels.size(); ++other) {
+      if (other != lane && l < levels[other].size() && k < levels[other][l]->steps.size()) {
+        const auto& beside = levels[other][l]->steps[k].sends;
+        sends.insert(sends.end(), beside.begin(), beside.end());
+      }
+    }
+    return sends;
+  }
+
   // Seconds per unit of n of message `s` among `concurrent` (s among them): the largest of
   // its bytes at its own rate, its sender's bytes over its injection bandwidth, and the
   // bytes on the busiest channel of its route, in wire bytes (efficiency e).
@@ -171,7 +180,6 @@ class Evaluator {
     return seconds;
   }
 
- private:
   PathParams path(const Send& s) const { return path_params(topology_, s.src, s.dst); }
 
   // o + the largest route latency (with the library's step latency for the route's class
