@@ -319,19 +319,17 @@ ProtocolCosts LibraryProfile::costs(AlgorithmKind algorithm, std::optional<Proto
   return *in_switch;
 }
 
-double LibraryProfile::bandwidth_factor(CollectiveKind kind) const {
-  for (const auto& [k, factor] : collective_bandwidth) {
+// `kind`'s factor in a list of factors by collective; 1 for a collective left out.
+static double factor_of(const std::vector<std::pair<CollectiveKind, double>>& factors, CollectiveKind kind) {
+  for (const auto& [k, factor] : factors) {
     if (k == kind) return factor;
   }
   return 1;
 }
 
-double LibraryProfile::ll_factor(CollectiveKind kind) const {
-  for (const auto& [k, factor] : ll_share) {
-    if (k == kind) return factor;
-  }
-  return 1;
-}
+double LibraryProfile::bandwidth_factor(CollectiveKind kind) const { return factor_of(collective_bandwidth, kind); }
+
+double LibraryProfile::ll_factor(CollectiveKind kind) const { return factor_of(ll_share, kind); }
 
 ProtocolCosts LibraryProfile::with_ll_share(ProtocolCosts c, CollectiveKind kind, AlgorithmKind algorithm,
                                             std::optional<Protocol> protocol) const {
