@@ -124,6 +124,7 @@ ReplayOptions replay_option(const po::variables_map& vm, const Topology& topo) {
   replay.protocol = library.protocol;
   if (const auto text = option_text(vm, "algorithm")) replay.algorithms = algorithm_choices(*text);
   replay.record_timeline = vm.count("timeline") > 0;
+  replay.record_link_busy = vm.count("link-tracks") > 0;
   return replay;
 }
 

@@ -12,6 +12,7 @@
 // of p elements; its count column is elements per rank (size / type / p).
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,9 +22,9 @@
 
 namespace commsim {
 
-enum class CollectiveKind { kAllReduce, kAllGather, kReduceScatter, kBroadcast, kReduce, kAllToAll, kBarrier };
+enum class CollectiveKind : std::uint8_t { kAllReduce, kAllGather, kReduceScatter, kBroadcast, kReduce, kAllToAll, kBarrier };
 
-enum class AlgorithmKind {
+enum class AlgorithmKind : std::uint8_t {
   kRing,               // ring (NCCL's AllReduce = ring ReduceScatter + ring AllGather); chain for Broadcast/Reduce
   kRingBidir,          // half the data around each direction of the ring
   kTree,               // binomial tree (Broadcast, Reduce); double binary tree (AllReduce)

@@ -37,7 +37,7 @@
 
 namespace commsim {
 
-enum class Protocol { kLL, kLL128, kSimple };
+enum class Protocol : std::uint8_t { kLL, kLL128, kSimple };
 
 /// A cap on a message's data rate per class of its route (LinkClass order: NVLink, PCIe,
 /// network), B/s; infinite: none.

@@ -18,20 +18,24 @@ using replay::NodeRef;
 
 enum class NodeState : std::uint8_t { kWaiting, kReady, kRunning, kDone };
 
+// A node's replay state, kept small (48 bytes): a training step holds millions of them.
 struct NodeRun {
   std::uint32_t pending_deps = 0;
-  std::vector<std::uint32_t> dependents;  // in file order
   NodeState state = NodeState::kWaiting;
+  std::optional<AlgorithmKind> algorithm;  // a collective: what it ran with
+  std::optional<Protocol> protocol;
+  std::optional<NodeRef> cause;  // what it waited for last
   TimePs ready_ps = 0;
   TimePs start_ps = 0;
   TimePs end_ps = 0;
-  std::optional<NodeRef> cause;  // what it waited for last
-  std::optional<AlgorithmKind> algorithm;  // a collective: what it ran with
-  std::optional<Protocol> protocol;
 };
+static_assert(sizeof(NodeRun) <= 48, "NodeRun grew: a training step holds millions");
 
 struct RankRun {
   std::vector<NodeRun> nodes;
+  // Node i's dependents, in file order: dependents[first_dependent[i] .. first_dependent[i + 1]).
+  std::vector<std::uint32_t> first_dependent;
+  std::vector<std::uint32_t> dependents;
   std::deque<std::uint32_t> compute_queue;
   bool computing = false;
   std::optional<NodeRef> last_compute;
@@ -51,22 +55,32 @@ class Replayer {
         ranks_(w.rank_count()) {
     for (Rank r = 0; r < w.rank_count(); ++r) {
       const RankTrace& trace = w.ranks[r];
-      RankRun& run = ranks_[r];
-      run.nodes.resize(trace.nodes.size());
       // Skipped nodes are resolved here, once: they have no place in the graph, so none
       // can finish inside make_ready and release a dependent twice.
-      const auto deps = simulated_dependencies(trace);
-      for (std::uint32_t i = 0; i < trace.nodes.size(); ++i) {
-        for (const std::size_t d : deps[i]) {
-          run.nodes[d].dependents.push_back(i);
-          ++run.nodes[i].pending_deps;
-        }
-      }
+      link_dependents(ranks_[r], simulated_dependencies(trace));
     }
-    if (options_.record_timeline) {
+    if (options_.record_link_busy) {
       network_.set_flow_observer([this](RouteView route, TimePs start, TimePs end) {
         for (const ChannelId c : route) link_busy_.push_back({c, start, end});
       });
+    }
+  }
+
+  // Counts each node's dependencies and lays out its dependents (a counting sort by
+  // dependency, so each list stays in file order).
+  static void link_dependents(RankRun& run, const std::vector<std::vector<std::size_t>>& deps) {
+    const std::size_t n = deps.size();
+    run.nodes.resize(n);
+    run.first_dependent.assign(n + 1, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+      run.nodes[i].pending_deps = static_cast<std::uint32_t>(deps[i].size());
+      for (const std::size_t d : deps[i]) ++run.first_dependent[d + 1];
+    }
+    for (std::size_t i = 0; i < n; ++i) run.first_dependent[i + 1] += run.first_dependent[i];
+    run.dependents.resize(run.first_dependent[n]);
+    std::vector<std::uint32_t> next(run.first_dependent.begin(), run.first_dependent.end() - 1);
+    for (std::size_t i = 0; i < n; ++i) {
+      for (const std::size_t d : deps[i]) run.dependents[next[d]++] = static_cast<std::uint32_t>(i);
     }
   }
 
@@ -199,7 +213,8 @@ class Replayer {
     }
     run.report.finish_ps = std::max(run.report.finish_ps, nr.end_ps);
     if (options_.on_node_done) options_.on_node_done();
-    for (const std::uint32_t d : nr.dependents) {
+    for (std::uint32_t k = run.first_dependent[n.index]; k < run.first_dependent[n.index + 1]; ++k) {
+      const std::uint32_t d = run.dependents[k];
       if (--run.nodes[d].pending_deps == 0) make_ready({n.rank, d}, n);
     }
     try_compute(n.rank);
@@ -226,6 +241,7 @@ class Replayer {
   ReplayResult result() {
     ReplayResult out;
     out.total_ps = engine_.now();
+    if (options_.record_timeline) out.timeline.reserve(node_count());
     std::optional<NodeRef> last;
     for (Rank r = 0; r < ranks_.size(); ++r) {
       out.ranks.push_back(ranks_[r].report);
@@ -247,21 +263,31 @@ class Replayer {
     return out;
   }
 
-  // Busy intervals per channel: flows sorted by channel and start, overlapping ones merged.
+  std::size_t node_count() const {
+    std::size_t n = 0;
+    for (const RankRun& run : ranks_) n += run.nodes.size();
+    return n;
+  }
+
+  // Busy intervals per channel: flows sorted by channel and start, overlapping ones merged
+  // (in place: the flows' spans are the longest list a replay keeps).
   std::vector<LinkSpan> merged_link_busy() {
     std::sort(link_busy_.begin(), link_busy_.end(), [](const LinkSpan& a, const LinkSpan& b) {
       return a.channel != b.channel ? a.channel < b.channel : a.start_ps < b.start_ps;
     });
-    std::vector<LinkSpan> merged;
+    std::size_t merged = 0;
     for (const LinkSpan& s : link_busy_) {
-      if (!merged.empty() && merged.back().channel == s.channel && s.start_ps <= merged.back().end_ps) {
-        merged.back().end_ps = std::max(merged.back().end_ps, s.end_ps);
-        ++merged.back().flows;
+      LinkSpan* last = merged > 0 ? &link_busy_[merged - 1] : nullptr;
+      if (last && last->channel == s.channel && s.start_ps <= last->end_ps) {
+        last->end_ps = std::max(last->end_ps, s.end_ps);
+        ++last->flows;
       } else {
-        merged.push_back(s);
+        link_busy_[merged++] = s;
       }
     }
-    return merged;
+    link_busy_.resize(merged);
+    link_busy_.shrink_to_fit();
+    return std::move(link_busy_);
   }
 
   const Workload& w_;

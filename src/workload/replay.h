@@ -50,7 +50,8 @@ struct ReplayOptions {
   /// (in-switch reduction where its switches reduce; for a collective of every rank, on the
   /// library's channels and tree layout); else default_algorithm().
   std::map<CollectiveKind, AlgorithmKind> algorithms;
-  bool record_timeline = false;
+  bool record_timeline = false;   // every node's start and end (ReplayResult::timeline)
+  bool record_link_busy = false;  // every link's busy intervals (ReplayResult::link_busy)
   bool record_link_stats = false;  // per-link statistics (network/link_stats.h)
   /// Called as each node finishes (progress); may be empty.
   std::function<void()> on_node_done;
@@ -65,7 +66,7 @@ struct RankReplay {
 
 struct ReplayedNode {
   Rank rank;
-  std::size_t index;  // in the rank's node list
+  std::uint32_t index;  // in the rank's node list
   TimePs start_ps;
   TimePs end_ps;
   /// A collective: the algorithm it ran with, and the library's protocol (none under ideal).
@@ -87,7 +88,7 @@ struct ReplayResult {
   std::vector<ReplayedNode> critical_path;
   std::vector<ReplayedCollective> collectives;  // every collective, in the order they started
   std::vector<ReplayedNode> timeline;   // every node but skipped ones, with record_timeline
-  std::vector<LinkSpan> link_busy;      // merged busy intervals per channel, likewise
+  std::vector<LinkSpan> link_busy;      // merged busy intervals per channel, with record_link_busy
   std::optional<LinkStats> link_stats;  // with record_link_stats, T = total_ps
 };
 

@@ -29,7 +29,7 @@ namespace commsim {
 /// A node's id as the trace gives it: unique within its rank, not across ranks.
 using TraceNodeId = std::uint64_t;
 
-enum class NodeKind {
+enum class NodeKind : std::uint8_t {
   kCompute,     // occupies its rank's compute resource for duration_ps
   kCollective,  // a collective of `collective` kind and `bytes` among a group of ranks
   kSend,        // `bytes` to `peer`, matched with a receive by (source, destination, tag)
@@ -41,10 +41,13 @@ enum class NodeKind {
 
 std::string_view node_kind_name(NodeKind kind);  // "compute", "collective", "send", ...
 
+// Fields in an order that leaves no padding (144 bytes): a training step holds millions.
 struct WorkloadNode {
   TraceNodeId id = 0;
-  std::string name;  // may be empty
-  NodeKind kind = NodeKind::kCompute;
+  std::string name;            // may be empty
+  std::string skipped_origin;  // kSkipped: what the node was, e.g. "MEM_LOAD_NODE"
+  /// Ids of nodes of the same rank that must finish before this one starts; no repeats.
+  std::vector<TraceNodeId> deps;
   TimePs duration_ps = 0;  // kCompute
   /// kSend, kRecv: the message; a receive must match its send's size (else replay throws
   /// DeadlockError), except that a receive of 0 bytes takes a send of any size: it is how a
@@ -53,19 +56,18 @@ struct WorkloadNode {
   /// kCollective: nccl-tests' size convention (base/collectives.h: each rank's buffer for
   /// AllReduce, the gathered output for AllGather, ...); always 0 for a Barrier.
   Bytes bytes = 0;
+  std::int64_t tag = 0;  // kSend, kRecv
   /// kSend: the destination; kRecv: the source. Empty when the trace does not say (Chakra's
   /// generator writes such lone sends and receives): such a node can never be matched.
   std::optional<Rank> peer;
-  std::int64_t tag = 0;                                    // kSend, kRecv
+  std::optional<std::uint32_t> group;  // kCollective: index into Workload::groups; empty: all ranks
+  NodeKind kind = NodeKind::kCompute;
   CollectiveKind collective = CollectiveKind::kAllReduce;  // kCollective
   std::optional<AlgorithmKind> algorithm;                  // kCollective; empty: replay's choice
-  std::optional<std::size_t> group;  // kCollective: index into Workload::groups; empty: all ranks
-  std::string skipped_origin;        // kSkipped: what the node was, e.g. "MEM_LOAD_NODE"
-  /// Ids of nodes of the same rank that must finish before this one starts; no repeats.
-  std::vector<TraceNodeId> deps;
 
   bool operator==(const WorkloadNode&) const = default;
 };
+static_assert(sizeof(WorkloadNode) <= 144, "WorkloadNode grew: a training step holds millions");
 
 /// A communicator: the ranks a collective runs among, in the order the algorithm uses.
 struct CommGroup {

@@ -206,6 +206,33 @@ TEST(Replay, ComputeSendReceiveByHand) {
   EXPECT_EQ(r.critical_path[3].end_ps, 161'485'760);
 }
 
+TEST(Replay, LinkBusyMergesOverlappingFlowsOnlyWhenAsked) {
+  // Rank 0 sends two 1 MiB messages at once (one busy interval of 2 flows on its link to
+  // rank 1), then computes 1 ms and sends a third (an interval of its own, from 1 ms). A
+  // flow is busy on its link for its bytes' time (10 ps/B), not its route's 1 us latency.
+  const Workload w = two_ranks({message(1, NodeKind::kSend, 1, 1 << 20), message(2, NodeKind::kSend, 1, 1 << 20),
+                                compute(3, ps_from_us(1000)), message(4, NodeKind::kSend, 1, 1 << 20, {3})},
+                               {message(1, NodeKind::kRecv, 0, 1 << 20), message(2, NodeKind::kRecv, 0, 1 << 20),
+                                message(3, NodeKind::kRecv, 0, 1 << 20)});
+  const Topology t = ring(2, 100e9, ps_from_us(1));
+  ReplayOptions options;
+  options.record_timeline = true;
+  const ReplayResult nodes_only = replay_workload(w, t, options);
+  EXPECT_EQ(nodes_only.timeline.size(), 7u);
+  EXPECT_TRUE(nodes_only.link_busy.empty());
+
+  options.record_link_busy = true;
+  const ReplayResult r = replay_workload(w, t, options);
+  ASSERT_EQ(r.link_busy.size(), 2u);  // one link of the ring carries rank 0's messages
+  EXPECT_EQ(r.link_busy[0].channel, r.link_busy[1].channel);
+  EXPECT_EQ(r.link_busy[0].start_ps, 0);
+  EXPECT_EQ(r.link_busy[0].end_ps, 2 * 10'485'760);  // the two share the link
+  EXPECT_EQ(r.link_busy[0].flows, 2u);
+  EXPECT_EQ(r.link_busy[1].start_ps, ps_from_us(1000));
+  EXPECT_EQ(r.link_busy[1].end_ps, ps_from_us(1000) + 10'485'760);
+  EXPECT_EQ(r.link_busy[1].flows, 1u);
+}
+
 TEST(Replay, CollectivesMustMatchAndBeReached) {
   const Topology t = ring(2, 100e9, ps_from_us(1));
   const std::string mismatch = deadlock_of(
