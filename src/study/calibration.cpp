@@ -9,7 +9,7 @@
 namespace commsim {
 namespace {
 
-constexpr double kPullToStart = 1e-5;
+constexpr double kPullToStart = 1e-4;
 constexpr double kRobustScale = 0.1;
 
 // A relative error e as a residual of the soft-L1 loss rho(e) = 2 c^2 (sqrt(1 + (e/c)^2) - 1),

@@ -14,6 +14,9 @@
 //   bandwidth factor per collective measured but the first (the reference, whose factor
 //                    stays): what that collective sustains beside the reference's share
 //                    (LibraryProfile::collective_bandwidth), when the rows hold several
+//   launch           the system's own cost per call, us, on every call alike
+//                    (LibraryProfile::launch_ps): what an intercept common to all the rows
+//                    goes to, rather than the library's own constants
 // each with bounds that keep it physical: latencies >= 0, an efficiency in (0, 1], a scale
 // within [0.1, 2] of the spec's bandwidth, a collective's factor within [0.1, 2].
 

@@ -259,6 +259,7 @@ std::vector<std::pair<std::string, std::string>> describe_library(const LibraryP
     }
     lines.emplace_back("ll share", text + " on ll's efficiency");
   }
+  if (profile.launch_ps > 0) lines.emplace_back("launch", format_time(profile.launch_ps) + " more on every call");
   if (profile.estimate) lines.emplace_back("estimate", "chosen as library " + profile.estimate->name + " would");
   return lines;
 }
@@ -274,7 +275,7 @@ ProtocolCosts LibraryProfile::costs(std::optional<Protocol> protocol) const {
 ProtocolCosts LibraryProfile::costs_in(const ProtocolRows& rows, std::optional<Protocol> protocol) const {
   const Protocol wanted = protocol.value_or(rows.back().first);
   for (const auto& [p, costs] : rows) {
-    if (p == wanted) return costs;
+    if (p == wanted) return launched(costs);
   }
   throw InputError("library '" + name + "' has no protocol '" + std::string(protocol_name(wanted)) + "'");
 }
@@ -305,6 +306,11 @@ RateCapsByClass LibraryProfile::p2p_rate_caps(Bytes bytes) const {
   return p2p ? p2p->rate_caps(bytes) : kNoRateCaps;
 }
 
+ProtocolCosts LibraryProfile::launched(ProtocolCosts c) const {
+  c.call_latency_ps = add_times(c.call_latency_ps, launch_ps, "a call's latency with the launch cost");
+  return c;
+}
+
 ProtocolCosts LibraryProfile::costs(AlgorithmKind algorithm, std::optional<Protocol> protocol) const {
   if (ideal()) return {};
   if (!reduces_in_switch(algorithm)) return costs_in(rows(algorithm), protocol);
@@ -316,7 +322,7 @@ ProtocolCosts LibraryProfile::costs(AlgorithmKind algorithm, std::optional<Proto
     throw InputError("library '" + name + "' has no in-switch reduction costs (library block in_switch) for algorithm '" +
                      std::string(algorithm_name(algorithm)) + "'");
   }
-  return *in_switch;
+  return launched(*in_switch);
 }
 
 // `kind`'s factor in a list of factors by collective; 1 for a collective left out.

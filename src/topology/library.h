@@ -152,6 +152,15 @@ struct LibraryProfile {
   std::vector<std::pair<CollectiveKind, double>> ll_share;
   double ll_factor(CollectiveKind kind) const;
 
+  /// The system's own cost per call beyond the library's: kernel launch and host
+  /// synchronisation as the measured machine pays them. ../shared measurements put small
+  /// calls 20-40 us above NCCL's own estimate, alike for collectives of 2(n-1) and of n-1
+  /// steps, so it is per call, not per step. Added to the call latency of every cost the
+  /// library runs at (costs()), for every algorithm and protocol alike: it moves every
+  /// prediction and never the choice. A calibrated term; 0 in the built-in profiles (no
+  /// published figure), and not part of an estimate.
+  TimePs launch_ps = 0;
+
   /// The costs the library ranks its choices by, where they are not the costs it runs at.
   /// NCCL picks algorithm and protocol by its built-in estimate (src/graph/tuning.cc)
   /// whatever a system really costs, so a calibrated profile keeps the profile it was fitted
@@ -206,8 +215,11 @@ struct LibraryProfile {
   }
 
  private:
-  /// The costs of `protocol` in `rows`, or with none the last row's (InputError if absent).
+  /// The costs of `protocol` in `rows`, or with none the last row's (InputError if absent),
+  /// with the launch cost.
   ProtocolCosts costs_in(const ProtocolRows& rows, std::optional<Protocol> protocol) const;
+  /// `c` with the launch cost on its call latency.
+  ProtocolCosts launched(ProtocolCosts c) const;
   /// `c`, the costs of `protocol` in the rows of `algorithm`, with `kind`'s LL share.
   ProtocolCosts with_ll_share(ProtocolCosts c, CollectiveKind kind, AlgorithmKind algorithm,
                               std::optional<Protocol> protocol) const;

@@ -357,6 +357,10 @@ LibraryProfile costs_from_spec(const spec::LibrarySpec& spec, const std::string&
     }
     profile.ll_share = collective_factors(spec.ll_share(), where, "ll_share");
   }
+  if (!spec.launch().empty()) {
+    if (profile.ideal()) throw InputError(where + ".launch: the ideal library has no calls to add it to");
+    profile.launch_ps = parse_time(spec.launch(), where + ".launch");
+  }
   return profile;
 }
 
@@ -367,6 +371,9 @@ LibraryProfile library_from_spec(const spec::LibrarySpec& spec, const std::strin
   if (!spec.has_estimate()) return profile;
   const std::string at = where + ".estimate";
   if (spec.estimate().has_estimate()) throw InputError(at + " has an estimate of its own: give one estimate");
+  if (!spec.estimate().launch().empty()) {
+    throw InputError(at + ".launch: an estimate has no launch cost (it is the same for every choice)");
+  }
   if (spec.estimate().collective_bandwidth_size() > 0) {
     throw InputError(at + ".collective_bandwidth: an estimate has no collective factors (NCCL's ranking knows none)");
   }

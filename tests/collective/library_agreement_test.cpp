@@ -91,6 +91,25 @@ TEST(LibraryAgreement, NcclsRingLatencyFormula) {
               15.0e-6 + 14.0 * kMiB * 40e-12, 1e-15);
 }
 
+TEST(LibraryAgreement, TheSystemsLaunchAddsToEveryCallInBoth) {
+  // A system that pays 20 us more a call: the 0-byte Ring/LL AllReduce above takes
+  // 20 + 15 us, the in-switch reduction 20 + 25 us (NVLS: no base, one NVLink step), in the
+  // model and the simulator; with data they still agree.
+  const Topology node = built(TopologyKind::kSwitch, 8, 0);
+  LibraryProfile nccl = library_by_name("nccl", "--library");
+  nccl.launch_ps = ps_from_us(20);
+  const ProtocolCosts ll = nccl.costs(Protocol::kLL);
+  EXPECT_NEAR(model_s(node, CollectiveKind::kAllReduce, AlgorithmKind::kRing, 0, ll), 35.0e-6, 1e-15);
+  EXPECT_NEAR(sim_s(node, CollectiveKind::kAllReduce, AlgorithmKind::kRing, 0, ll), 35.0e-6, 1e-15);
+  EXPECT_EQ(nccl.costs(AlgorithmKind::kNvls, std::nullopt).call_latency_ps + ps_from_us(25), ps_from_us(45));
+  const ProtocolCosts simple = nccl.costs(Protocol::kSimple);
+  for (const AlgorithmKind a : {AlgorithmKind::kRing, AlgorithmKind::kDirect}) {
+    EXPECT_NEAR(sim_s(node, CollectiveKind::kAllReduce, a, 64 * kMiB, simple) /
+                    model_s(node, CollectiveKind::kAllReduce, a, 64 * kMiB, simple),
+                1.0, 1e-9);
+  }
+}
+
 TEST(LibraryAgreement, TreeRunsAtNcclsTreeRow) {
   // The double binary tree of 8 ranks (D = floor(log2 8) = 3) reduces up and broadcasts
   // down in 2D = 6 steps; under NCCL's Tree LL row a 0-byte AllReduce on a switch whose links

@@ -85,21 +85,43 @@ TEST(Calibration, RecoversTheTermsThatMadeTheMeasurements) {
   // Truth: LL 5 us + 0.8 us per step at 0.4 of the link (32 GB/s, under its 40 GB/s cap),
   // Simple 9 us + 3 us per step, links at 0.8 x 100 GB/s, choosing its protocol as NCCL
   // does, by the estimate the fit starts from. The fit starts from other values everywhere
-  // (LL at 0.5, which the cap would hold to 40 GB/s) and must come back within 1%.
+  // (LL at 0.5, which the cap would hold to 40 GB/s) and must come back within 1%. The
+  // system's launch cost adds to both call latencies, so the data gives each call latency
+  // plus the launch; the pull toward the start splits the change, -3 us on LL's and +4 us
+  // on Simple's, least: launch L minimising (3 + L)^2 + (4 - L)^2 + (L / 30)^2, L = 0.4997.
   const LibraryProfile start = library(8, 0.5, 5, 5);
   const CalibrationResult result = fitted_to_truth(library(5, 0.8, 9, 3, 0.4), start);
 
   EXPECT_NEAR(fitted(result, "nvlink bandwidth scale"), 0.8, 0.008);
-  EXPECT_NEAR(fitted(result, "ll call latency"), 5, 0.05);
+  EXPECT_NEAR(fitted(result, "ll call latency") + fitted(result, "launch"), 5, 0.05);
   EXPECT_NEAR(fitted(result, "ll nvlink step"), 0.8, 0.008);
   EXPECT_NEAR(fitted(result, "ll efficiency"), 0.4, 0.004);
-  EXPECT_NEAR(fitted(result, "simple call latency"), 9, 0.09);
+  EXPECT_NEAR(fitted(result, "simple call latency") + fitted(result, "launch"), 9, 0.09);
   EXPECT_NEAR(fitted(result, "simple nvlink step"), 3, 0.03);
+  EXPECT_NEAR(fitted(result, "launch"), 0.4997, 0.01);
   EXPECT_GT(result.before.all.median_abs_error, 0.05);
   EXPECT_LT(result.after.all.p90_abs_error, 1e-3);
   EXPECT_EQ(result.fit.library.name, "two-protocol-calibrated");
   ASSERT_TRUE(result.fit.library.estimate);  // it still chooses as the start estimates
   EXPECT_EQ(result.fit.library.estimate->protocols, start.protocols);
+}
+
+TEST(Calibration, ACostEveryCallPaysGoesToTheLaunchAndCarriesOver) {
+  // Truth: the start's library on a system that pays 20 us more on every call. The fit
+  // gives the 20 us to the launch and leaves both protocols' own call latencies where they
+  // were (the least change: launch L minimising 2 (20 - L)^2 + (L / 30)^2, L = 19.989); what
+  // the rows never ran (in-switch reduction, 3 us a call) then pays it too.
+  LibraryProfile start = library(8, 0.5, 5, 5);
+  start.in_switch = ProtocolCosts{us(3), {us(25), 0, 0}, 0.85};
+  LibraryProfile truth = start;
+  truth.launch_ps = us(20);
+  const CalibrationResult result = fitted_to_truth(truth, start);
+  EXPECT_NEAR(fitted(result, "launch"), 20, 0.2);
+  EXPECT_NEAR(fitted(result, "ll call latency"), 8, 0.05);
+  EXPECT_NEAR(fitted(result, "simple call latency"), 5, 0.05);
+  EXPECT_LT(result.after.all.p90_abs_error, 1e-3);
+  EXPECT_NEAR(us_from_ps(result.fit.library.costs(AlgorithmKind::kNvls, std::nullopt).call_latency_ps), 23, 0.2);
+  EXPECT_EQ(result.fit.library.in_switch->call_latency_ps, us(3));  // its own stays
 }
 
 TEST(Calibration, ARowNoTermCanFollowDoesNotPullTheOthersOff) {

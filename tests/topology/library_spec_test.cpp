@@ -198,6 +198,36 @@ TEST(LibrarySpec, LlSharesByCollective) {
             std::string::npos);
 }
 
+TEST(LibrarySpec, LaunchOnEveryCall) {
+  // 20 us more on every call, of every protocol and algorithm (the tree's own rows and the
+  // in-switch costs too), none in the ranking's estimate; written out, it reads back.
+  const std::string ring(kRing);
+  const LibraryProfile built_in = parse_topology_spec(ring + R"( library { name: "nccl" })", "s", false).library();
+  const LibraryProfile l = parse_topology_spec(ring + R"( library { name: "nccl" launch: "20us" })", "s", false).library();
+  EXPECT_EQ(l.launch_ps, ps_from_us(20));
+  for (const Protocol p : {Protocol::kLL, Protocol::kLL128, Protocol::kSimple}) {
+    EXPECT_EQ(l.costs(p).call_latency_ps, built_in.costs(p).call_latency_ps + ps_from_us(20));
+    EXPECT_EQ(l.costs(AlgorithmKind::kTree, p).call_latency_ps,
+              built_in.costs(AlgorithmKind::kTree, p).call_latency_ps + ps_from_us(20));
+  }
+  EXPECT_EQ(l.costs(AlgorithmKind::kNvls, std::nullopt).call_latency_ps, ps_from_us(20));  // NCCL's NVLS base is 0
+  LibraryProfile fitted = l;
+  fitted.estimate_as(built_in);
+  EXPECT_EQ(fitted.ranked_costs(CollectiveKind::kAllReduce, AlgorithmKind::kRing, Protocol::kLL).call_latency_ps,
+            ps_from_ns(6600));
+  const LibraryProfile reread = library_from_spec(library_message(fitted), "test");
+  EXPECT_EQ(reread.launch_ps, ps_from_us(20));
+  EXPECT_EQ(reread.estimated().launch_ps, 0);
+
+  EXPECT_NE(error_of(ring + R"( library { name: "nccl" launch: "soon" })").find("library.launch"), std::string::npos);
+  EXPECT_NE(error_of(ring + R"( library { name: "ideal" launch: "20us" })")
+                .find("library.launch: the ideal library has no calls to add it to"),
+            std::string::npos);
+  EXPECT_NE(error_of(ring + R"( library { name: "nccl" estimate { name: "nccl" launch: "20us" } })")
+                .find("library.estimate.launch: an estimate has no launch cost"),
+            std::string::npos);
+}
+
 TEST(LibrarySpec, TreeRows) {
   // The tree algorithm's own rows: the built-in nccl's are NCCL's Tree row; a block's replace
   // them, for the same protocols in the same order; other algorithms keep the protocols'.
