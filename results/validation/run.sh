@@ -1,5 +1,6 @@
 #!/bin/sh
-# Every published table of ../shared/validation/ against its shipped preset, with no tuning
+# Every published table of ../shared/validation/ (and the nccl-tests logs of tests/data)
+# against its shipped preset, with no tuning
 # to the tables (NAME.txt, NAME.csv, NAME.svg), and after calibration: each system's library
 # fitted on one table (SYSTEM-calibrated.textproto, SYSTEM-calibrated.txt) and checked on
 # the others (NAME-calibrated.txt, .csv, .svg). Run from the repository root after
@@ -34,6 +35,11 @@ run a100-node-sendrecv --measurements $V/a100_1node_8gpu_sendrecv_liplus.csv --t
 run h100-10node-all-reduce --measurements $V/h100_10node_10gpu_1pernode_all_reduce.csv --topology-file $CLUSTER
 run h100-10node-sendrecv --measurements $V/h100_10node_10gpu_1pernode_sendrecv.csv --topology-file $CLUSTER
 run pcie-2080ti-pair --measurements $V/pcie_2080ti_2gpu_noP2P_collectives.csv --topology-file $PCIE
+# The same 10-node cluster with 2, 4 and 8 GPUs a node (nccl-tests logs in tests/data).
+for g in 2 4 8; do
+  run h100-10node-${g}gpu --measurements tests/data/nccl-tests-h100-10node-${g}gpu.log --topology-file $CLUSTER \
+    --nodes 10 --gpus-per-node $g
+done
 
 echo "calibrated (fitted on the first table named, checked on the others):"
 fit h100-node --measurements $V/h100_1node_8gpu_xxrjun_all_reduce.csv --topology-file $H100

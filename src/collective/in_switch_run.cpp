@@ -3,6 +3,7 @@
 #include <bit>
 #include <utility>
 
+#include "base/binary_tree.h"
 #include "base/error.h"
 #include "engine/engine.h"
 #include "network/network.h"
@@ -38,8 +39,16 @@ InSwitchAllReduceRun::InSwitchAllReduceRun(Transport& transport, const Topology&
       on_npu_done_(std::move(on_npu_done)),
       on_message_(std::move(on_message)) {
   COMMSIM_CHECK(reduces_in_switch(algorithm) && !groups_.empty(), "an in-switch AllReduce without a reducing switch");
-  for (const InSwitchGroup& group : groups_) {
-    flows_left_.emplace_back(group.ranks.size(), tree_ ? 4 : 2);  // to and from the switch, [ring out and in]
+  // Each GPU: to and from its switch, and with nvls-tree two flows (up and down) per tree
+  // edge of its node.
+  if (tree_) tree_edges_ = double_tree_edges(groups_.size());
+  std::vector<std::uint32_t> edges_of_node(groups_.size(), 0);
+  for (const TreeEdge& e : tree_edges_) {
+    ++edges_of_node[e.child];
+    ++edges_of_node[e.parent];
+  }
+  for (std::size_t i = 0; i < groups_.size(); ++i) {
+    flows_left_.emplace_back(groups_[i].ranks.size(), 2 + 2 * edges_of_node[i]);
   }
 }
 
@@ -61,10 +70,12 @@ void InSwitchAllReduceRun::start_flows() {
       send({i, k}, std::nullopt, true, switch_bytes, &costs_);
     }
   }
-  if (!tree_) return;
-  const Bytes ring_bytes = share_bytes(size_, 2 * (nodes - 1), nodes * g);
-  for (std::size_t i = 0; i < nodes; ++i) {
-    for (std::size_t k = 0; k < g; ++k) send({i, k}, Member{(i + 1) % nodes, k}, false, ring_bytes, &full_rate_);
+  const Bytes half_share = share_bytes(size_, 1, 2 * g);
+  for (const TreeEdge& e : tree_edges_) {
+    for (std::size_t k = 0; k < g; ++k) {
+      send({e.child, k}, Member{e.parent, k}, false, half_share, &full_rate_);
+      send({e.parent, k}, Member{e.child, k}, false, half_share, &full_rate_);
+    }
   }
 }
 

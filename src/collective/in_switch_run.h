@@ -8,9 +8,15 @@
 //   GPU -> switch   n (G+1)/G bytes: its n to be reduced, and the 1/G it multicasts
 //   switch -> GPU   n (G+1)/G bytes: its reduced 1/G, and every multicast result
 // (the GPU that owns a slice reads it reduced, then stores it to all: multimem.ld_reduce,
-// multimem.st). nvls-tree, N nodes of G GPUs: GPU k of each node also sends the 1/G it
-// owns across the nodes, a ring's share 2(N-1)/N n/G bytes to GPU k of the next node,
-// at the route's full rate (NCCL's network protocol there is Simple, efficiency 1).
+// multimem.st). nvls-tree, N nodes of G GPUs (NCCL's NVLSTree): GPU k of each node also
+// runs the 1/G it owns over NCCL's double binary tree of the nodes (base/binary_tree.h),
+// half over each tree: on every tree edge, GPU k of the child node sends n/(2G) bytes up
+// to GPU k of the parent node (the subtree's sum) and receives n/(2G) back down (the
+// result), all at once, at the route's full rate (NCCL's network protocol there is
+// Simple, efficiency 1). A node inside one tree with two children and a parent in the
+// other moves 4 n/(2G) = 2n/G each way through its GPU k's NIC, twice what a node of a
+// two-node tree moves: NCCL's own estimate halves NVLSTree's network bandwidth beyond two
+// nodes (src/graph/tuning.cc, bwInter/2).
 // Every flow pays the overhead o; flows to and from the switch pay the library's NVLink
 // step (one reduction round), and the whole starts after the call latency and, for
 // nvls-tree, 2 ceil(log2 N) network steps (NCCL's NVLSTree latency, tuning.cc):
@@ -22,6 +28,7 @@
 #include <optional>
 #include <vector>
 
+#include "base/binary_tree.h"
 #include "base/collectives.h"
 #include "base/units.h"
 #include "collective/collective_message.h"
@@ -75,6 +82,7 @@ class InSwitchAllReduceRun {
   ProtocolCosts full_rate_;  // the tree's network flows: no step latency, efficiency 1
   std::function<void(Rank)> on_npu_done_;
   OnCollectiveMessage on_message_;
+  std::vector<TreeEdge> tree_edges_;  // nvls-tree: across the groups; else none
   std::vector<std::vector<std::uint32_t>> flows_left_;  // per member, as groups_
   TimePs last_arrival_ps_ = 0;
   std::uint64_t flows_ = 0;

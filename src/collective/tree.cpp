@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "base/binary_tree.h"
 #include "base/error.h"
 
 namespace commsim {
@@ -93,35 +94,13 @@ struct TreeNeighbours {
   void add_child(Rank c) { children[child_count++] = c; }
 };
 
-// Tree 0 of NCCL's double binary tree (NCCL 2.4; the layout of its src/graph/trees.cc,
-// re-derived here from the description, not copied), at position q of p.
-//
-// Positions 1..p-1 form an in-order binary tree: a position q whose lowest set bit is b
-// sits at height log2 b and stands for the interval (q - b, q + b). Its parent is the node
-// one level up whose interval contains it, q - b + 2b = (q XOR b) | 2b, or, if that lies at
-// or beyond p (the tree is cut off at p), the node q XOR b further up. Its children are the
-// midpoints of its two halves, q - b/2 and q + b/2; when q + b/2 is cut off, the right half
-// is represented by its first midpoint below p at a lower level, q + b/4, q + b/8, ....
-// Leaves are the odd positions. Position 0, left of every interval, is the root, with the
-// top node (the largest power of two below p) as its only child.
+// Tree 0 of NCCL's double binary tree across p positions (base/binary_tree.h), as a rank's
+// neighbours.
 TreeNeighbours binary_tree_neighbours(std::size_t q, std::size_t p) {
+  const BinaryTreeLinks links = binary_tree_links(q, p);
   TreeNeighbours n;
-  const auto add_child = [&](std::size_t c) { n.add_child(static_cast<Rank>(c)); };
-  if (q == 0) {
-    if (p > 1) add_child(std::bit_floor(p - 1));
-    return n;
-  }
-  const std::size_t b = q & (~q + 1);  // lowest set bit
-  const std::size_t up = (q ^ b) | (2 * b);
-  n.parent = static_cast<Rank>(up < p ? up : q ^ b);
-  if (b == 1) return n;
-  add_child(q - b / 2);
-  for (std::size_t half = b / 2; half >= 1; half /= 2) {
-    if (q + half < p) {
-      add_child(q + half);
-      break;
-    }
-  }
+  if (links.parent) n.parent = static_cast<Rank>(*links.parent);
+  for (std::size_t i = 0; i < links.child_count; ++i) n.add_child(static_cast<Rank>(links.children[i]));
   return n;
 }
 
@@ -134,14 +113,9 @@ enum class TreePhase : std::uint8_t {
   kCopyToChildren,      // send it to all children at once
 };
 
-// NCCL's double binary tree AllReduce (NCCL 2.4, after the two-tree idea of Sanders, Speck
-// & Traeff, "Two-tree algorithms for full bandwidth broadcast, reduction and scan",
-// Parallel Computing 35(12), 2009): channel t reduces and broadcasts block t (half the
-// data) over tree t. Tree 1 is tree 0 with rank r at position p-1-r (p even: mirrored) or
-// at position r-1 mod p (p odd: shifted). Tree 0's interior positions are the even ones
-// above 0, so tree 1's interior ranks are p-1-(even) (p even) or (even)+1 mod p (p odd):
-// odd ranks, and for odd p also rank 0, tree 0's root. No rank is interior in both trees,
-// so no rank forwards both halves.
+// NCCL's double binary tree AllReduce: channel t reduces and broadcasts block t (half the
+// data) over tree t of base/binary_tree.h, where no rank is interior in both trees, so no
+// rank forwards both halves.
 // Costs on an idle network with one chunk: a step that receives from two children (or
 // sends to them) puts both n/2-byte messages on one link, alpha + n beta; a step with one
 // parent costs alpha + n/2 beta; the two trees overlap where their links differ.
@@ -206,14 +180,8 @@ class DoubleBinaryTreeSchedule : public Schedule {
   }
 
   /// Where node m sits in tree 0's layout when running `tree`, and back.
-  std::size_t position(std::size_t m, std::size_t tree) const {
-    if (tree % 2 == 0) return m;
-    return nodes_ % 2 == 0 ? nodes_ - 1 - m : (m + nodes_ - 1) % nodes_;
-  }
-  std::size_t node_at(std::size_t q, std::size_t tree) const {
-    if (tree % 2 == 0) return q;
-    return nodes_ % 2 == 0 ? nodes_ - 1 - q : (q + 1) % nodes_;
-  }
+  std::size_t position(std::size_t m, std::size_t tree) const { return double_tree_position(m, nodes_, tree); }
+  std::size_t node_at(std::size_t q, std::size_t tree) const { return double_tree_member(q, nodes_, tree); }
   /// The GPU at place i of node m's chain in `tree` (place 0 is the head).
   Rank chain_gpu(std::size_t m, std::size_t i, std::size_t tree) const {
     const std::size_t step = (tree / 2 + i) % g_;

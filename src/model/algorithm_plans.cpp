@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "base/binary_tree.h"
 #include "base/error.h"
 #include "model/cost_plan.h"
 
@@ -35,28 +36,15 @@ Plan binomial(std::size_t p, Rank root, bool reduce) {
   return {{phase}, std::string("L a + L n b") + (reduce ? " + L n g" : "") + ", L = ceil(log2 p)"};
 }
 
-// NCCL's double binary tree AllReduce (NCCL 2.4, src/graph/trees.cc; Sanders, Speck &
-// Traeff, Parallel Computing 35(12), 2009): two binary trees, each reducing n/2 up to its
-// root and broadcasting it back down. Tree 0 on positions 0..p-1: position q > 0 with lowest
-// set bit b has parent (q XOR b) | 2b, or q XOR b when that is at or beyond p; position 0 is
-// the root above the top node. Tree 1 puts rank p-1-q (p even) or q+1 mod p (p odd) at
-// position q. Approximated by
+// NCCL's double binary tree AllReduce (base/binary_tree.h): two binary trees, each reducing
+// n/2 up to its root and broadcasting it back down. Approximated by
 //   T = 2D (alpha + n beta) + D n g,  D = max(1, floor(log2 p))
 // a step of each level moving n/2 over every tree edge of both trees at once (alpha the
 // slowest edge's route, beta from the busiest rank: its n/2 per edge against its injection
 // and each edge's route), which keeps the tree's slowest edge in every level.
 std::vector<Send> tree_edges(std::size_t p) {
-  const auto rank_at = [p](std::size_t q, int tree) {
-    return rank(tree == 0 ? q : p % 2 == 0 ? p - 1 - q : (q + 1) % p);
-  };
   std::vector<Send> edges;
-  for (int tree = 0; tree < 2; ++tree) {
-    for (std::size_t q = 1; q < p; ++q) {
-      const std::size_t b = q & (~q + 1);
-      const std::size_t up = (q ^ b) | (2 * b);
-      edges.push_back({rank_at(q, tree), rank_at(up < p ? up : q ^ b, tree), 0.5});
-    }
-  }
+  for (const TreeEdge& e : double_tree_edges(p)) edges.push_back({rank(e.child), rank(e.parent), 0.5});
   return edges;
 }
 
@@ -91,17 +79,12 @@ struct NcclTreeLayout {
   NcclTreeLayout(std::size_t ranks, std::size_t node_gpus, std::size_t tree_count)
       : p(ranks), g(node_gpus), nodes(ranks / node_gpus), trees(tree_count), node_parent(nodes),
         node_depth(nodes) {
-    for (std::size_t q = 1; q < nodes; ++q) {
-      const std::size_t b = q & (~q + 1), up = (q ^ b) | (2 * b);
-      node_parent[q] = up < nodes ? up : q ^ b;
-    }
+    for (std::size_t q = 1; q < nodes; ++q) node_parent[q] = *binary_tree_links(q, nodes).parent;
     for (std::size_t q = 1; q < nodes; ++q) node_depth[q] = depth(q);
   }
   std::size_t depth(std::size_t q) const { return q == 0 ? 0 : 1 + depth(node_parent[q]); }
   std::size_t max_depth() const { return *std::max_element(node_depth.begin(), node_depth.end()); }
-  std::size_t node_at(std::size_t q, std::size_t tree) const {
-    return tree % 2 == 0 ? q : nodes % 2 == 0 ? nodes - 1 - q : (q + 1) % nodes;
-  }
+  std::size_t node_at(std::size_t q, std::size_t tree) const { return double_tree_member(q, nodes, tree); }
   Rank gpu(std::size_t node, std::size_t place, std::size_t tree) const {
     const std::size_t step = (tree / 2 + place) % g;
     return rank(node * g + (tree % 2 == 0 ? step : g - 1 - step));

@@ -1,17 +1,19 @@
 // Closed form of AllReduce reduced in the switch (algorithms nvls, nvls-tree), written apart
 // from the simulator's flows (collective/in_switch_run.h has the same model in words).
 // Flows carry whole bytes, so the shares are rounded up:
-//   T = L_call + [2 ceil(log2 N) L_net] + max(T_switch, T_ring)
+//   T = L_call + [2 ceil(log2 N) L_net] + max(T_switch, T_tree)
 //   T_switch = max over GPUs and directions of  o + L_nvlink + latency + n (G+1)/G / rate
-//   T_ring   = max over GPUs k, nodes i of  o + latency + 2(N-1)/N n/G / bandwidth
+//   T_tree   = max over tree flows of  o + latency + n/(2G) x max over links of its route
+//              (tree flows on the link / bandwidth)
 // rate: the library's in-switch efficiency and cap on the GPU-switch link; the cross-node
-// ring share runs at the route's full bandwidth. Source of the latency terms: NCCL
+// tree flows run at the route's full bandwidth, sharing it. Source of the latency terms: NCCL
 // src/graph/tuning.cc (NVLS: base 0 + one NVLink step; NVLSTree: + 2 log2(nodes) net steps).
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
 
+#include "base/binary_tree.h"
 #include "base/error.h"
 #include "model/cost_plan.h"
 #include "model/in_switch_model.h"
@@ -35,6 +37,33 @@ struct Worst {
   }
 };
 
+// The tree's flows across nodes (collective/in_switch_run.h): `bytes` = n/(2G) up and down
+// every edge, GPU k to GPU k, all at once. Sharing max-min fairly, the flows of the link
+// with the most flows per unit of bandwidth get that share from start to end (they are all
+// of one size), and no flow gets less than its own route's such share.
+CostTerm tree_share_term(const Topology& t, const std::vector<InSwitchGroup>& groups, double bytes, double overhead_s) {
+  std::vector<std::pair<Rank, Rank>> flows;
+  for (const TreeEdge& e : double_tree_edges(groups.size())) {
+    for (std::size_t k = 0; k < groups[e.child].ranks.size(); ++k) {
+      flows.emplace_back(groups[e.child].ranks[k], groups[e.parent].ranks[k]);
+      flows.emplace_back(groups[e.parent].ranks[k], groups[e.child].ranks[k]);
+    }
+  }
+  std::vector<double> flows_on(2 * t.link_count(), 0.0);
+  for (const auto& [from, to] : flows) {
+    for (const ChannelId channel : t.route(from, to)) flows_on[channel] += 1;
+  }
+  Worst worst{{"cross-node tree share of each NPU's 1/G"}};
+  for (const auto& [from, to] : flows) {
+    double seconds_per_byte = 0;
+    for (const ChannelId channel : t.route(from, to)) {
+      seconds_per_byte = std::max(seconds_per_byte, flows_on[channel] / t.link(link_of(channel)).params.bandwidth_Bps);
+    }
+    worst.consider(overhead_s + seconds_from_ps(path_params(t, from, to).latency_ps), bytes, 1 / seconds_per_byte);
+  }
+  return worst.term;
+}
+
 }  // namespace
 
 CollectiveCost in_switch_cost(const Topology& t, Algo algorithm, Bytes size, const ModelOptions& o) {
@@ -43,9 +72,8 @@ CollectiveCost in_switch_cost(const Topology& t, Algo algorithm, Bytes size, con
     throw InputError("algorithm '" + std::string(algorithm_name(algorithm)) + "': " + *reason);
   }
   const std::vector<InSwitchGroup> groups = in_switch_groups(t);
-  const double n = static_cast<double>(size), g = static_cast<double>(groups.front().ranks.size()),
-               nodes = static_cast<double>(groups.size());
-  const double switch_bytes = std::ceil(n * (g + 1) / g), ring_bytes = std::ceil(2 * (nodes - 1) * n / (nodes * g));
+  const double n = static_cast<double>(size), g = static_cast<double>(groups.front().ranks.size());
+  const double switch_bytes = std::ceil(n * (g + 1) / g);
   const ProtocolCosts& c = o.library;
   const double step_s = seconds_from_ps(c.step_latency(LinkClass::kNvlink));
 
@@ -64,18 +92,12 @@ CollectiveCost in_switch_cost(const Topology& t, Algo algorithm, Bytes size, con
     cost.terms.push_back(to_switch.term);
     return cost;
   }
-  Worst ring{{"cross-node ring share of each NPU's 1/G"}};
-  for (std::size_t i = 0; i < groups.size(); ++i) {
-    for (std::size_t k = 0; k < groups[i].ranks.size(); ++k) {
-      const PathParams path = path_params(t, groups[i].ranks[k], groups[(i + 1) % groups.size()].ranks[k]);
-      ring.consider(o.overhead_s + seconds_from_ps(path.latency_ps), ring_bytes,
-                    path.bottleneck_Bps);
-    }
-  }
+  const CostTerm tree_share = tree_share_term(t, groups, std::ceil(n / (2 * g)), o.overhead_s);
   const double levels = 2.0 * std::bit_width(groups.size() - 1);  // 2 ceil(log2 N)
   cost.terms.push_back({"tree levels across nodes", levels, 0, 0, seconds_from_ps(c.step_latency(LinkClass::kNet)), 0});
-  cost.terms.push_back(to_switch.term.time_s(0) >= ring.term.time_s(0) ? to_switch.term : ring.term);
-  cost.formula = "2 ceil(log2 N) a_net + max(a + (G+1)/G n b, a' + 2(N-1)/N n/G b'), N nodes of G NPUs";
+  cost.terms.push_back(to_switch.term.time_s(0) >= tree_share.time_s(0) ? to_switch.term : tree_share);
+  cost.formula = "2 ceil(log2 N) a_net + max(a + (G+1)/G n b, a' + n/(2G) k b'), N nodes of G NPUs, k the most "
+                 "tree flows on a link";
   return cost;
 }
 

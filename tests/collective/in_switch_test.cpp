@@ -133,29 +133,53 @@ TEST(InSwitch, NvlsOnAnH100NodeAsNcclCostsIt) {
   EXPECT_EQ(nccl_choice(node, kAllReduce, 1024 * kMiB, {}, node.library(), Protocol::kLL).algorithm, A::kRing);
 }
 
-TEST(InSwitch, NvlsTreeAddsTreeLevelsAndTheCrossNodeRingShare) {
+Topology nvls_cluster(std::uint32_t nodes, std::uint32_t gpus, BandwidthBps nic_Bps) {
+  TopologyConfig c;
+  c.kind = TopologyKind::kHierarchical;
+  c.nodes = nodes;
+  c.gpus_per_node = gpus;
+  c.link = {50e9, ps_from_ns(250), LinkKind::kNvlink, Duplex::kFull};
+  c.nic = {nic_Bps, ps_from_ns(500), LinkKind::kInfiniband, Duplex::kFull};
+  c.nvls = true;
+  return build_topology(c);
+}
+
+TEST(InSwitch, NvlsTreeAddsTreeLevelsAndTheCrossNodeTreeShare) {
   // 3 nodes x 4 GPUs, n = 12 MiB, kWhole:
   //   latency 2 us + 2 ceil(log2 3) x 14 us = 58 us;
   //   switch flows: 25 us + 250 ns + n 5/4 = 15 MiB at 25 ps/B = 393.216 us + 25.25 us;
-  //   ring share: 2 (3-1)/3 x n/4 = 4 MiB over the NICs (25 GB/s, 40 ps/B, two 500 ns hops):
-  //   1 us + 167.77 us. The switch flows are slower: T = 58 + 25.25 us + 15 MiB x 25 ps.
+  //   tree flows: n/(2G) = 1.5 MiB each way on every edge of the double binary tree of 3
+  //   nodes (tree 0: 1 -> 2 -> 0; tree 1, shifted: 2 -> 0 -> 1), GPU k to GPU k. Node 0
+  //   sends down to 2 (tree 0), up to 1 and down to 2 (tree 1): 3 flows, 4.5 MiB, through
+  //   each NIC (25 GB/s, 40 ps/B, two 500 ns hops): 1 us + 188.74 us. The switch flows are
+  //   slower: T = 58 + 25.25 us + 15 MiB x 25 ps.
   const Topology cluster = nvls_topology(TopologyKind::kHierarchical, 3, 4);
   const double expected = 58e-6 + 25.25e-6 + 15.0 * kMiB * 25e-12;
   EXPECT_NEAR(sim_s(cluster, A::kNvlsTree, 12 * kMiB, kWhole), expected, 1e-15);
   EXPECT_NEAR(model_s(cluster, A::kNvlsTree, 12 * kMiB, kWhole), expected, 1e-15);
-  // With the NICs 10x slower (2.5 GB/s, 400 ps/B) the ring share is the bottleneck:
-  //   T = 58 us + 1 us + 4 MiB x 400 ps.
-  TopologyConfig c;
-  c.kind = TopologyKind::kHierarchical;
-  c.nodes = 3;
-  c.gpus_per_node = 4;
-  c.link = {50e9, ps_from_ns(250), LinkKind::kNvlink, Duplex::kFull};
-  c.nic = {2.5e9, ps_from_ns(500), LinkKind::kInfiniband, Duplex::kFull};
-  c.nvls = true;
-  const Topology slow_nics = build_topology(c);
-  const double ring_bound = 59e-6 + 4.0 * kMiB * 400e-12;
-  EXPECT_NEAR(sim_s(slow_nics, A::kNvlsTree, 12 * kMiB, kWhole), ring_bound, 1e-15);
-  EXPECT_NEAR(model_s(slow_nics, A::kNvlsTree, 12 * kMiB, kWhole), ring_bound, 1e-15);
+  // With the NICs 10x slower (2.5 GB/s, 400 ps/B) the tree is the bottleneck: three flows
+  // share a NIC's direction, T = 58 us + 1 us + 4.5 MiB x 400 ps (a ring's share would
+  // have been 2(3-1)/3 n/G = 4 MiB).
+  const Topology slow_nics = nvls_cluster(3, 4, 2.5e9);
+  const double tree_bound = 59e-6 + 4.5 * kMiB * 400e-12;
+  EXPECT_NEAR(sim_s(slow_nics, A::kNvlsTree, 12 * kMiB, kWhole), tree_bound, 1e-15);
+  EXPECT_NEAR(model_s(slow_nics, A::kNvlsTree, 12 * kMiB, kWhole), tree_bound, 1e-15);
+}
+
+TEST(InSwitch, NvlsTreeBeyondTwoNodesMovesTwiceTheShareThroughTheBusiestNic) {
+  // 10 nodes x 2 GPUs, NICs of 2.5 GB/s (400 ps/B), n = 12 MiB, kWhole. In tree 0 node 4
+  // has children 2 and 6 and parent 8; in tree 1 (mirrored) it is a leaf: it sends 4 flows
+  // of n/(2G) = 3 MiB, 2n/G in all, through each NIC (NCCL's bwInter/2 beyond two nodes).
+  //   T = 2 us + 2 ceil(log2 10) x 14 us + 1 us + 12 MiB x 400 ps.
+  const Topology ten = nvls_cluster(10, 2, 2.5e9);
+  const double expected = 2e-6 + 8 * 14e-6 + 1e-6 + 12.0 * kMiB * 400e-12;
+  EXPECT_NEAR(sim_s(ten, A::kNvlsTree, 12 * kMiB, kWhole), expected, 1e-15);
+  EXPECT_NEAR(model_s(ten, A::kNvlsTree, 12 * kMiB, kWhole), expected, 1e-15);
+  // Two nodes: one edge per tree, each NIC direction carries 2 flows, n/G.
+  const Topology two = nvls_cluster(2, 2, 2.5e9);
+  const double two_nodes = 2e-6 + 2 * 14e-6 + 1e-6 + 6.0 * kMiB * 400e-12;
+  EXPECT_NEAR(sim_s(two, A::kNvlsTree, 12 * kMiB, kWhole), two_nodes, 1e-15);
+  EXPECT_NEAR(model_s(two, A::kNvlsTree, 12 * kMiB, kWhole), two_nodes, 1e-15);
 }
 
 TEST(InSwitch, SimulatorEqualsClosedFormAcrossSizesProfilesAndOverheads) {

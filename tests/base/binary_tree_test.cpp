@@ -1,0 +1,63 @@
+// NCCL's double binary tree: hand-derived links for 10 positions, the second tree's layout,
+// and the property it exists for (no member interior in both trees).
+
+#include "base/binary_tree.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <vector>
+
+namespace commsim {
+namespace {
+
+std::vector<std::size_t> children(const BinaryTreeLinks& links) {
+  return {links.children.begin(), links.children.begin() + static_cast<std::ptrdiff_t>(links.child_count)};
+}
+
+TEST(BinaryTree, TenPositionsAsDerivedByHand) {
+  // The root 0 has the top node 8; 8 (bit 8, interval 0..16 cut at 10) has 4 and, its right
+  // half's first midpoint below 10, 9; 4 has 2 and 6; odd positions are leaves.
+  EXPECT_FALSE(binary_tree_links(0, 10).parent);
+  EXPECT_EQ(children(binary_tree_links(0, 10)), (std::vector<std::size_t>{8}));
+  EXPECT_EQ(binary_tree_links(8, 10).parent, 0u);
+  EXPECT_EQ(children(binary_tree_links(8, 10)), (std::vector<std::size_t>{4, 9}));
+  EXPECT_EQ(binary_tree_links(4, 10).parent, 8u);
+  EXPECT_EQ(children(binary_tree_links(4, 10)), (std::vector<std::size_t>{2, 6}));
+  EXPECT_EQ(binary_tree_links(6, 10).parent, 4u);
+  EXPECT_EQ(binary_tree_links(9, 10).parent, 8u);
+  EXPECT_EQ(binary_tree_links(9, 10).child_count, 0u);
+}
+
+TEST(BinaryTree, TheSecondTreeIsMirroredOrShifted) {
+  EXPECT_EQ(double_tree_member(0, 10, 1), 9u);  // even p: mirrored
+  EXPECT_EQ(double_tree_member(0, 9, 1), 1u);   // odd p: shifted by one
+  for (const std::size_t p : {9u, 10u}) {
+    for (std::size_t m = 0; m < p; ++m) {
+      EXPECT_EQ(double_tree_member(double_tree_position(m, p, 1), p, 1), m);
+      EXPECT_EQ(double_tree_position(m, p, 0), m);
+    }
+  }
+}
+
+TEST(BinaryTree, NoMemberIsInteriorInBothTreesAndEachTreeHasEveryMember) {
+  for (std::size_t p = 2; p <= 33; ++p) {
+    std::vector<int> parents_of(p, 0);
+    const std::vector<TreeEdge> edges = double_tree_edges(p);
+    ASSERT_EQ(edges.size(), 2 * (p - 1));
+    std::vector<int> interior_in(p, 0);
+    for (std::size_t tree = 0; tree < 2; ++tree) {
+      std::vector<int> kids(p, 0);
+      for (std::size_t e = tree * (p - 1); e < (tree + 1) * (p - 1); ++e) {
+        ++kids[edges[e].parent];
+        ++parents_of[edges[e].child];
+      }
+      for (std::size_t m = 0; m < p; ++m) interior_in[m] += kids[m] > 0 && parents_of[m] > 0 ? 1 : 0;
+      std::fill(parents_of.begin(), parents_of.end(), 0);
+    }
+    for (std::size_t m = 0; m < p; ++m) EXPECT_LE(interior_in[m], 1) << "p " << p << " member " << m;
+  }
+}
+
+}  // namespace
+}  // namespace commsim
