@@ -42,24 +42,29 @@ struct Worst {
 // with the most flows per unit of bandwidth get that share from start to end (they are all
 // of one size), and no flow gets less than its own route's such share.
 CostTerm tree_share_term(const Topology& t, const std::vector<InSwitchGroup>& groups, double bytes, double overhead_s) {
-  std::vector<std::pair<Rank, Rank>> flows;
+  struct Flow {
+    Rank from, to;
+    Route route;
+  };
+  std::vector<Flow> flows;
   for (const TreeEdge& e : double_tree_edges(groups.size())) {
     for (std::size_t k = 0; k < groups[e.child].ranks.size(); ++k) {
-      flows.emplace_back(groups[e.child].ranks[k], groups[e.parent].ranks[k]);
-      flows.emplace_back(groups[e.parent].ranks[k], groups[e.child].ranks[k]);
+      const Rank child = groups[e.child].ranks[k], parent = groups[e.parent].ranks[k];
+      flows.push_back({child, parent, t.route(child, parent)});
+      flows.push_back({parent, child, t.route(parent, child)});
     }
   }
   std::vector<double> flows_on(2 * t.link_count(), 0.0);
-  for (const auto& [from, to] : flows) {
-    for (const ChannelId channel : t.route(from, to)) flows_on[channel] += 1;
+  for (const Flow& f : flows) {
+    for (const ChannelId channel : f.route) flows_on[channel] += 1;
   }
   Worst worst{{"cross-node tree share of each NPU's 1/G"}};
-  for (const auto& [from, to] : flows) {
+  for (const Flow& f : flows) {
     double seconds_per_byte = 0;
-    for (const ChannelId channel : t.route(from, to)) {
+    for (const ChannelId channel : f.route) {
       seconds_per_byte = std::max(seconds_per_byte, flows_on[channel] / t.link(link_of(channel)).params.bandwidth_Bps);
     }
-    worst.consider(overhead_s + seconds_from_ps(path_params(t, from, to).latency_ps), bytes, 1 / seconds_per_byte);
+    worst.consider(overhead_s + seconds_from_ps(path_params(t, f.from, f.to).latency_ps), bytes, 1 / seconds_per_byte);
   }
   return worst.term;
 }
