@@ -48,10 +48,12 @@ std::string both_ways_text(const Topology& t) {
   return text.str();
 }
 
-// The library the topology runs by default, with its terms (--library overrides it).
-void print_library(const LibraryProfile& library, std::ostream& out) {
+// The library the topology runs by default, with its terms among its NPUs (--library
+// overrides it).
+void print_library(const Topology& t, std::ostream& out) {
+  const LibraryProfile& library = t.library();
   out << "library       " << library.name << (library.ideal() ? " (the wire alone)" : "") << "\n";
-  for (const auto& [label, text] : describe_library(library)) {
+  for (const auto& [label, text] : describe_library(library, t.npu_count())) {
     out << "  " << label << std::string(label.size() < 12 ? 12 - label.size() : 1, ' ') << text << "\n";
   }
 }
@@ -97,7 +99,7 @@ void print_summary(const Topology& t, std::ostream& out) {
     out << "fastest link  " << describe_link(t, fastest) << "\n"
         << "slowest link  " << describe_link(t, slowest) << "\n";
   }
-  print_library(t.library(), out);
+  print_library(t, out);
 }
 
 // --import-nvidia-smi FILE --gpu NAME [--output SPEC]: the spec to SPEC and the summary of

@@ -78,7 +78,8 @@ po::options_description topology_options(const std::string& caption) {
 namespace {
 
 // No --topology: the fallback, or a spec file, which a cluster spec may scale (its count of
-// nodes and of GPUs per node); other builder options are an error.
+// nodes and of GPUs per node) and a one-node switch spec its GPUs; other builder options are
+// an error.
 Topology file_or_fallback(const po::variables_map& vm, const std::optional<std::string>& file,
                           const TopologyConfig& fallback, const SpecScale& measured) {
   const auto scales = [&](std::string_view option) {
@@ -90,15 +91,23 @@ Topology file_or_fallback(const po::variables_map& vm, const std::optional<std::
                        (file ? " (a spec file gives its own parameters)" : ""));
     }
   }
-  if (!file) return build_topology(fallback);
+  if (!file) {  // the default node scales to a one-node run's GPUs, as a switch spec does
+    TopologyConfig c = fallback;
+    if (c.kind == TopologyKind::kSwitch && measured.nodes.value_or(1) == 1) c.npus = measured.gpus_per_node.value_or(c.npus);
+    return build_topology(c);
+  }
   SpecScale scale;
   if (vm.count("nodes")) scale.nodes = count_option(vm, "nodes", 0, 1);
   if (vm.count("gpus-per-node")) scale.gpus_per_node = count_option(vm, "gpus-per-node", 0, 1);
-  // Only a hierarchical builder spec scales: what the measurements say fills in the rest.
+  // Only a hierarchical builder spec, or a switch one (one node) for a one-node run, scales:
+  // what the measurements say fills in the rest.
   const spec::TopologySpec message = read_spec_message(*file);
-  if (message.has_builder() && message.builder().kind() == spec::HIERARCHICAL) {
+  const auto kind = message.has_builder() ? std::optional(message.builder().kind()) : std::nullopt;
+  if (kind == spec::HIERARCHICAL) {
     if (!scale.nodes) scale.nodes = measured.nodes;
     if (!scale.gpus_per_node) scale.gpus_per_node = measured.gpus_per_node;
+  } else if (kind == spec::SWITCH && !scale.gpus_per_node && measured.nodes.value_or(1) == 1) {
+    scale.gpus_per_node = measured.gpus_per_node;
   }
   return load_topology_file(*file, scale);
 }

@@ -41,6 +41,9 @@ for g in 2 4 8; do
     --nodes 10 --gpus-per-node $g
 done
 
+# 4 of the 8 GPUs of a node of the same cluster: the node preset scales to the log's ranks.
+run h100-node-4gpu --measurements tests/data/nccl-tests-h100-node-4gpu.log --topology-file $H100
+
 echo "calibrated (fitted on the first table named, checked on the others):"
 fit h100-node --measurements $V/h100_1node_8gpu_xxrjun_all_reduce.csv --topology-file $H100
 fit a100-node --measurements $V/a100_1node_8gpu_allreduce_stas00.csv --topology-file $A100

@@ -395,7 +395,7 @@ std::vector<AlgorithmKind> nccl_algorithms(CollectiveKind kind) {
 RateCapsByClass collective_rate_caps(CollectiveKind kind, AlgorithmKind algorithm, Bytes size, std::size_t ranks,
                                      const LibraryProfile& profile) {
   if (kind != Kind::kAllToAll || algorithm != Algo::kDirect || ranks == 0) return kNoRateCaps;
-  RateCapsByClass caps = profile.p2p_rate_caps(size / ranks);
+  RateCapsByClass caps = profile.p2p_rate_caps(size / ranks, ranks);
   for (BandwidthBps& cap : caps) cap *= profile.bandwidth_factor(kind);  // as on its protocol's rate
   return caps;
 }
@@ -406,7 +406,7 @@ std::optional<Protocol> alltoall_threshold_protocol(const Topology& topology, By
   const std::size_t p = topology.npu_count();
   std::vector<std::pair<Bytes, LinkClass>> sends;
   for (Rank peer = 1; peer < p; ++peer) sends.emplace_back(size / p, topology.route_class(topology.route(0, peer)));
-  return profile.p2p_threshold_protocol(sends);
+  return profile.p2p_threshold_protocol(sends, p);
 }
 
 std::size_t least_time_chunks(const Topology& topology, CollectiveKind kind, AlgorithmKind algorithm, Bytes size,

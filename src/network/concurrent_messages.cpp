@@ -21,7 +21,7 @@ std::vector<TimePs> simulate_concurrent_messages(const Topology& topology, TimeP
       const Message& m = messages[i];
       SendOptions options;
       if (p2p) {
-        caps = p2p->rate_caps(m.bytes);
+        caps = p2p->rate_caps(m.bytes, topology.npu_count());
         options.rate_caps_by_class = &caps;
       }
       network.send(m.src, m.dst, m.bytes, [&arrival, &engine, i] { arrival[i] = engine.now(); }, options);

@@ -10,7 +10,7 @@ namespace commsim {
 double p2p_message_model_s(const Topology& topology, const Message& m, TimePs overhead_ps, const ProtocolCosts& costs,
                            const LibraryProfile& profile) {
   const PathParams path = path_params(topology, m.src, m.dst);
-  return p2p_time_s(path, seconds_from_ps(overhead_ps), m.bytes, costs, profile.p2p_rate_cap(m.bytes, path.link_class));
+  return p2p_time_s(path, seconds_from_ps(overhead_ps), m.bytes, costs, profile.p2p_rate_cap(m.bytes, path.link_class, topology.npu_count()));
 }
 
 std::optional<Protocol> p2p_protocol(const Topology& topology, const std::vector<Message>& messages,
@@ -18,7 +18,7 @@ std::optional<Protocol> p2p_protocol(const Topology& topology, const std::vector
   if (profile.ideal()) return std::nullopt;
   std::vector<std::pair<Bytes, LinkClass>> sends;
   for (const Message& m : messages) sends.emplace_back(m.bytes, topology.route_class(topology.route(m.src, m.dst)));
-  if (const auto by_threshold = profile.p2p_threshold_protocol(sends)) return by_threshold;
+  if (const auto by_threshold = profile.p2p_threshold_protocol(sends, topology.npu_count())) return by_threshold;
   return profile.fastest([&](const ProtocolCosts& costs) {
     double slowest = 0;
     for (const Message& m : messages) {
@@ -156,7 +156,8 @@ P2pPoint run_p2p_point(const Topology& topology, const std::vector<Message>& mes
   point.algbw_GBps = rate_GBps(point.size, point.sim_ps);
   point.sim_over_model = ratio(point.sim_ps, point.model_s);
   if (profile.p2p && last) {
-    point.channels = profile.p2p->channels(last->bytes, topology.route_class(topology.route(last->src, last->dst)));
+    point.channels = profile.p2p->channels(last->bytes, topology.route_class(topology.route(last->src, last->dst)),
+                                            topology.npu_count());
   }
   return point;
 }

@@ -33,22 +33,26 @@ TimePs us(double microseconds) { return ps_from_seconds(microseconds * 1e-6); }
 // Ampere, 36.7 on Hopper, 2 x 36.7 on Blackwell) times NCCL's 12+ channels on NVSwitch is
 // above any link here, so it is left out. The latencies and shares do not depend on the GPU.
 //
-// P2P channels: a send inside a node starts on 2 channels and doubles them while a channel
-// would carry more than 32 MiB, up to 16; across nodes 2 channels per peer
-// (NCCL_NCHANNELS_PER_NET_PEER). What one channel moves is measured, not published:
+// P2P channels: a send inside a node starts on 16 channels halved while 16 for each rank of
+// the communicator would exceed 16 (2 among 8 ranks, 4 among 4, 8 among 2), and doubles
+// them while a channel would carry more than 32 MiB, up to 16; across nodes 2 channels per
+// peer (NCCL_NCHANNELS_PER_NET_PEER). What one channel moves is measured, not published:
 // nccl-tests sendrecv_perf on an 8-GPU H100 node moves 79.5-81.8 GB/s at 32 and 64 MiB
 // (2 channels: 40 GB/s each) and 162.5 GB/s at 128 MiB (4 channels); one H100 per node on
 // 400 Gb/s NDR moves 24.9 GB/s per peer at every size (2 channels: 12.45 GB/s each). PCIe
-// channels are not limited here. NCCL's own count (src/enqueue.cc, addP2pToPlan; src/graph/
-// paths.cc) is twice as fine and gives the same cap from 256 KiB up: 2 channels per NVLink
-// to a peer (36 on H100, rounded up to a power of 2) halved while x 8 ranks exceeds the 32
-// P2P channels, so 4 to start, doubled while a part exceeds 32 chunks of
-// NCCL_P2P_NVL_CHUNKSIZE (512 KiB): 16 MiB; at 20 GB/s a channel, 4 x 20 = 2 x 40. Below
-// 256 KiB NCCL uses fewer channels (a part is at least 64 KiB), which is not modelled.
+// channels are not limited here. NCCL's own count (src/enqueue.cc, scheduleP2pTasksToPlan and
+// addP2pToPlan; src/graph/paths.cc) is twice as fine and gives the same cap from 256 KiB up:
+// 2 channels per NVLink to a peer (36 on H100, rounded up to a power of 2: 32) halved while
+// x ranks exceeds the 32 P2P channels, so 4 to start among 8 ranks, doubled while a part
+// exceeds 32 chunks of NCCL_P2P_NVL_CHUNKSIZE (512 KiB): 16 MiB; at 20 GB/s a channel,
+// 4 x 20 = 2 x 40. The same rule starts a send among 4 ranks on twice the channels: 4 H100s
+// of a node move 149-163 GB/s at 32-128 MiB where 8 move 79.5-81.8 and 162.5 (nccl-tests
+// sendrecv_perf on 4 and on 8 GPUs of a node of one cluster, tests/data). Below 256 KiB
+// NCCL uses fewer channels (a part is at least 64 KiB), which is not modelled.
 // A send inside a node runs LL while each of its channels carries at most 16 KiB
 // (NCCL_P2P_LL_THRESHOLD, 16384, enqueue.cc addP2pToPlan), else Simple; one to another
 // node runs Simple (P2pChannels::runs_ll).
-// On Ampere: the same rule up to 8 channels, 24.4 GB/s each on NVLink: nccl-tests
+// On Ampere: the same rule up to 8 channels (2 to start among 8 ranks), 24.4 GB/s each on NVLink: nccl-tests
 // sendrecv_perf on an 8-GPU A100 node levels off at 188-195 GB/s from 256 MiB (8 channels),
 // as CUDA's p2pBandwidthLatencyTest finds ~208 GB/s each way when a pair sends both ways
 // (416 GB/s bidirectional, LLMServe/DistServe issue 3). The cap of 8 is that level read
@@ -88,9 +92,9 @@ const std::vector<NcclArchitecture>& nccl_architectures() {
   const double inf = std::numeric_limits<double>::infinity();
   const Bytes mib32 = Bytes{32} << 20, kib16 = Bytes{16} << 10;
   static const std::vector<NcclArchitecture> table{
-      {"nccl", 141e9, 0.85, P2pChannels{2, 16, mib32, 2, {40e9, inf, 12.45e9}, kib16}},
+      {"nccl", 141e9, 0.85, P2pChannels{1, 16, mib32, 2, {40e9, inf, 12.45e9}, kib16, 16}},
       {"nccl-volta", 39e9, std::nullopt, std::nullopt},
-      {"nccl-ampere", 87.7e9, std::nullopt, P2pChannels{2, 8, mib32, 2, {24.4e9, inf, inf}, kib16}},
+      {"nccl-ampere", 87.7e9, std::nullopt, P2pChannels{1, 8, mib32, 2, {24.4e9, inf, inf}, kib16, 16}},
       {"nccl-blackwell", 2 * 141e9, 0.74, std::nullopt},
   };
   return table;
@@ -222,10 +226,16 @@ std::string describe_costs(const ProtocolCosts& c) {
   return text;
 }
 
-std::string describe_p2p(const P2pChannels& c) {
-  std::string text = std::to_string(c.min_channels) + "-" + std::to_string(c.max_channels) + " channels, doubled past " +
-                     format_size(c.max_bytes_per_channel) + " a channel; " + std::to_string(c.net_peer_channels) +
-                     " per network peer";
+std::string describe_p2p(const P2pChannels& c, std::size_t ranks) {
+  const std::string start =
+      c.communicator_channels == 0
+          ? std::to_string(c.min_channels) + "-" + std::to_string(c.max_channels) + " channels"
+          : "up to " + std::to_string(c.max_channels) + " channels, starting on " + std::to_string(c.max_channels) +
+                " halved while x ranks exceeds " + std::to_string(c.communicator_channels) +
+                (c.min_channels > 1 ? ", at least " + std::to_string(c.min_channels) : "") + " (" +
+                std::to_string(c.start_channels(ranks)) + " among " + std::to_string(ranks) + " ranks)";
+  std::string text = start + ", doubled past " + format_size(c.max_bytes_per_channel) + " a channel; " +
+                     std::to_string(c.net_peer_channels) + " per network peer";
   constexpr std::array<const char*, 3> kOn{"NVLink", "PCIe", "the network"};
   std::string rates;
   for (std::size_t k = 0; k < kOn.size(); ++k) {
@@ -237,14 +247,14 @@ std::string describe_p2p(const P2pChannels& c) {
   return text;
 }
 
-std::vector<std::pair<std::string, std::string>> describe_library(const LibraryProfile& profile) {
+std::vector<std::pair<std::string, std::string>> describe_library(const LibraryProfile& profile, std::size_t ranks) {
   std::vector<std::pair<std::string, std::string>> lines;
   for (const auto& [protocol, costs] : profile.protocols) lines.emplace_back(protocol_name(protocol), describe_costs(costs));
   for (const auto& [protocol, costs] : profile.tree) {
     lines.emplace_back("tree " + std::string(protocol_name(protocol)), describe_costs(costs));
   }
   if (profile.in_switch) lines.emplace_back("in-switch", describe_costs(*profile.in_switch));
-  if (profile.p2p) lines.emplace_back("p2p", describe_p2p(*profile.p2p));
+  if (profile.p2p) lines.emplace_back("p2p", describe_p2p(*profile.p2p, ranks));
   for (const auto& [kind, factor] : profile.collective_bandwidth) {
     char text[64];
     std::snprintf(text, sizeof text, "bandwidth x %g", factor);
@@ -280,17 +290,25 @@ ProtocolCosts LibraryProfile::costs_in(const ProtocolRows& rows, std::optional<P
   throw InputError("library '" + name + "' has no protocol '" + std::string(protocol_name(wanted)) + "'");
 }
 
-std::uint32_t P2pChannels::channels(Bytes bytes, LinkClass route) const {
+std::uint32_t P2pChannels::start_channels(std::size_t ranks) const {
+  if (communicator_channels == 0) return min_channels;
+  std::uint32_t n = max_channels;
+  while (n > min_channels && std::uint64_t{n} * ranks > communicator_channels) n /= 2;
+  return std::max(n, min_channels);
+}
+
+std::uint32_t P2pChannels::channels(Bytes bytes, LinkClass route, std::size_t ranks) const {
   if (route == LinkClass::kNet) return net_peer_channels;
-  std::uint32_t n = min_channels;
+  std::uint32_t n = start_channels(ranks);
   while ((bytes + n - 1) / n > max_bytes_per_channel && n <= max_channels / 2) n *= 2;
   return n;
 }
 
-std::optional<Protocol> LibraryProfile::p2p_threshold_protocol(
-    const std::vector<std::pair<Bytes, LinkClass>>& sends) const {
+std::optional<Protocol> LibraryProfile::p2p_threshold_protocol(const std::vector<std::pair<Bytes, LinkClass>>& sends,
+                                                               std::size_t ranks) const {
   if (ideal() || !p2p || p2p->ll_max_bytes_per_channel == 0) return std::nullopt;
-  const bool all_ll = std::all_of(sends.begin(), sends.end(), [&](const auto& s) { return p2p->runs_ll(s.first, s.second); });
+  const bool all_ll =
+      std::all_of(sends.begin(), sends.end(), [&](const auto& s) { return p2p->runs_ll(s.first, s.second, ranks); });
   return all_ll && protocols.front().first == Protocol::kLL ? Protocol::kLL : protocols.back().first;
 }
 
@@ -298,12 +316,12 @@ void LibraryProfile::estimate_as(const LibraryProfile& start) {
   estimate = start.estimate ? start.estimate : std::make_shared<const LibraryProfile>(start);
 }
 
-BandwidthBps LibraryProfile::p2p_rate_cap(Bytes bytes, LinkClass route) const {
-  return p2p ? p2p->rate_cap(bytes, route) : std::numeric_limits<double>::infinity();
+BandwidthBps LibraryProfile::p2p_rate_cap(Bytes bytes, LinkClass route, std::size_t ranks) const {
+  return p2p ? p2p->rate_cap(bytes, route, ranks) : std::numeric_limits<double>::infinity();
 }
 
-RateCapsByClass LibraryProfile::p2p_rate_caps(Bytes bytes) const {
-  return p2p ? p2p->rate_caps(bytes) : kNoRateCaps;
+RateCapsByClass LibraryProfile::p2p_rate_caps(Bytes bytes, std::size_t ranks) const {
+  return p2p ? p2p->rate_caps(bytes, ranks) : kNoRateCaps;
 }
 
 ProtocolCosts LibraryProfile::launched(ProtocolCosts c) const {

@@ -71,15 +71,22 @@ std::string describe_costs(const ProtocolCosts& costs);
 
 /// How a library runs one send to a peer (NCCL's P2P, src/enqueue.cc): over channels, each
 /// a GPU thread block that moves at most `channel_rate` on its class of link. Inside a node
-/// the send starts on `min_channels` and doubles them while a channel would carry more
-/// than `max_bytes_per_channel`, up to `max_channels` (calcP2pChannelCount); to a peer in
-/// another node it uses `net_peer_channels` (NCCL_NCHANNELS_PER_NET_PEER). So a send of S
+/// the send starts on start_channels(ranks) and doubles them while a channel would carry
+/// more than `max_bytes_per_channel`, up to `max_channels` (calcP2pChannelCount); to a peer
+/// in another node it uses `net_peer_channels` (NCCL_NCHANNELS_PER_NET_PEER). So a send of S
 /// bytes runs at most at channels(S) x channel_rate. Its protocol is LL while each channel
 /// carries at most `ll_max_bytes_per_channel` (NCCL_P2P_LL_THRESHOLD, addP2pToPlan), else
 /// Simple; with no threshold (0) the library picks by least estimated time. A send to a peer
 /// in another node is never LL: NCCL gives network P2P connections no LL buffer
 /// (src/transport/net.cc, unless NCCL_ALLOC_P2P_NET_LL_BUFFERS=1), and addP2pToPlan runs LL
 /// only on connections that have one.
+///
+/// Where a send starts depends on the communicator: NCCL starts every peer on its channels
+/// per peer, halved while that many for each of the communicator's ranks exceeds its P2P
+/// channels (scheduleP2pTasksToPlan: "try to use all channels, but one channel per
+/// operation"), so a send among 4 ranks starts on twice the channels it has among 8.
+/// `communicator_channels` is that count of P2P channels; 0: every send starts on
+/// `min_channels` whatever the communicator.
 struct P2pChannels {
   std::uint32_t min_channels = 1;
   std::uint32_t max_channels = 1;
@@ -87,25 +94,33 @@ struct P2pChannels {
   std::uint32_t net_peer_channels = 1;
   std::array<BandwidthBps, 3> channel_rate_Bps{};  // by LinkClass
   Bytes ll_max_bytes_per_channel = 0;
+  std::uint32_t communicator_channels = 0;
 
-  std::uint32_t channels(Bytes bytes, LinkClass route) const;
+  /// The channels a send inside a node starts on, in a communicator of `ranks`: max_channels
+  /// halved while x ranks exceeds communicator_channels, at least min_channels (min_channels
+  /// without communicator_channels).
+  std::uint32_t start_channels(std::size_t ranks) const;
+  std::uint32_t channels(Bytes bytes, LinkClass route, std::size_t ranks) const;
   /// Whether a send of `bytes` runs LL by the threshold (false without one).
-  bool runs_ll(Bytes bytes, LinkClass route) const {
-    return route != LinkClass::kNet && bytes <= Bytes{channels(bytes, route)} * ll_max_bytes_per_channel;
+  bool runs_ll(Bytes bytes, LinkClass route, std::size_t ranks) const {
+    return route != LinkClass::kNet && bytes <= Bytes{channels(bytes, route, ranks)} * ll_max_bytes_per_channel;
   }
-  BandwidthBps rate_cap(Bytes bytes, LinkClass route) const {
-    return channels(bytes, route) * channel_rate_Bps[static_cast<int>(route)];
+  BandwidthBps rate_cap(Bytes bytes, LinkClass route, std::size_t ranks) const {
+    return channels(bytes, route, ranks) * channel_rate_Bps[static_cast<int>(route)];
   }
   /// rate_cap of a send of `bytes` on each class of route.
-  RateCapsByClass rate_caps(Bytes bytes) const {
-    return {rate_cap(bytes, LinkClass::kNvlink), rate_cap(bytes, LinkClass::kPcie), rate_cap(bytes, LinkClass::kNet)};
+  RateCapsByClass rate_caps(Bytes bytes, std::size_t ranks) const {
+    return {rate_cap(bytes, LinkClass::kNvlink, ranks), rate_cap(bytes, LinkClass::kPcie, ranks),
+            rate_cap(bytes, LinkClass::kNet, ranks)};
   }
   bool operator==(const P2pChannels&) const = default;
 };
 
-/// "2-16 channels, doubled past 32 MiB a channel; 2 per network peer; a channel at most
-/// 40 GB/s on NVLink, 12.45 GB/s on the network; LL up to 16 KiB a channel": for topo.
-std::string describe_p2p(const P2pChannels& channels);
+/// "up to 16 channels, starting on 16 halved while x ranks exceeds 16 (2 among 8 ranks),
+/// doubled past 32 MiB a channel; 2 per network peer; a channel at most 40 GB/s on NVLink,
+/// 12.45 GB/s on the network; LL up to 16 KiB a channel", in a communicator of `ranks`: for
+/// topo.
+std::string describe_p2p(const P2pChannels& channels, std::size_t ranks);
 
 /// A library's costs by protocol, in the order it prefers them on a tie.
 using ProtocolRows = std::vector<std::pair<Protocol, ProtocolCosts>>;
@@ -174,18 +189,19 @@ struct LibraryProfile {
   /// from `start`.
   void estimate_as(const LibraryProfile& start);
 
-  /// The most one send of `bytes` over a route of class `route` moves, B/s (infinite
-  /// without p2p channels).
-  BandwidthBps p2p_rate_cap(Bytes bytes, LinkClass route) const;
+  /// The most one send of `bytes` over a route of class `route`, in a communicator of
+  /// `ranks`, moves, B/s (infinite without p2p channels).
+  BandwidthBps p2p_rate_cap(Bytes bytes, LinkClass route, std::size_t ranks) const;
   /// p2p_rate_cap of a send of `bytes` on each class of route.
-  RateCapsByClass p2p_rate_caps(Bytes bytes) const;
+  RateCapsByClass p2p_rate_caps(Bytes bytes, std::size_t ranks) const;
 
   bool ideal() const { return protocols.empty(); }
-  /// How NCCL's P2P picks the protocol of a group of sends, by its LL threshold (addP2pToPlan):
-  /// LL if every send (its bytes and its route's class) runs LL (P2pChannels::runs_ll) and the
-  /// profile has LL, else its bulk protocol. None without P2P channels or a threshold: the
-  /// caller picks by least estimated time.
-  std::optional<Protocol> p2p_threshold_protocol(const std::vector<std::pair<Bytes, LinkClass>>& sends) const;
+  /// How NCCL's P2P picks the protocol of a group of sends in a communicator of `ranks`, by
+  /// its LL threshold (addP2pToPlan): LL if every send (its bytes and its route's class) runs
+  /// LL (P2pChannels::runs_ll) and the profile has LL, else its bulk protocol. None without
+  /// P2P channels or a threshold: the caller picks by least estimated time.
+  std::optional<Protocol> p2p_threshold_protocol(const std::vector<std::pair<Bytes, LinkClass>>& sends,
+                                                 std::size_t ranks) const;
   /// The costs of `protocol`, or with none the profile's last (its bulk protocol, NCCL's
   /// Simple); ideal gives none. Throws InputError if the profile lacks the protocol.
   ProtocolCosts costs(std::optional<Protocol> protocol) const;
@@ -241,9 +257,9 @@ struct LibraryProfile {
 };
 
 /// A profile's terms, one (label, text) line each: every protocol's costs by describe_costs,
-/// "in-switch", "p2p", each collective's bandwidth factor, and the estimate that chooses.
-/// None for the ideal profile.
-std::vector<std::pair<std::string, std::string>> describe_library(const LibraryProfile& profile);
+/// "in-switch", "p2p" (in a communicator of `ranks`), each collective's bandwidth factor, and
+/// the estimate that chooses. None for the ideal profile.
+std::vector<std::pair<std::string, std::string>> describe_library(const LibraryProfile& profile, std::size_t ranks);
 
 /// The built-in profiles: "ideal"; NCCL's by GPU architecture, "nccl" (Hopper),
 /// "nccl-volta", "nccl-ampere", "nccl-blackwell"; "gloo". Throws InputError listing them for

@@ -100,6 +100,9 @@ TopologyConfig builder_config(const pb::TopologySpec& spec, const std::string& o
       c.arity = required(b.arity(), where + ".arity");
       c.npus = required(b.npus(), where + ".npus");
       break;
+    case TopologyKind::kSwitch:  // one node: its GPUs scale, the node stays one
+      c.npus = scale.gpus_per_node.value_or(required(b.npus(), where + ".npus"));
+      break;
     default:
       c.npus = required(b.npus(), where + ".npus");
   }
@@ -248,7 +251,9 @@ std::optional<P2pChannels> p2p_channels(const spec::LibrarySpec& spec, const std
     return text.empty() ? std::numeric_limits<double>::infinity() : parse_bandwidth(text, at + "." + field);
   };
   P2pChannels c;
-  c.min_channels = count(p.min_channels(), "min_channels");
+  c.communicator_channels = p.communicator_channels();
+  // With communicator channels, min_channels is only a floor (1 when left out).
+  c.min_channels = c.communicator_channels > 0 && p.min_channels() == 0 ? 1 : count(p.min_channels(), "min_channels");
   c.max_channels = count(p.max_channels(), "max_channels");
   if (c.max_channels < c.min_channels) {
     throw InputError(at + ".max_channels (" + std::to_string(c.max_channels) + ") is below min_channels (" +
@@ -397,9 +402,13 @@ Topology parse_topology_spec(const std::string& text, const std::string& origin,
                              const SpecScale& scale) {
   const pb::TopologySpec spec = parse_spec_message(text, origin, json);
   if (spec.name().empty()) throw InputError(origin + ": name is missing");
-  const bool scalable = spec.shape_case() == pb::TopologySpec::kBuilder && spec.builder().kind() == pb::HIERARCHICAL;
-  if ((scale.nodes || scale.gpus_per_node) && !scalable) {
-    throw InputError(origin + ": --nodes and --gpus-per-node scale a hierarchical builder spec, and this is not one");
+  const auto kind = spec.shape_case() == pb::TopologySpec::kBuilder ? std::optional(spec.builder().kind()) : std::nullopt;
+  if ((scale.nodes || scale.gpus_per_node) && kind != pb::HIERARCHICAL && kind != pb::SWITCH) {
+    throw InputError(origin + ": --nodes and --gpus-per-node scale a hierarchical or switch builder spec, and this is not one");
+  }
+  if (kind == pb::SWITCH && scale.nodes && *scale.nodes != 1) {
+    throw InputError(origin + ": a switch builder spec is one node, not " + std::to_string(*scale.nodes) +
+                     " (--gpus-per-node scales it; a cluster spec, such as topologies/h100-ib-cluster.textproto, has nodes)");
   }
   Topology topology = [&] {
     switch (spec.shape_case()) {

@@ -16,8 +16,9 @@ namespace spec {
 class LibrarySpec;
 }
 
-/// A cluster spec scaled on the command line: a hierarchical builder spec with other
-/// counts of nodes or GPUs per node (--nodes, --gpus-per-node).
+/// A spec scaled on the command line (--nodes, --gpus-per-node): a hierarchical builder spec
+/// with other counts of nodes or GPUs per node, or a switch builder spec (one node) with
+/// another count of GPUs, as a run on some of a node's GPUs uses them.
 struct SpecScale {
   std::optional<std::uint32_t> nodes;
   std::optional<std::uint32_t> gpus_per_node;
@@ -25,7 +26,8 @@ struct SpecScale {
 
 Topology load_topology_file(const std::string& path, const SpecScale& scale = {});
 /// Parses spec text; `origin` names it in error messages (a file path). Throws InputError
-/// if `scale` asks to scale a spec that is not a hierarchical builder.
+/// if `scale` asks to scale a spec that is not a hierarchical or switch builder, or a
+/// switch builder to more than one node.
 Topology parse_topology_spec(const std::string& text, const std::string& origin, bool json,
                              const SpecScale& scale = {});
 

@@ -15,26 +15,27 @@ constexpr Bytes kMiB = Bytes{1} << 20;
 const double kInf = std::numeric_limits<double>::infinity();
 
 TEST(P2pChannels, DoubleWhileAChannelWouldCarryMoreThanItsShare) {
-  // 2 channels to start, at most 32 MiB each, up to 16: 64 MiB fits 2 (32 each), 64 MiB + 1
-  // needs 4, 1 GiB would need 32 and stops at 16. Across nodes: 2 per peer at any size.
-  const P2pChannels c{2, 16, 32 * kMiB, 2, {40e9, kInf, 12.45e9}, 16 << 10};
-  EXPECT_EQ(c.channels(1, LinkClass::kNvlink), 2u);
-  EXPECT_EQ(c.channels(64 * kMiB, LinkClass::kNvlink), 2u);
-  EXPECT_EQ(c.channels(64 * kMiB + 1, LinkClass::kNvlink), 4u);
-  EXPECT_EQ(c.channels(256 * kMiB, LinkClass::kNvlink), 8u);
-  EXPECT_EQ(c.channels(1024 * kMiB, LinkClass::kNvlink), 16u);
-  EXPECT_EQ(c.channels(1024 * kMiB, LinkClass::kNet), 2u);
-  EXPECT_DOUBLE_EQ(c.rate_cap(128 * kMiB, LinkClass::kNvlink), 160e9);
-  EXPECT_DOUBLE_EQ(c.rate_cap(128 * kMiB, LinkClass::kNet), 24.9e9);
-  EXPECT_EQ(c.rate_cap(128 * kMiB, LinkClass::kPcie), kInf);
+  // Among 8 ranks 2 channels to start (16 halved while x 8 exceeds 16), at most 32 MiB each,
+  // up to 16: 64 MiB fits 2 (32 each), 64 MiB + 1 needs 4, 1 GiB would need 32 and stops at
+  // 16. Across nodes: 2 per peer at any size.
+  const P2pChannels c{1, 16, 32 * kMiB, 2, {40e9, kInf, 12.45e9}, 16 << 10, 16};
+  EXPECT_EQ(c.channels(1, LinkClass::kNvlink, 8), 2u);
+  EXPECT_EQ(c.channels(64 * kMiB, LinkClass::kNvlink, 8), 2u);
+  EXPECT_EQ(c.channels(64 * kMiB + 1, LinkClass::kNvlink, 8), 4u);
+  EXPECT_EQ(c.channels(256 * kMiB, LinkClass::kNvlink, 8), 8u);
+  EXPECT_EQ(c.channels(1024 * kMiB, LinkClass::kNvlink, 8), 16u);
+  EXPECT_EQ(c.channels(1024 * kMiB, LinkClass::kNet, 8), 2u);
+  EXPECT_DOUBLE_EQ(c.rate_cap(128 * kMiB, LinkClass::kNvlink, 8), 160e9);
+  EXPECT_DOUBLE_EQ(c.rate_cap(128 * kMiB, LinkClass::kNet, 8), 24.9e9);
+  EXPECT_EQ(c.rate_cap(128 * kMiB, LinkClass::kPcie, 8), kInf);
   // LL while each channel carries at most 16 KiB: 32 KiB on 2 channels, not 32 KiB + 1.
-  EXPECT_TRUE(c.runs_ll(32 << 10, LinkClass::kNvlink));
-  EXPECT_FALSE(c.runs_ll((32 << 10) + 1, LinkClass::kNvlink));
+  EXPECT_TRUE(c.runs_ll(32 << 10, LinkClass::kNvlink, 8));
+  EXPECT_FALSE(c.runs_ll((32 << 10) + 1, LinkClass::kNvlink, 8));
   // Never to a peer in another node: NCCL's network P2P connections have no LL buffer.
-  EXPECT_FALSE(c.runs_ll(8, LinkClass::kNet));
+  EXPECT_FALSE(c.runs_ll(8, LinkClass::kNet, 8));
   // The built-in nccl profile has these; the ideal one none.
   EXPECT_EQ(*library_by_name("nccl", "x").p2p, c);
-  EXPECT_EQ(LibraryProfile{}.p2p_rate_cap(kMiB, LinkClass::kNvlink), kInf);
+  EXPECT_EQ(LibraryProfile{}.p2p_rate_cap(kMiB, LinkClass::kNvlink, 8), kInf);
 }
 
 TEST(P2pChannels, SimulatorAndClosedFormCapASendAtItsChannelsRate) {
@@ -52,7 +53,7 @@ TEST(P2pChannels, SimulatorAndClosedFormCapASendAtItsChannelsRate) {
   const std::vector<TimePs> arrival = simulate_concurrent_messages(node, 0, ring, simple, nccl.p2p);
   for (const TimePs t : arrival) EXPECT_NEAR(seconds_from_ps(t), expected, 1e-12);
   const PathParams path = path_params(node, 0, 1);
-  EXPECT_NEAR(p2p_time_s(path, 0, 128 * kMiB, simple, nccl.p2p_rate_cap(128 * kMiB, path.link_class)), expected,
+  EXPECT_NEAR(p2p_time_s(path, 0, 128 * kMiB, simple, nccl.p2p_rate_cap(128 * kMiB, path.link_class, 8)), expected,
               1e-15);
   // 1 GiB on 16 channels (640 GB/s) is held by the link instead: 400 GB/s.
   ring.assign(1, {0, 1, 1024 * kMiB});

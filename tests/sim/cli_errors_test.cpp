@@ -69,6 +69,12 @@ graph {
   const std::string zero_bw = tmp_path("zero_bandwidth.textproto");
   write_file(zero_bw, R"(name: "x" builder { kind: SWITCH npus: 4 link { bandwidth: "0Gbps" latency: "1us" } })");
   expect_error({"topo", "--topology-file", zero_bw}, zero_bw + ": builder.link.bandwidth");
+
+  // A node spec scales to its GPUs, not to more nodes.
+  const std::string node = source_path("topologies/h100-nvswitch-node.textproto");
+  expect_error({"collective", "--topology-file", node, "--nodes", "2"},
+               node + ": a switch builder spec is one node, not 2");
+  expect_error({"collective", "--topology-file", node, "--gpus-per-node", "0"}, "--gpus-per-node");
 }
 
 TEST(CliErrors, P2pOptions) {

@@ -105,9 +105,15 @@ TEST(LibrarySpec, P2pChannels) {
       max_bytes_per_channel: "1MiB" net_peer_channels: 1 nvlink_channel_rate: "10GB/s" } })",
                                          "s", false);
   ASSERT_TRUE(t.library().p2p);
-  EXPECT_EQ(t.library().p2p->channels(3 << 20, LinkClass::kNvlink), 4u);
-  EXPECT_DOUBLE_EQ(t.library().p2p_rate_cap(3 << 20, LinkClass::kNvlink), 40e9);
-  EXPECT_EQ(t.library().p2p_rate_cap(3 << 20, LinkClass::kNet), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(t.library().p2p->channels(3 << 20, LinkClass::kNvlink, 8), 4u);
+  EXPECT_DOUBLE_EQ(t.library().p2p_rate_cap(3 << 20, LinkClass::kNvlink, 8), 40e9);
+  EXPECT_EQ(t.library().p2p_rate_cap(3 << 20, LinkClass::kNet, 8), std::numeric_limits<double>::infinity());
+  // communicator_channels: 4 for each of 2 ranks fit in 8, for each of 4 ranks 2 do.
+  const Topology c = parse_topology_spec(ring + R"( library { name: "nccl" p2p { max_channels: 4
+      max_bytes_per_channel: "1MiB" net_peer_channels: 1 communicator_channels: 8 } })",
+                                         "s", false);
+  EXPECT_EQ(c.library().p2p->start_channels(2), 4u);
+  EXPECT_EQ(c.library().p2p->start_channels(4), 2u);
   const auto p2p = [&](const std::string& body) { return error_of(ring + " library { name: \"nccl\" p2p { " + body + " } }"); };
   EXPECT_NE(p2p(R"(min_channels: 4 max_channels: 2 max_bytes_per_channel: "1MiB" net_peer_channels: 1)")
                 .find("library.p2p.max_channels (2) is below min_channels (4)"),
@@ -277,11 +283,22 @@ TEST(LibrarySpec, ClusterSpecsScaleOnTheCommandLine) {
   const Topology t = parse_topology_spec(cluster, "c", false, SpecScale{10, 1});
   EXPECT_EQ(t.npu_count(), 10u);
   EXPECT_EQ(parse_topology_spec(cluster, "c", false, SpecScale{4, std::nullopt}).npu_count(), 32u);
+  // A switch spec is one node: --gpus-per-node scales its GPUs, more nodes are an error.
+  const std::string node = R"(name: "n" builder { kind: SWITCH npus: 8 link { bandwidth: "100GB/s" latency: "1us" } })";
+  EXPECT_EQ(parse_topology_spec(node, "n", false, SpecScale{std::nullopt, 4}).npu_count(), 4u);
+  EXPECT_EQ(parse_topology_spec(node, "n", false, SpecScale{1, 2}).npu_count(), 2u);
+  try {
+    parse_topology_spec(node, "n.textproto", false, SpecScale{2, 4});
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("n.textproto: a switch builder spec is one node, not 2"), std::string::npos) << e.what();
+  }
   try {
     parse_topology_spec(kRing, "ring.textproto", false, SpecScale{4, std::nullopt});
     FAIL() << "expected InputError";
   } catch (const InputError& e) {
-    EXPECT_STREQ(e.what(), "ring.textproto: --nodes and --gpus-per-node scale a hierarchical builder spec, and this is not one");
+    EXPECT_STREQ(e.what(),
+                 "ring.textproto: --nodes and --gpus-per-node scale a hierarchical or switch builder spec, and this is not one");
   }
 }
 

@@ -117,7 +117,7 @@ TEST(Library, NcclByArchitecture) {
   EXPECT_DOUBLE_EQ(blackwell.in_switch->efficiency, 0.74);
   ASSERT_TRUE(ampere.p2p);
   EXPECT_EQ(ampere.p2p->max_channels, 8u);
-  EXPECT_DOUBLE_EQ(ampere.p2p_rate_cap(Bytes{1} << 30, LinkClass::kNvlink), 8 * 24.4e9);
+  EXPECT_DOUBLE_EQ(ampere.p2p_rate_cap(Bytes{1} << 30, LinkClass::kNvlink, 8), 8 * 24.4e9);
   EXPECT_FALSE(blackwell.p2p);
   // What does not depend on the GPU is the same everywhere.
   EXPECT_EQ(ampere.costs(Protocol::kSimple), hopper.costs(Protocol::kSimple));
@@ -125,6 +125,33 @@ TEST(Library, NcclByArchitecture) {
   EXPECT_EQ(library_names(),
             "ideal, nccl, nccl-volta, nccl-ampere, nccl-blackwell, nccl-hopper-multinode, nccl-ampere-multinode, "
             "nccl-blackwell-multinode, gloo");
+}
+
+TEST(Library, NcclP2pSendsStartOnMoreChannelsAmongFewerRanks) {
+  // NCCL starts a send on its channels per peer halved while that many for every rank of the
+  // communicator exceeds its P2P channels (src/enqueue.cc, scheduleP2pTasksToPlan): on H100
+  // 16 of 40 GB/s (in this profile's units) halved while x ranks > 16. Among 8 ranks 2, among
+  // 4 ranks 4, among 2 ranks 8, among 80 ranks 1; a 32 MiB send keeps them (16 MiB a channel
+  // at most twice 32 MiB) and moves at most 80, 160 and 320 GB/s.
+  const LibraryProfile hopper = library_by_name("nccl", "--library");
+  const P2pChannels& c = *hopper.p2p;
+  EXPECT_EQ(c.start_channels(8), 2u);
+  EXPECT_EQ(c.start_channels(4), 4u);
+  EXPECT_EQ(c.start_channels(2), 8u);
+  EXPECT_EQ(c.start_channels(80), 1u);
+  const Bytes mib32 = Bytes{32} << 20;
+  EXPECT_DOUBLE_EQ(hopper.p2p_rate_cap(mib32, LinkClass::kNvlink, 8), 80e9);
+  EXPECT_DOUBLE_EQ(hopper.p2p_rate_cap(mib32, LinkClass::kNvlink, 4), 160e9);
+  EXPECT_DOUBLE_EQ(hopper.p2p_rate_cap(mib32, LinkClass::kNvlink, 2), 320e9);
+  // 256 MiB among 8 ranks doubles from 2 to 8 (32 MiB a channel); across nodes 2 per peer.
+  EXPECT_EQ(c.channels(Bytes{256} << 20, LinkClass::kNvlink, 8), 8u);
+  EXPECT_EQ(c.channels(mib32, LinkClass::kNet, 4), 2u);
+  // Without communicator channels every send starts on min_channels.
+  P2pChannels fixed = c;
+  fixed.communicator_channels = 0;
+  fixed.min_channels = 2;
+  EXPECT_EQ(fixed.start_channels(4), 2u);
+  EXPECT_EQ(library_by_name("nccl-ampere", "--library").p2p->start_channels(8), 2u);
 }
 
 TEST(Library, NcclOnSeveralNodesByHost) {
