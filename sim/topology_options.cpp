@@ -64,8 +64,10 @@ po::options_description topology_options(const std::string& caption) {
   add_option(o, "oversubscription", "R[,R..]",
              "tree: ratio per switch level from the leaves up (one value: every level); "
              "hierarchical: leaf uplinks (default 1 = non-blocking)");
-  add_option(o, "nodes", "N", "hierarchical: nodes (default 2)");
-  add_option(o, "gpus-per-node", "G", "hierarchical: GPUs per node (default 8)");
+  add_option(o, "nodes", "N", "hierarchical: nodes (default 2); with --topology-file, a cluster spec's");
+  add_option(o, "gpus-per-node", "G",
+             "hierarchical: GPUs per node (default 8); with --topology-file, a cluster spec's, or a one-node "
+             "(switch) spec's GPUs");
   add_option(o, "leaf-size", "L",
              "hierarchical: nodes per leaf switch under a spine (default: one network switch)");
   add_link_options(o);
