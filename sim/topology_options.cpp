@@ -95,7 +95,9 @@ Topology file_or_fallback(const po::variables_map& vm, const std::optional<std::
   }
   if (!file) {  // the default node scales to a one-node run's GPUs, as a switch spec does
     TopologyConfig c = fallback;
-    if (c.kind == TopologyKind::kSwitch && measured.nodes.value_or(1) == 1) c.npus = measured.gpus_per_node.value_or(c.npus);
+    if (c.kind == TopologyKind::kSwitch && measured.nodes.value_or(1) == 1) {
+      c.npus = measured.gpus_per_node.value_or(c.npus);
+    }
     return build_topology(c);
   }
   SpecScale scale;

@@ -10,7 +10,8 @@ namespace commsim {
 double p2p_message_model_s(const Topology& topology, const Message& m, TimePs overhead_ps, const ProtocolCosts& costs,
                            const LibraryProfile& profile) {
   const PathParams path = path_params(topology, m.src, m.dst);
-  return p2p_time_s(path, seconds_from_ps(overhead_ps), m.bytes, costs, profile.p2p_rate_cap(m.bytes, path.link_class, topology.npu_count()));
+  return p2p_time_s(path, seconds_from_ps(overhead_ps), m.bytes, costs,
+                    profile.p2p_rate_cap(m.bytes, path.link_class, topology.npu_count()));
 }
 
 std::optional<Protocol> p2p_protocol(const Topology& topology, const std::vector<Message>& messages,

@@ -52,8 +52,8 @@ TimePs us(double microseconds) { return ps_from_seconds(microseconds * 1e-6); }
 // A send inside a node runs LL while each of its channels carries at most 16 KiB
 // (NCCL_P2P_LL_THRESHOLD, 16384, enqueue.cc addP2pToPlan), else Simple; one to another
 // node runs Simple (P2pChannels::runs_ll).
-// On Ampere: the same rule up to 8 channels (2 to start among 8 ranks), 24.4 GB/s each on NVLink: nccl-tests
-// sendrecv_perf on an 8-GPU A100 node levels off at 188-195 GB/s from 256 MiB (8 channels),
+// On Ampere: the same rule up to 8 channels (2 to start among 8 ranks), 24.4 GB/s each on
+// NVLink: nccl-tests sendrecv_perf on an 8-GPU A100 node levels off at 188-195 GB/s from 256 MiB (8 channels),
 // as CUDA's p2pBandwidthLatencyTest finds ~208 GB/s each way when a pair sends both ways
 // (416 GB/s bidirectional, LLMServe/DistServe issue 3). The cap of 8 is that level read
 // from the measurement: NCCL's own rule would go on doubling, and what holds the send there

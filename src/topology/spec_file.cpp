@@ -398,18 +398,31 @@ LibraryProfile load_library_file(const std::string& path) {
   return library_from_spec(spec, path);
 }
 
+namespace {
+
+// What may scale: a cluster (hierarchical builder) its nodes and GPUs a node, a node (switch
+// builder) its GPUs; nothing else.
+void check_scale(const pb::TopologySpec& spec, const std::string& origin, const SpecScale& scale) {
+  const auto kind = spec.shape_case() == pb::TopologySpec::kBuilder ? std::optional(spec.builder().kind())
+                                                                     : std::nullopt;
+  if ((scale.nodes || scale.gpus_per_node) && kind != pb::HIERARCHICAL && kind != pb::SWITCH) {
+    throw InputError(origin +
+                     ": --nodes and --gpus-per-node scale a hierarchical or switch builder spec, and this is not one");
+  }
+  if (kind == pb::SWITCH && scale.nodes && *scale.nodes != 1) {
+    throw InputError(origin + ": a switch builder spec is one node, not " + std::to_string(*scale.nodes) +
+                     " (--gpus-per-node scales it; a cluster spec, such as topologies/h100-ib-cluster.textproto, "
+                     "has nodes)");
+  }
+}
+
+}  // namespace
+
 Topology parse_topology_spec(const std::string& text, const std::string& origin, bool json,
                              const SpecScale& scale) {
   const pb::TopologySpec spec = parse_spec_message(text, origin, json);
   if (spec.name().empty()) throw InputError(origin + ": name is missing");
-  const auto kind = spec.shape_case() == pb::TopologySpec::kBuilder ? std::optional(spec.builder().kind()) : std::nullopt;
-  if ((scale.nodes || scale.gpus_per_node) && kind != pb::HIERARCHICAL && kind != pb::SWITCH) {
-    throw InputError(origin + ": --nodes and --gpus-per-node scale a hierarchical or switch builder spec, and this is not one");
-  }
-  if (kind == pb::SWITCH && scale.nodes && *scale.nodes != 1) {
-    throw InputError(origin + ": a switch builder spec is one node, not " + std::to_string(*scale.nodes) +
-                     " (--gpus-per-node scales it; a cluster spec, such as topologies/h100-ib-cluster.textproto, has nodes)");
-  }
+  check_scale(spec, origin, scale);
   Topology topology = [&] {
     switch (spec.shape_case()) {
       case pb::TopologySpec::kBuilder: return from_builder(spec, origin, scale);
