@@ -60,6 +60,7 @@ struct Measurement {
   std::size_t ranks = 0;          // ranks taking part; 0 when the source does not say
   std::size_t nodes = 0;          // hosts they ran on; 0 when unknown
   std::size_t gpus_per_node = 0;  // ranks per host when every host has as many; else 0
+  std::size_t gpus_per_thread = 0;  // GPUs one host thread drives (nccl-tests -g); 0 when unknown
   Bytes size_bytes = 0;           // nccl-tests' size column
   std::optional<std::uint64_t> count_elements;  // nccl-tests' count column, when given
   std::string type;           // element type as printed: "float", "double"; empty when unknown

@@ -109,6 +109,20 @@ std::string nccl_version_in(std::string_view comment) {
   return !value.empty() && value[0] >= '0' && value[0] <= '9' ? std::string(value) : "";
 }
 
+// "-g 8" in a comment such as "system: ...; single process -g 8": the GPUs each host thread
+// drove (nccl-tests -g); 0 when no comment says.
+std::size_t gpus_per_thread_in(std::string_view comment) {
+  for (std::size_t at = comment.find("-g "); at != std::string_view::npos; at = comment.find("-g ", at + 1)) {
+    if (at > 0 && comment[at - 1] != ' ' && comment[at - 1] != '(') continue;
+    std::size_t value = 0, digits = 0;
+    for (std::size_t i = at + 3; i < comment.size() && comment[i] >= '0' && comment[i] <= '9' && digits < 6; ++i, ++digits) {
+      value = value * 10 + static_cast<std::size_t>(comment[i] - '0');
+    }
+    if (digits > 0 && value > 0) return value;
+  }
+  return 0;
+}
+
 }  // namespace
 
 MeasurementSet parse_measurement_csv(std::string_view text, const std::string& origin) {
@@ -116,12 +130,15 @@ MeasurementSet parse_measurement_csv(std::string_view text, const std::string& o
   const Columns columns = columns_of(csv.header, csv.header.location());
   MeasurementSet set;
   set.origin = origin;
+  std::size_t gpus_per_thread = 0;
   for (const std::string_view comment : csv.comments) {
     set.comments.emplace_back(comment);
     if (set.nccl_version.empty()) set.nccl_version = nccl_version_in(comment);
+    if (gpus_per_thread == 0) gpus_per_thread = gpus_per_thread_in(comment);
   }
   for (const CsvRow& row : csv.rows) {
     set.rows.push_back(read_row(row.fields, columns, row.location));
+    set.rows.back().gpus_per_thread = gpus_per_thread;
   }
   return set;
 }

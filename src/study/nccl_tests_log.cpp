@@ -23,6 +23,7 @@ struct Run {
   std::map<std::size_t, std::string> host_by_rank;
   std::optional<NcclTestsColumns> columns;
   bool in_table = false;  // between the column header and the footer
+  std::size_t gpus_per_thread = 0;  // "nGpus G" of the run's parameter line
 };
 
 bool is_all_digits(std::string_view word) {
@@ -98,6 +99,10 @@ class LogReader {
     } else if (words[0] == "nThread") {
       run_.columns.reset();
       run_.in_table = false;
+      // "nThread 1 nGpus 8 minBytes ...": each thread drives nGpus GPUs.
+      if (words.size() > 3 && words[2] == "nGpus") {
+        run_.gpus_per_thread = parse_count(words[3], where(line) + ": nGpus", 1, std::numeric_limits<std::uint32_t>::max());
+      }
     } else if (starts_with_words(words, {"Using", "devices"})) {
       run_.host_by_rank.clear();
     } else if (words[0] == "Rank" && words.size() > 1) {
@@ -209,6 +214,7 @@ class LogReader {
     }
     Measurement row;
     row.operation = *run_.operation;
+    row.gpus_per_thread = run_.gpus_per_thread;
     fill_ranks(row);
     row.size_bytes = parse_size_field(fields[columns.size], at);
     row.count_elements = parse_count_field(fields[columns.count], at);

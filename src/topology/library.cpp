@@ -102,6 +102,8 @@ const std::vector<NcclArchitecture>& nccl_architectures() {
 
 LibraryProfile nccl_library(const NcclArchitecture& arch) {
   LibraryProfile p;
+  p.thread_launch_ps = us(2.1);  // nccl-tests issue 123 (LibraryProfile::thread_launch_ps)
+  p.thread_launch_per_gpu_ps = us(3.95);
   if (arch.nvls_efficiency) p.in_switch = ProtocolCosts{0, {us(25.0), 0, us(14.0)}, *arch.nvls_efficiency};
   p.p2p = arch.p2p;
   p.name = arch.name;
@@ -270,6 +272,11 @@ std::vector<std::pair<std::string, std::string>> describe_library(const LibraryP
     lines.emplace_back("ll share", text + " on ll's efficiency");
   }
   if (profile.launch_ps > 0) lines.emplace_back("launch", format_time(profile.launch_ps) + " more on every call");
+  if (profile.thread_issue_ps(1) > 0) {
+    lines.emplace_back("thread", "a thread driving G GPUs issues a call at most every " +
+                                     format_time(profile.thread_launch_ps) + " + G x " +
+                                     format_time(profile.thread_launch_per_gpu_ps) + " (nccl-tests -g G)");
+  }
   if (profile.estimate) lines.emplace_back("estimate", "chosen as library " + profile.estimate->name + " would");
   return lines;
 }
@@ -310,6 +317,12 @@ std::optional<Protocol> LibraryProfile::p2p_threshold_protocol(const std::vector
   const bool all_ll =
       std::all_of(sends.begin(), sends.end(), [&](const auto& s) { return p2p->runs_ll(s.first, s.second, ranks); });
   return all_ll && protocols.front().first == Protocol::kLL ? Protocol::kLL : protocols.back().first;
+}
+
+TimePs LibraryProfile::thread_issue_ps(std::size_t gpus) const {
+  if (gpus == 0 || (thread_launch_ps == 0 && thread_launch_per_gpu_ps == 0)) return 0;
+  const TimePs per_gpu = multiply_time(thread_launch_per_gpu_ps, gpus, "a thread's launches");
+  return add_times(thread_launch_ps, per_gpu, "a thread's launches");
 }
 
 void LibraryProfile::estimate_as(const LibraryProfile& start) {

@@ -366,6 +366,13 @@ LibraryProfile costs_from_spec(const spec::LibrarySpec& spec, const std::string&
     if (profile.ideal()) throw InputError(where + ".launch: the ideal library has no calls to add it to");
     profile.launch_ps = parse_time(spec.launch(), where + ".launch");
   }
+  if (!spec.thread_launch().empty() || !spec.thread_launch_per_gpu().empty()) {
+    if (profile.ideal()) throw InputError(where + ".thread_launch: the ideal library has no calls to launch");
+    if (!spec.thread_launch().empty()) profile.thread_launch_ps = parse_time(spec.thread_launch(), where + ".thread_launch");
+    if (!spec.thread_launch_per_gpu().empty()) {
+      profile.thread_launch_per_gpu_ps = parse_time(spec.thread_launch_per_gpu(), where + ".thread_launch_per_gpu");
+    }
+  }
   return profile;
 }
 
@@ -378,6 +385,9 @@ LibraryProfile library_from_spec(const spec::LibrarySpec& spec, const std::strin
   if (spec.estimate().has_estimate()) throw InputError(at + " has an estimate of its own: give one estimate");
   if (!spec.estimate().launch().empty()) {
     throw InputError(at + ".launch: an estimate has no launch cost (it is the same for every choice)");
+  }
+  if (!spec.estimate().thread_launch().empty() || !spec.estimate().thread_launch_per_gpu().empty()) {
+    throw InputError(at + ".thread_launch: an estimate has no thread launch cost (it is the same for every choice)");
   }
   if (spec.estimate().collective_bandwidth_size() > 0) {
     throw InputError(at + ".collective_bandwidth: an estimate has no collective factors (NCCL's ranking knows none)");

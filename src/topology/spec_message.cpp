@@ -133,11 +133,15 @@ pb::LibrarySpec library_message(const LibraryProfile& profile) {
   add_factors(profile.collective_bandwidth, out.mutable_collective_bandwidth());
   add_factors(profile.ll_share, out.mutable_ll_share());
   if (profile.launch_ps > 0) out.set_launch(time_text(profile.launch_ps));
+  if (profile.thread_launch_ps > 0) out.set_thread_launch(time_text(profile.thread_launch_ps));
+  if (profile.thread_launch_per_gpu_ps > 0) out.set_thread_launch_per_gpu(time_text(profile.thread_launch_per_gpu_ps));
   if (profile.estimate) {  // its costs alone: the channels a send runs on are the profile's
     *out.mutable_estimate() = library_message(*profile.estimate);
     out.mutable_estimate()->clear_p2p();
     out.mutable_estimate()->clear_collective_bandwidth();
     out.mutable_estimate()->clear_launch();
+    out.mutable_estimate()->clear_thread_launch();
+    out.mutable_estimate()->clear_thread_launch_per_gpu();
   }
   return out;
 }

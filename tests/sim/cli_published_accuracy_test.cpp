@@ -121,6 +121,17 @@ TEST(PublishedAccuracy, FourH100sOfANodeAsShipped) {
   EXPECT_LE(sendrecv.p90_pct, 5);
 }
 
+// The 2080 Ti pair's table ran with one thread driving both GPUs (-g 2): its small calls take
+// at least the thread's 2.1 + 2 x 3.95 = 10 us (nccl-tests issue 123), which takes the table
+// within 5% median and 20% p90 (8.9% / 24.3% without).
+TEST(PublishedAccuracy, PcieTableOfOneThreadDrivingBothGpus) {
+  SKIP_WITHOUT_VALIDATION_DIR();
+  const Errors e =
+      validated("pcie_2080ti_2gpu_noP2P_collectives.csv", source_path("topologies/pcie-2080ti-pair-no-p2p.textproto"));
+  EXPECT_LE(e.median_pct, 5);
+  EXPECT_LE(e.p90_pct, 20);
+}
+
 TEST(PublishedAccuracy, H100CalibratedOnAllReduceWithinFivePercentOnTheOthers) {
   SKIP_WITHOUT_VALIDATION_DIR();
   const std::string spec = tmp_path("h100-calibrated-on-allreduce.textproto");

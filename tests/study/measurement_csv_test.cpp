@@ -61,6 +61,7 @@ TEST(MeasurementCsv, TableWithoutCountsOrInPlaceTimes) {
   EXPECT_FALSE(eight_gib.in_place.has_value());
   EXPECT_EQ(eight_gib.source, kValidationDir + "a100_1node_8gpu_allreduce_stas00.csv:24");
   EXPECT_TRUE(set.nccl_version.empty());  // "nccl=not stated"
+  EXPECT_EQ(eight_gib.gpus_per_thread, 8u);  // "system: ..., single process -g 8"
 }
 
 TEST(MeasurementCsv, TableOfFiveCollectivesWithRoots) {
@@ -114,6 +115,24 @@ TEST(MeasurementCsv, ColumnsAreFoundByName) {
   EXPECT_EQ(row.source, "t.csv:3");
   EXPECT_EQ(set.nccl_version, "2.18.3");
   EXPECT_EQ(set.comments, std::vector<std::string>{"a comment; nccl=2.18.3"});
+  EXPECT_EQ(row.gpus_per_thread, 0u);  // no comment says how the GPUs were driven
+}
+
+TEST(MeasurementCsv, GpusPerThreadFromTheSystemComment) {
+  // nccl-tests -g G: one thread drove G GPUs; "-gpu" or "-g" without a count is no such word.
+  const auto gpus_per_thread = [](const std::string& comment) {
+    return parse_measurement_csv("# " + comment +
+                                     "\ncollective,nranks,nodes,gpus_per_node,size_bytes,count,type,redop,root,"
+                                     "oop_time_us,oop_algbw_GBps,oop_busbw_GBps\n"
+                                     "all_reduce,2,1,2,8,2,float,sum,-1,12.25,0.00,0.00\n",
+                                 "t.csv")
+        .rows.at(0)
+        .gpus_per_thread;
+  };
+  EXPECT_EQ(gpus_per_thread("system: 2x RTX 2080 Ti; single process -g 2; CUDA 12.4"), 2u);
+  EXPECT_EQ(gpus_per_thread("system: one node (./all_reduce_perf -b 8 -e 1G -g 8)"), 8u);
+  EXPECT_EQ(gpus_per_thread("system: mpirun -np 8, -gpu 1"), 0u);
+  EXPECT_EQ(gpus_per_thread("system: -g unknown"), 0u);
 }
 
 TEST(MeasurementCsv, BadRowsNameTheirLineAndValue) {

@@ -107,7 +107,11 @@ TEST(NcclTestsLog, OneProcessDrivingEightGpusIsOneNode) {
   EXPECT_EQ(set.rows[0].ranks, 8u);
   EXPECT_EQ(set.rows[0].nodes, 1u);
   EXPECT_EQ(set.rows[0].gpus_per_node, 8u);
+  EXPECT_EQ(set.rows[0].gpus_per_thread, 8u);  // "nThread 1 nGpus 8": one thread drives 8
   EXPECT_EQ(set.device_name, "NVIDIA A100-SXM4-80GB");
+  // One GPU a process (mpirun, srun): "nGpus 1".
+  const std::string one = std::string(run_of("all_reduce", kRow)).replace(run_of("all_reduce", kRow).find("nGpus 8"), 7, "nGpus 1");
+  EXPECT_EQ(parse_nccl_tests_log(one, "t.log").rows.at(0).gpus_per_thread, 1u);
 }
 
 TEST(NcclTestsLog, MpiRanksCountNodesByHost) {

@@ -59,6 +59,22 @@ TEST(Validation, ErrorIsPredictedOverMeasuredMinusOne) {
   EXPECT_NEAR(p2p.rows[0].predicted_us, 0.5 + 8.0 * 1048576 / 100e9 * 1e6, 1e-6);
 }
 
+TEST(Validation, ARowOfAThreadDrivingSeveralGpusTakesAtLeastItsLaunches) {
+  // nccl-tests -g 8 times back-to-back calls of one thread launching 8 kernels each: at least
+  // 2.1 + 8 x 3.95 = 33.7 us a call under NCCL's profile, above the 22.0 us of an 8-GPU ring
+  // LL AllReduce of 1 KiB on the H100 node; one GPU a thread (6.05 us) leaves the call's own.
+  const Topology node = build_topology(default_topology_config());
+  const ValidationOptions options{node.library(), {}, {}, 1};
+  Measurement eight = row(kAllReduce, 1024, 40);
+  eight.gpus_per_thread = 8;
+  Measurement one = eight;
+  one.gpus_per_thread = 1;
+  const ValidationResult r = validate_measurements(node, {eight, one}, options);
+  EXPECT_NEAR(r.rows[0].predicted_us, 33.7, 1e-9);
+  EXPECT_NEAR(r.rows[1].predicted_us, 22.02, 0.01);
+  EXPECT_GT(r.rows[1].predicted_us, 6.05);
+}
+
 TEST(Validation, SummaryByRegime) {
   // |errors| 0.1 .. 0.5: median 0.3; p90 at rank 0.9 x 4 = 3.6: 0.4 + 0.6 x 0.1 = 0.46.
   const ErrorSummary s = summarise_errors({0.1, -0.2, 0.3, 0.4, -0.5});

@@ -154,6 +154,17 @@ TEST(Library, NcclP2pSendsStartOnMoreChannelsAmongFewerRanks) {
   EXPECT_EQ(library_by_name("nccl-ampere", "--library").p2p->start_channels(8), 2u);
 }
 
+TEST(Library, AThreadDrivingGpusIssuesCallsNoFasterThanItLaunchesTheirKernels) {
+  // nccl-tests issue 123 (DGX A100, -g 2..8): 2.1 us + 3.95 us per GPU a thread drives, so
+  // 10.0 us for 2 GPUs and 33.7 us for 8 (measured 10.0 and 33.7); none without a thread.
+  const LibraryProfile nccl = library_by_name("nccl-ampere", "--library");
+  EXPECT_EQ(nccl.thread_issue_ps(2), ps_from_ns(10000));
+  EXPECT_EQ(nccl.thread_issue_ps(8), ps_from_ns(33700));
+  EXPECT_EQ(nccl.thread_issue_ps(0), 0);
+  EXPECT_EQ(LibraryProfile{}.thread_issue_ps(8), 0);
+  EXPECT_EQ(library_by_name("nccl-hopper-multinode", "--library").thread_issue_ps(1), ps_from_ns(6050));
+}
+
 TEST(Library, NcclOnSeveralNodesByHost) {
   // tuning.cc with more than one node: a ring's step inside a node costs at least the
   // network's post overhead (1 us on Intel, 2 us on AMD; x3 for Simple), LL's cap is the
