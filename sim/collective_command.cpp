@@ -42,6 +42,7 @@ po::options_description collective_options() {
              "closed-form time at each size, as the library pipelines)");
   add_option(options, "gamma", "G", "reduction cost: time per byte (0.5ps) or throughput (200GB/s); default 0");
   add_option(options, "overhead", "T", "per-message software overhead o, e.g. 5us (default 0)");
+  add_gpus_per_thread_option(options);
   add_option(options, "rank-order", "ORDER",
              "where ranks run: linear, random:SEED, or a file listing an NPU per rank (default linear)");
   add_option(options, "root", "R", "root rank of broadcast and reduce (default 0)");
@@ -137,7 +138,8 @@ void print_header(std::ostream& out, CollectiveKind kind, const Topology& topolo
   if (!o.library.ideal()) {
     out << "# library: " << o.library.name << ", protocol "
         << (o.protocol ? std::string(protocol_name(*o.protocol)) : "auto (the fastest by the closed form)")
-        << ", channels " << o.run.channels << "\n";
+        << ", channels " << o.run.channels << "\n"
+        << gpus_per_thread_line(o.library, o.gpus_per_thread);
   }
   out << "# busbw = algbw x " << fixed(busbw_factor(kind, p), 4)
       << " (nccl-tests); model: closed form; bound: lower bound (Chan et al. 2007)\n";
@@ -247,6 +249,7 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
   CollectiveStudyOptions study_options{run_option(vm, kind, p, library.channels), library.profile, library.protocol,
                                        [&] { progress.advance(); }, timeline.has_value()};
   study_options.pipeline_as_library = !library.profile.ideal() && !vm.count("chunks");
+  study_options.gpus_per_thread = gpus_per_thread_option(vm);
   const CollectiveStudy study = study_collective(topology, kind, algorithms, sizes, study_options);
   progress.finish();
   const std::string rank_order = option_text(vm, "rank-order").value_or("linear");

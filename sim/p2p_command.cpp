@@ -33,6 +33,7 @@ po::options_description p2p_options() {
   add_option(options, "dst", "B", "destination rank (default 1)");
   add_size_options(options, kDefaultSweep);
   add_option(options, "overhead", "T", "per-message software overhead o, e.g. 5us (default 0)");
+  add_gpus_per_thread_option(options);
   add_option(options, "csv", "FILE",
              "also write one row per message: pattern,src,dst,size_bytes,sim_time_us,"
              "model_time_us,sim_over_model,algbw_GBps");
@@ -108,7 +109,7 @@ void print_pattern(std::ostream& out, const P2pPattern& pattern, const P2pStudy&
 }
 
 void print_header(std::ostream& out, const Topology& topology, const P2pPattern& pattern, const P2pStudy& study,
-                  const LibraryChoice& library, TimePs overhead_ps) {
+                  const LibraryChoice& library, TimePs overhead_ps, std::size_t gpus_per_thread) {
   out << "# commsim p2p\n"
       << "# topology: " << topology.name() << " (" << topology.description() << "), switches "
       << topology.switch_count() << ", links " << topology.link_count() << "\n";
@@ -119,6 +120,7 @@ void print_header(std::ostream& out, const Topology& topology, const P2pPattern&
     if (library.profile.p2p) {
       out << "# ch: the P2P channels of the last message to arrive, each at most its channel rate\n";
     }
+    out << gpus_per_thread_line(library.profile, gpus_per_thread);
   }
   out << "# overhead o: " << format_time(overhead_ps) << "\n"
       << "# model: o + path latency + S / bottleneck bandwidth, each message on an idle network\n"
@@ -207,10 +209,11 @@ int run_p2p(const std::vector<std::string>& args, std::ostream& out) {
 
   Progress progress = run_progress(vm, sizes.size(), "sizes");
   // Link statistics of the largest size, for the hottest links of every report.
-  const P2pStudy study = study_p2p(topology, pattern, sizes,
-                                   {overhead, library.profile, library.protocol, [&] { progress.advance(); }, true});
+  P2pStudyOptions study_options{overhead, library.profile, library.protocol, [&] { progress.advance(); }, true};
+  study_options.gpus_per_thread = gpus_per_thread_option(vm);
+  const P2pStudy study = study_p2p(topology, pattern, sizes, study_options);
   progress.finish();
-  print_header(out, topology, pattern, study, library, overhead);
+  print_header(out, topology, pattern, study, library, overhead, study_options.gpus_per_thread);
   if (pattern.kind == P2pPattern::Kind::kAllPairs) {
     print_all_pairs(out, study, topology.npu_count());
   } else {

@@ -188,6 +188,24 @@ po::options_description library_options(bool with_channels) {
   return o;
 }
 
+void add_gpus_per_thread_option(po::options_description& o) {
+  add_option(o, "gpus-per-thread", "G",
+             "one host thread drives G GPUs, as nccl-tests -g G: a call takes at least the library's time for the "
+             "thread to launch their kernels (topo shows it; default: none)");
+}
+
+std::size_t gpus_per_thread_option(const po::variables_map& vm) {
+  const auto text = option_text(vm, "gpus-per-thread");
+  return text ? parse_count(*text, "--gpus-per-thread", 1, 1 << 20) : 0;
+}
+
+std::string gpus_per_thread_line(const LibraryProfile& profile, std::size_t gpus) {
+  const TimePs issue_ps = profile.thread_issue_ps(gpus);
+  if (issue_ps == 0) return "";
+  return "# one thread drives " + std::to_string(gpus) + " GPUs (nccl-tests -g " + std::to_string(gpus) +
+         "): a call takes at least " + format_time(issue_ps) + "\n";
+}
+
 LibraryChoice library_from_options(const po::variables_map& vm, const Topology& topology) {
   LibraryChoice choice{topology.library(), std::nullopt};
   const auto name = option_text(vm, "library");

@@ -148,12 +148,13 @@ CollectivePoint run_collective_point(const Topology& topology, CollectiveKind ki
   point.size = size;
   point.chunks = run.chunks;
   const CollectiveResult result = simulate_collective(topology, kind, choice.algorithm, size, run);
-  point.sim_ps = result.time_ps;
+  const TimePs issue_ps = options.library.thread_issue_ps(options.gpus_per_thread);
+  point.sim_ps = std::max(result.time_ps, issue_ps);
   point.verify_error = result.verify_error;
   point.link_stats = result.link_stats;
   const ModelOptions model = model_options(run, point.costs);
   point.cost = collective_cost(topology, kind, choice.algorithm, size, model);
-  point.model_s = point.cost.time_s(model.gamma_s_per_byte);
+  point.model_s = std::max(point.cost.time_s(model.gamma_s_per_byte), seconds_from_ps(issue_ps));
   point.bound_s = collective_lower_bound_s(topology, kind, size, model);
   point.algbw_GBps = rate_GBps(size, point.sim_ps);
   point.busbw_GBps = point.algbw_GBps * busbw_factor(kind, topology.npu_count());

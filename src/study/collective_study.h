@@ -37,6 +37,9 @@ struct CollectiveStudyOptions {
   bool record_timeline = false;
   /// Pipeline each point as a library does (library_chunks), in place of run.chunks.
   bool pipeline_as_library = false;
+  /// GPUs one host thread drives (nccl-tests -g G): back-to-back calls take at least the
+  /// library's thread issue time (LibraryProfile::thread_issue_ps), sim and model alike; 0: none.
+  std::size_t gpus_per_thread = 0;
 };
 
 

@@ -68,6 +68,9 @@ struct P2pStudyOptions {
   /// Record per-link statistics (network/link_stats.h): a study of its largest size only;
   /// with each message alone (all-pairs), of every message's run, one after another.
   bool record_link_stats = false;
+  /// GPUs one host thread drives (nccl-tests -g G): a point takes at least the library's
+  /// thread issue time (LibraryProfile::thread_issue_ps), sim and model alike; 0: none.
+  std::size_t gpus_per_thread = 0;
 };
 
 struct P2pMessageResult {

@@ -16,8 +16,11 @@ struct Prediction {
   TimePs time_ps = 0;
 };
 
-Prediction predict_collective(const Topology& topology, CollectiveKind kind, Bytes size, const ValidationOptions& o) {
+Prediction predict_collective(const Topology& topology, const Measurement& row, const ValidationOptions& o) {
+  const CollectiveKind kind = *row.operation.collective;
+  const Bytes size = row.size_bytes;
   CollectiveStudyOptions options;
+  options.gpus_per_thread = row.gpus_per_thread;
   options.library = o.library;
   options.protocol = o.protocol;
   options.run.channels = o.channels;
@@ -32,7 +35,9 @@ Prediction predict_p2p(const Topology& topology, const Measurement& row, const V
       row.src_rank && row.dst_rank
           ? std::vector<Message>{{static_cast<Rank>(*row.src_rank), static_cast<Rank>(*row.dst_rank), row.size_bytes}}
           : sendrecv_ring(topology, row.size_bytes);
-  const P2pPoint point = run_p2p_point(topology, messages, {0, o.library, o.protocol, {}});
+  P2pStudyOptions options{0, o.library, o.protocol, {}};
+  options.gpus_per_thread = row.gpus_per_thread;
+  const P2pPoint point = run_p2p_point(topology, messages, options);
   return {"p2p", point.protocol, point.sim_ps};
 }
 
@@ -80,13 +85,11 @@ ValidationResult validate_measurements(const Topology& topology, const std::vect
     Prediction p;
     try {
       p = row.operation.is_p2p() ? predict_p2p(topology, row, options)
-                                 : predict_collective(topology, *row.operation.collective, row.size_bytes, options);
+                                 : predict_collective(topology, row, options);
     } catch (const InputError& e) {
       throw InputError(row.source + ": " + e.what());
     }
-    // nccl-tests times back-to-back calls: a thread driving several GPUs issues them no faster
-    // than it launches their kernels (LibraryProfile::thread_issue_ps).
-    const double predicted_us = us_from_ps(std::max(p.time_ps, options.library.thread_issue_ps(row.gpus_per_thread)));
+    const double predicted_us = us_from_ps(p.time_ps);
     const double error = (predicted_us - row.out_of_place.time_us) / row.out_of_place.time_us;
     result.rows.push_back({row, p.algorithm, p.protocol, predicted_us, error});
     all.push_back(error);

@@ -29,6 +29,7 @@ TEST(CliCollective, BadInput) {
   expect_exit_2({"collective", "--topology", "ring", "--algorithm", "direct"},
                 "algorithm 'direct' runs allreduce only on a switch or fully-connected topology");
   expect_exit_2({"collective", "--chunks", "0"}, "--chunks: '0' is out of range");
+  expect_exit_2({"collective", "--gpus-per-thread", "0"}, "--gpus-per-thread: '0' is out of range");
   expect_exit_2({"collective", "--gamma", "-1ps"}, "--gamma: time must not be negative");
   expect_exit_2({"collective", "--root", "3"}, "--root applies to broadcast and reduce only");
   expect_exit_2({"collective", "--collective", "broadcast", "--root", "8"}, "--root: '8' is out of range");
@@ -102,6 +103,28 @@ TEST(CliCollective, IdealLibraryIsTheWireAlone) {
       run_commsim({"collective", "--topology-file", datasheet_h100(), "--sizes", "1K:16M", "--library", "ideal"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, read_file(source_path("tests/golden/collective_allreduce_h100.txt")));
+}
+
+TEST(CliCollective, AThreadDrivingEightGpusIssuesACallEvery33Point7Us) {
+  // nccl-tests -g 8 on the A100 node: one thread launches 8 kernels a call, 2.1 + 8 x 3.95 =
+  // 33.7 us, above the 8-GPU ring LL AllReduce of 32 KiB (22.96 us); the closed form alike.
+  // 1 MiB (52.58 us) is the call's own.
+  const CliResult r = run_commsim({"collective", "--topology-file", source_path("topologies/a100-nvswitch-node.textproto"),
+                                   "--sizes", "32K:1M", "--gpus-per-thread", "8"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("# one thread drives 8 GPUs (nccl-tests -g 8): a call takes at least 33.7 us\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("       32768         8192  float       ring      ll       33.70     0.97     1.70       33.70     "
+                       "1.0000"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("     1048576       262144  float       ring      ll       52.58"), std::string::npos) << r.out;
+  // send/recv of the 2080 Ti pair driven by one thread (-g 2): at least 10 us.
+  const CliResult p2p = run_commsim({"p2p", "--topology-file", source_path("topologies/pcie-2080ti-pair-no-p2p.textproto"),
+                                     "--pattern", "shift:1", "--size", "8", "--gpus-per-thread", "2"});
+  ASSERT_EQ(p2p.status, 0) << p2p.err;
+  EXPECT_NE(p2p.out.find("           8      ll    1        10.00"), std::string::npos) << p2p.out;
 }
 
 TEST(CliCollective, NcclLibraryShowsTheProtocolOfEachSize) {
