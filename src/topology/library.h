@@ -182,9 +182,9 @@ struct LibraryProfile {
   /// thread_launch + N x thread_launch_per_gpu, and since it times back-to-back iterations a
   /// row measures the larger of that and the call's own time (thread_issue_ps). NVIDIA's
   /// answer in nccl-tests issue 123 ("all GPUs are handled by a single thread and that
-  /// causes extra latency as the CPU is the bottleneck") with its measurement on a DGX A100
-  /// (Ring, one channel, 8-128 B, -g 2..8: 10.0, 13.76, 16.88, 20.8, 25.2, 29.5, 33.7 us, a
-  /// line of 2.1 us + 3.95 us per GPU). 0: no such bound. Not part of an estimate.
+  /// causes extra latency as the CPU is the bottleneck") to the issue's measurement on a DGX
+  /// A100 (Ring, one channel, 8-128 B, -g 2..8: 10.0, 13.76, 16.88, 20.8, 25.2, 29.5, 33.7 us,
+  /// a line of 2.1 us + 3.95 us per GPU). 0: no such bound. Not part of an estimate.
   TimePs thread_launch_ps = 0;
   TimePs thread_launch_per_gpu_ps = 0;
   /// The least time between the calls of a thread driving `gpus` GPUs (0 for none).
