@@ -1,6 +1,8 @@
 #include "study/measurement_csv.h"
 
 #include <array>
+#include <charconv>
+#include <cstdint>
 #include <optional>
 
 #include "base/error.h"
@@ -112,13 +114,13 @@ std::string nccl_version_in(std::string_view comment) {
 // "-g 8" in a comment such as "system: ...; single process -g 8": the GPUs each host thread
 // drove (nccl-tests -g); 0 when no comment says.
 std::size_t gpus_per_thread_in(std::string_view comment) {
-  for (std::size_t at = comment.find("-g "); at != std::string_view::npos; at = comment.find("-g ", at + 1)) {
-    if (at > 0 && comment[at - 1] != ' ' && comment[at - 1] != '(') continue;
-    std::size_t value = 0, digits = 0;
-    for (std::size_t i = at + 3; i < comment.size() && comment[i] >= '0' && comment[i] <= '9' && digits < 6; ++i, ++digits) {
-      value = value * 10 + static_cast<std::size_t>(comment[i] - '0');
-    }
-    if (digits > 0 && value > 0) return value;
+  const std::vector<std::string_view> words = whitespace_fields(comment);
+  for (std::size_t i = 0; i + 1 < words.size(); ++i) {
+    if (words[i] != "-g") continue;
+    const std::string_view count = words[i + 1];  // "8", or "2;" at the end of a clause
+    std::uint32_t gpus = 0;
+    const auto [end, error] = std::from_chars(count.data(), count.data() + count.size(), gpus);
+    if (error == std::errc() && end != count.data() && gpus > 0) return gpus;
   }
   return 0;
 }

@@ -263,6 +263,9 @@ TEST(NcclTestsLog, BadFieldValues) {
 )");
   EXPECT_CONTAINS(error_of(fast), "t.log:" + line_of(fast, "fast") +
                                       ": out-of-place time (us): cannot parse 'fast'");
+  const std::string gpus = std::string(run_of("all_reduce", kRow)).replace(run_of("all_reduce", kRow).find("nGpus 8"), 7,
+                                                                          "nGpus eight");
+  EXPECT_CONTAINS(error_of(gpus), "t.log:3: nGpus");
   const std::string wrong = run_of("all_reduce", R"(        1024           256     float     sum      -1    20.15    0.05    0.09       0    19.80    0.05    0.09      x1
 )");
   EXPECT_CONTAINS(error_of(wrong), "t.log:" + line_of(wrong, "x1") +
