@@ -200,10 +200,12 @@ std::size_t gpus_per_thread_option(const po::variables_map& vm) {
 }
 
 std::string gpus_per_thread_line(const LibraryProfile& profile, std::size_t gpus) {
-  const TimePs issue_ps = profile.thread_issue_ps(gpus);
-  if (issue_ps == 0) return "";
+  if (gpus == 0 || profile.thread_launch.none()) return "";
+  const TimePs base_ps = profile.thread_issue_ps(gpus, 0);
+  const TimePs per_channel_ps = profile.thread_issue_ps(gpus, 1) - base_ps;
+  const std::string channels = per_channel_ps > 0 ? " + " + format_time(per_channel_ps) + " per channel it runs on" : "";
   return "# one thread drives " + std::to_string(gpus) + " GPUs (nccl-tests -g " + std::to_string(gpus) +
-         "): a call takes at least " + format_time(issue_ps) + "\n";
+         "): a call takes at least " + format_time(base_ps) + channels + "\n";
 }
 
 LibraryChoice library_from_options(const po::variables_map& vm, const Topology& topology) {

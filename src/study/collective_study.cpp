@@ -148,7 +148,9 @@ CollectivePoint run_collective_point(const Topology& topology, CollectiveKind ki
   point.size = size;
   point.chunks = run.chunks;
   const CollectiveResult result = simulate_collective(topology, kind, choice.algorithm, size, run);
-  const TimePs issue_ps = options.library.thread_issue_ps(options.gpus_per_thread);
+  const TimePs issue_ps = options.library.thread_issue_ps(
+      options.gpus_per_thread, nccl_call_channels(options.library.collective_channels, size, choice.algorithm,
+                                                  choice.protocol, topology.npu_count()));
   point.sim_ps = std::max(result.time_ps, issue_ps);
   point.verify_error = result.verify_error;
   point.link_stats = result.link_stats;

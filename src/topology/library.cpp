@@ -77,8 +77,21 @@ TimePs us(double microseconds) { return ps_from_seconds(microseconds * 1e-6); }
 // level across nodes; nvlsEfficiency 0.85 on Hopper, 0.74 on Blackwell (NVLink SHARP
 // begins with the third-generation NVSwitch: none on Volta and Ampere).
 //
+// Collective channels of an 8-GPU NVSwitch node: 24 on A100 (NCCL_DEBUG=INFO on an HGX
+// A100, nccl-tests issue 100: "Channel 23/24") and on H100 (NCCL 2.19.3 finds 12 rings and
+// doubles them, nccl issue 1367); not known for Volta and Blackwell.
+//
 // A Tree AllReduce's share of the link (above).
 constexpr double kTreeShare = 0.92;
+
+// A thread driving G GPUs (nccl-tests -g G, LibraryProfile::thread_launch): nccl-tests
+// issue 123 measures a DGX A100 at one channel (NCCL_MAX_NCHANNELS=1), 2.1 us + 3.95 us per
+// GPU; stas00/ml-engineering's all_reduce_perf -g 8 on an A100 node (the validation table)
+// grows by 2.50 us per channel NCCL runs the call on (nccl_call_channels: 1, 2, 4, 8, 16, 24
+// channels from 32 KiB to 1 MiB: 43.8, 46.8, 51.8, 61.4, 80.4, 101.9 us, a line within
+// 1.1 us, flat at 101.4-101.9 us to 4 MiB on all 24), 0.31 us per channel of each of the 8
+// GPUs. So per GPU 3.95 - 0.31 = 3.64 us beside its channels.
+constexpr ThreadLaunch kNcclThreadLaunch{2'100'000, 3'640'000, 310'000};  // ps
 
 // What differs by architecture, one row each; "nccl" is Hopper's, the default node's GPU.
 struct NcclArchitecture {
@@ -86,24 +99,25 @@ struct NcclArchitecture {
   BandwidthBps ll_max_Bps;                 // llMaxBws, one node
   std::optional<double> nvls_efficiency;   // none: no NVLS
   std::optional<P2pChannels> p2p;          // none: no measured channel rate
+  std::uint32_t collective_channels;       // on an 8-GPU NVSwitch node; 0: not known
 };
 
 const std::vector<NcclArchitecture>& nccl_architectures() {
   const double inf = std::numeric_limits<double>::infinity();
   const Bytes mib32 = Bytes{32} << 20, kib16 = Bytes{16} << 10;
   static const std::vector<NcclArchitecture> table{
-      {"nccl", 141e9, 0.85, P2pChannels{1, 16, mib32, 2, {40e9, inf, 12.45e9}, kib16, 16}},
-      {"nccl-volta", 39e9, std::nullopt, std::nullopt},
-      {"nccl-ampere", 87.7e9, std::nullopt, P2pChannels{1, 8, mib32, 2, {24.4e9, inf, inf}, kib16, 16}},
-      {"nccl-blackwell", 2 * 141e9, 0.74, std::nullopt},
+      {"nccl", 141e9, 0.85, P2pChannels{1, 16, mib32, 2, {40e9, inf, 12.45e9}, kib16, 16}, 24},
+      {"nccl-volta", 39e9, std::nullopt, std::nullopt, 0},
+      {"nccl-ampere", 87.7e9, std::nullopt, P2pChannels{1, 8, mib32, 2, {24.4e9, inf, inf}, kib16, 16}, 24},
+      {"nccl-blackwell", 2 * 141e9, 0.74, std::nullopt, 0},
   };
   return table;
 }
 
 LibraryProfile nccl_library(const NcclArchitecture& arch) {
   LibraryProfile p;
-  p.thread_launch_ps = us(2.1);  // nccl-tests issue 123 (LibraryProfile::thread_launch_ps)
-  p.thread_launch_per_gpu_ps = us(3.95);
+  p.thread_launch = kNcclThreadLaunch;
+  p.collective_channels = arch.collective_channels;
   if (arch.nvls_efficiency) p.in_switch = ProtocolCosts{0, {us(25.0), 0, us(14.0)}, *arch.nvls_efficiency};
   p.p2p = arch.p2p;
   p.name = arch.name;
@@ -272,10 +286,13 @@ std::vector<std::pair<std::string, std::string>> describe_library(const LibraryP
     lines.emplace_back("ll share", text + " on ll's efficiency");
   }
   if (profile.launch_ps > 0) lines.emplace_back("launch", format_time(profile.launch_ps) + " more on every call");
-  if (profile.thread_issue_ps(1) > 0) {
+  if (!profile.thread_launch.none()) {
     lines.emplace_back("thread", "a thread driving G GPUs issues a call at most every " +
-                                     format_time(profile.thread_launch_ps) + " + G x " +
-                                     format_time(profile.thread_launch_per_gpu_ps) + " (nccl-tests -g G)");
+                                     describe_thread_launch(profile.thread_launch) + " (nccl-tests -g G)");
+  }
+  if (profile.collective_channels > 0) {
+    lines.emplace_back("channels", "a collective runs on up to " + std::to_string(profile.collective_channels) +
+                                       ", fewer for small sizes");
   }
   if (profile.estimate) lines.emplace_back("estimate", "chosen as library " + profile.estimate->name + " would");
   return lines;
@@ -319,10 +336,29 @@ std::optional<Protocol> LibraryProfile::p2p_threshold_protocol(const std::vector
   return all_ll && protocols.front().first == Protocol::kLL ? Protocol::kLL : protocols.back().first;
 }
 
-TimePs LibraryProfile::thread_issue_ps(std::size_t gpus) const {
-  if (gpus == 0 || (thread_launch_ps == 0 && thread_launch_per_gpu_ps == 0)) return 0;
-  const TimePs per_gpu = multiply_time(thread_launch_per_gpu_ps, gpus, "a thread's launches");
-  return add_times(thread_launch_ps, per_gpu, "a thread's launches");
+TimePs ThreadLaunch::issue_ps(std::size_t gpus, std::uint32_t channels) const {
+  if (gpus == 0 || none()) return 0;
+  const TimePs per_gpu = add_times(per_gpu_ps, multiply_time(per_channel_ps, channels, "a GPU's channels"),
+                                   "a GPU's launch");
+  return add_times(per_call_ps, multiply_time(per_gpu, gpus, "a thread's launches"), "a thread's launches");
+}
+
+std::string describe_thread_launch(const ThreadLaunch& launch) {
+  std::string per_gpu = format_time(launch.per_gpu_ps);
+  if (launch.per_channel_ps > 0) per_gpu = "(" + per_gpu + " + " + format_time(launch.per_channel_ps) + " per channel)";
+  return format_time(launch.per_call_ps) + " + G x " + per_gpu;
+}
+
+std::uint32_t nccl_call_channels(std::uint32_t channels, Bytes bytes, AlgorithmKind algorithm,
+                                 std::optional<Protocol> protocol, std::size_t ranks) {
+  std::uint32_t nc = std::max<std::uint32_t>(channels, 1);
+  if (reduces_in_switch(algorithm)) return nc;
+  const Protocol p = protocol.value_or(Protocol::kSimple);
+  const std::uint64_t threads = p == Protocol::kLL128 ? 640 : 512;
+  std::uint64_t threshold = p == Protocol::kSimple ? 64 : 8;
+  if (p == Protocol::kLL && algorithm != AlgorithmKind::kTree) threshold *= ranks;
+  while (nc > 1 && bytes < nc * threads * threshold) --nc;
+  return nc;
 }
 
 void LibraryProfile::estimate_as(const LibraryProfile& start) {

@@ -122,6 +122,38 @@ struct P2pChannels {
 /// topo.
 std::string describe_p2p(const P2pChannels& channels, std::size_t ranks);
 
+/// How fast one host thread issues calls to the GPUs it drives. nccl-tests -g G has one
+/// thread launch every GPU's kernel of a call in turn, and for each GPU the library writes
+/// one work element per channel the call runs on (NCCL: a ncclWork per channel of the plan,
+/// src/enqueue.cc), so the thread issues at most one call every
+///   T_issue = per_call + G x (per_gpu + C x per_channel)
+/// with C the call's channels; since nccl-tests times back-to-back iterations, a row measures
+/// the larger of T_issue and the call's own time. Default-constructed: no such bound.
+struct ThreadLaunch {
+  TimePs per_call_ps = 0;
+  TimePs per_gpu_ps = 0;
+  TimePs per_channel_ps = 0;  // per GPU, per channel of the call
+
+  bool none() const { return per_call_ps == 0 && per_gpu_ps == 0 && per_channel_ps == 0; }
+  /// T_issue for `gpus` GPUs (0: none) and a call on `channels` channels.
+  TimePs issue_ps(std::size_t gpus, std::uint32_t channels) const;
+  bool operator==(const ThreadLaunch&) const = default;
+};
+
+/// "2.1 us + G x (3.64 us + 310 ns per channel)": for topo.
+std::string describe_thread_launch(const ThreadLaunch& launch);
+
+/// The channels NCCL runs one collective of `bytes` on (src/enqueue.cc, topoGetAlgoInfo):
+/// the communicator's `channels`, one fewer while every thread would get less than its
+/// protocol's share,
+///   while bytes < nc x threads x threshold and nc > 1: nc -= 1
+/// threads per channel LL 512, LL128 640, Simple 512 (NCCL_*_MAX_NTHREADS); threshold LL 8 B,
+/// LL128 8 B, Simple 64 B (NCCL_*_THREAD_THRESHOLD), a ring's LL x ranks (tuning.cc). So an
+/// 8-rank ring LL AllReduce of 256 KiB runs on 8 channels. An in-switch run keeps them all
+/// (NCCL's NVLS has its own count, not reduced by size). 0 channels: 1.
+std::uint32_t nccl_call_channels(std::uint32_t channels, Bytes bytes, AlgorithmKind algorithm,
+                                 std::optional<Protocol> protocol, std::size_t ranks);
+
 /// A library's costs by protocol, in the order it prefers them on a tie.
 using ProtocolRows = std::vector<std::pair<Protocol, ProtocolCosts>>;
 
@@ -177,18 +209,21 @@ struct LibraryProfile {
   /// published figure), and not part of an estimate.
   TimePs launch_ps = 0;
 
-  /// How fast one host thread issues calls to the GPUs it drives: nccl-tests -g N has one
-  /// thread launch every GPU's kernel of a call in turn, so it issues at most one call every
-  /// thread_launch + N x thread_launch_per_gpu, and since it times back-to-back iterations a
-  /// row measures the larger of that and the call's own time (thread_issue_ps). NVIDIA's
+  /// How fast one host thread issues calls to the GPUs it drives (ThreadLaunch). NVIDIA's
   /// answer in nccl-tests issue 123 ("all GPUs are handled by a single thread and that
   /// causes extra latency as the CPU is the bottleneck") to the issue's measurement on a DGX
   /// A100 (Ring, one channel, 8-128 B, -g 2..8: 10.0, 13.76, 16.88, 20.8, 25.2, 29.5, 33.7 us,
-  /// a line of 2.1 us + 3.95 us per GPU). 0: no such bound. Not part of an estimate.
-  TimePs thread_launch_ps = 0;
-  TimePs thread_launch_per_gpu_ps = 0;
-  /// The least time between the calls of a thread driving `gpus` GPUs (0 for none).
-  TimePs thread_issue_ps(std::size_t gpus) const;
+  /// a line of 2.1 us + 3.95 us per GPU at one channel). Not part of an estimate.
+  ThreadLaunch thread_launch;
+  /// The channels of the library's communicator for collectives (NCCL's comm->nChannels, as
+  /// NCCL_DEBUG=INFO prints "Channel 23/24"): what a call runs on at most
+  /// (nccl_call_channels). 0: not known, a call counts as one channel.
+  std::uint32_t collective_channels = 0;
+  /// The least time between the calls of a thread driving `gpus` GPUs (0 for none), for a
+  /// call on `channels` channels.
+  TimePs thread_issue_ps(std::size_t gpus, std::uint32_t channels) const {
+    return thread_launch.issue_ps(gpus, channels);
+  }
 
   /// The costs the library ranks its choices by, where they are not the costs it runs at.
   /// NCCL picks algorithm and protocol by its built-in estimate (src/graph/tuning.cc)

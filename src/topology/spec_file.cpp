@@ -349,6 +349,25 @@ LibraryProfile protocols_from_spec(const spec::LibrarySpec& spec, const std::str
 }
 
 // The profile a `library` block describes, without its estimate.
+bool has_thread_launch(const spec::LibrarySpec& spec) {
+  return !spec.thread_launch().empty() || !spec.thread_launch_per_gpu().empty() ||
+         !spec.thread_launch_per_channel().empty() || spec.collective_channels() > 0;
+}
+
+// The thread_launch terms and collective_channels a block gives, over the profile's.
+void read_thread_launch(const spec::LibrarySpec& spec, const std::string& where, LibraryProfile& profile) {
+  if (!has_thread_launch(spec)) return;
+  if (profile.ideal()) throw InputError(where + ".thread_launch: the ideal library has no calls to launch");
+  const auto read = [&](const std::string& text, const char* field, TimePs& out) {
+    if (!text.empty()) out = parse_time(text, where + "." + field);
+  };
+  ThreadLaunch& launch = profile.thread_launch;
+  read(spec.thread_launch(), "thread_launch", launch.per_call_ps);
+  read(spec.thread_launch_per_gpu(), "thread_launch_per_gpu", launch.per_gpu_ps);
+  read(spec.thread_launch_per_channel(), "thread_launch_per_channel", launch.per_channel_ps);
+  if (spec.collective_channels() > 0) profile.collective_channels = spec.collective_channels();
+}
+
 LibraryProfile costs_from_spec(const spec::LibrarySpec& spec, const std::string& where) {
   LibraryProfile profile = protocols_from_spec(spec, where);
   if (spec.collective_bandwidth_size() > 0) {
@@ -366,13 +385,7 @@ LibraryProfile costs_from_spec(const spec::LibrarySpec& spec, const std::string&
     if (profile.ideal()) throw InputError(where + ".launch: the ideal library has no calls to add it to");
     profile.launch_ps = parse_time(spec.launch(), where + ".launch");
   }
-  if (!spec.thread_launch().empty() || !spec.thread_launch_per_gpu().empty()) {
-    if (profile.ideal()) throw InputError(where + ".thread_launch: the ideal library has no calls to launch");
-    if (!spec.thread_launch().empty()) profile.thread_launch_ps = parse_time(spec.thread_launch(), where + ".thread_launch");
-    if (!spec.thread_launch_per_gpu().empty()) {
-      profile.thread_launch_per_gpu_ps = parse_time(spec.thread_launch_per_gpu(), where + ".thread_launch_per_gpu");
-    }
-  }
+  read_thread_launch(spec, where, profile);
   return profile;
 }
 
@@ -386,7 +399,7 @@ LibraryProfile library_from_spec(const spec::LibrarySpec& spec, const std::strin
   if (!spec.estimate().launch().empty()) {
     throw InputError(at + ".launch: an estimate has no launch cost (it is the same for every choice)");
   }
-  if (!spec.estimate().thread_launch().empty() || !spec.estimate().thread_launch_per_gpu().empty()) {
+  if (has_thread_launch(spec.estimate())) {
     throw InputError(at + ".thread_launch: an estimate has no thread launch cost (it is the same for every choice)");
   }
   if (spec.estimate().collective_bandwidth_size() > 0) {

@@ -133,8 +133,11 @@ pb::LibrarySpec library_message(const LibraryProfile& profile) {
   add_factors(profile.collective_bandwidth, out.mutable_collective_bandwidth());
   add_factors(profile.ll_share, out.mutable_ll_share());
   if (profile.launch_ps > 0) out.set_launch(time_text(profile.launch_ps));
-  if (profile.thread_launch_ps > 0) out.set_thread_launch(time_text(profile.thread_launch_ps));
-  if (profile.thread_launch_per_gpu_ps > 0) out.set_thread_launch_per_gpu(time_text(profile.thread_launch_per_gpu_ps));
+  const ThreadLaunch& launch = profile.thread_launch;
+  if (launch.per_call_ps > 0) out.set_thread_launch(time_text(launch.per_call_ps));
+  if (launch.per_gpu_ps > 0) out.set_thread_launch_per_gpu(time_text(launch.per_gpu_ps));
+  if (launch.per_channel_ps > 0) out.set_thread_launch_per_channel(time_text(launch.per_channel_ps));
+  if (profile.collective_channels > 0) out.set_collective_channels(profile.collective_channels);
   if (profile.estimate) {  // its costs alone: the channels a send runs on are the profile's
     *out.mutable_estimate() = library_message(*profile.estimate);
     out.mutable_estimate()->clear_p2p();
@@ -142,6 +145,8 @@ pb::LibrarySpec library_message(const LibraryProfile& profile) {
     out.mutable_estimate()->clear_launch();
     out.mutable_estimate()->clear_thread_launch();
     out.mutable_estimate()->clear_thread_launch_per_gpu();
+    out.mutable_estimate()->clear_thread_launch_per_channel();
+    out.mutable_estimate()->clear_collective_channels();
   }
   return out;
 }

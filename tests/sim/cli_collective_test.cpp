@@ -105,21 +105,24 @@ TEST(CliCollective, IdealLibraryIsTheWireAlone) {
   EXPECT_EQ(r.out, read_file(source_path("tests/golden/collective_allreduce_h100.txt")));
 }
 
-TEST(CliCollective, AThreadDrivingEightGpusIssuesACallEvery33Point7Us) {
-  // nccl-tests -g 8 on the A100 node: one thread launches 8 kernels a call, 2.1 + 8 x 3.95 =
-  // 33.7 us, above the 8-GPU ring LL AllReduce of 32 KiB (22.96 us); the closed form alike.
-  // 1 MiB (52.58 us) is the call's own.
+TEST(CliCollective, AThreadDrivingEightGpusIssuesACallPerChannelItRunsOn) {
+  // nccl-tests -g 8 on the A100 node: one thread launches 8 kernels a call, 2.1 + 8 x (3.64 +
+  // 0.31 a channel) us: 33.7 us on the one channel NCCL runs a 32 KiB ring LL AllReduce on,
+  // above the call's own 22.96 us; 51.06 us on 8 channels at 256 KiB; 90.74 us on all 24 at
+  // 1 MiB, above its own 52.58 us. The closed form alike.
   const CliResult r = run_commsim({"collective", "--topology-file", source_path("topologies/a100-nvswitch-node.textproto"),
                                    "--sizes", "32K:1M", "--gpus-per-thread", "8"});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("# one thread drives 8 GPUs (nccl-tests -g 8): a call takes at least 33.7 us\n"),
+  EXPECT_NE(r.out.find("# one thread drives 8 GPUs (nccl-tests -g 8): a call takes at least 31.22 us + 2.48 us per "
+                       "channel it runs on\n"),
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("       32768         8192  float       ring      ll       33.70     0.97     1.70       33.70     "
                        "1.0000"),
             std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("     1048576       262144  float       ring      ll       52.58"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("      262144        65536  float       ring      ll       51.06"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("     1048576       262144  float       ring      ll       90.74"), std::string::npos) << r.out;
   // send/recv of the 2080 Ti pair driven by one thread (-g 2): at least 10 us.
   const CliResult p2p = run_commsim({"p2p", "--topology-file", source_path("topologies/pcie-2080ti-pair-no-p2p.textproto"),
                                      "--pattern", "shift:1", "--size", "8", "--gpus-per-thread", "2"});

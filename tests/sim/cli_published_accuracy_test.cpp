@@ -121,15 +121,27 @@ TEST(PublishedAccuracy, FourH100sOfANodeAsShipped) {
   EXPECT_LE(sendrecv.p90_pct, 5);
 }
 
-// The 2080 Ti pair's table ran with one thread driving both GPUs (-g 2): its small calls take
-// at least the thread's 2.1 + 2 x 3.95 = 10 us (nccl-tests issue 123), which takes the table
-// within 5% median and 20% p90 (8.9% / 24.3% without).
-TEST(PublishedAccuracy, PcieTableOfOneThreadDrivingBothGpus) {
+// Tables run with one thread driving every GPU (-g G): a call takes at least 2.1 + G x (3.64
+// + 0.31 a channel) us on the channels NCCL runs it on (nccl-tests issue 123). The 2080 Ti
+// pair's (-g 2, 10 us at least on one channel): 8.9% / 24.3% without, within 5% / 20%. The
+// A100 node's AllReduce (-g 8: 1 channel at 32 KiB, 24 from 1 MiB): 20.9% / 45.4% without,
+// 13.2% / 23.5% with; the median's 10% is not met (8-256 MiB stay 15-35% optimistic).
+TEST(PublishedAccuracy, TablesOfOneThreadDrivingEveryGpu) {
   SKIP_WITHOUT_VALIDATION_DIR();
-  const Errors e =
-      validated("pcie_2080ti_2gpu_noP2P_collectives.csv", source_path("topologies/pcie-2080ti-pair-no-p2p.textproto"));
-  EXPECT_LE(e.median_pct, 5);
-  EXPECT_LE(e.p90_pct, 20);
+  struct Expected {
+    std::string table, spec;
+    double median_pct, p90_pct;
+  };
+  const std::vector<Expected> tables{
+      {"pcie_2080ti_2gpu_noP2P_collectives.csv", "topologies/pcie-2080ti-pair-no-p2p.textproto", 5, 20},
+      {"a100_1node_8gpu_allreduce_stas00.csv", "topologies/a100-nvswitch-node.textproto", 14, 25},
+  };
+  for (const Expected& t : tables) {
+    SCOPED_TRACE(t.table);
+    const Errors e = validated(t.table, source_path(t.spec));
+    EXPECT_LE(e.median_pct, t.median_pct);
+    EXPECT_LE(e.p90_pct, t.p90_pct);
+  }
 }
 
 TEST(PublishedAccuracy, H100CalibratedOnAllReduceWithinFivePercentOnTheOthers) {

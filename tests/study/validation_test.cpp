@@ -61,7 +61,7 @@ TEST(Validation, ErrorIsPredictedOverMeasuredMinusOne) {
 
 TEST(Validation, ARowOfAThreadDrivingSeveralGpusTakesAtLeastItsLaunches) {
   // nccl-tests -g 8 times back-to-back calls of one thread launching 8 kernels each: at least
-  // 2.1 + 8 x 3.95 = 33.7 us a call under NCCL's profile, above the 22.0 us of an 8-GPU ring
+  // 2.1 + 8 x 3.95 = 33.7 us a call on one channel (NCCL runs 1 KiB on one), above the 22.0 us of an 8-GPU ring
   // LL AllReduce of 1 KiB on the H100 node; one GPU a thread (6.05 us) leaves the call's own.
   const Topology node = build_topology(default_topology_config());
   const ValidationOptions options{node.library(), {}, {}, 1};

@@ -235,17 +235,32 @@ TEST(LibrarySpec, LaunchOnEveryCall) {
 }
 
 TEST(LibrarySpec, ThreadLaunch) {
-  // A thread driving G GPUs issues a call at most every thread_launch + G x per GPU: a block's
-  // own figures replace the built-in's (2.1 us + 3.95 us per GPU); written out, they read back.
+  // A thread driving G GPUs issues a call on C channels at most every thread_launch + G x
+  // (per GPU + C x per channel): a block's own figures replace the built-in's (2.1 us + G x
+  // (3.64 us + 310 ns a channel), 24 channels); written out, they read back.
   const std::string ring(kRing);
   const LibraryProfile l =
-      parse_topology_spec(ring + R"( library { name: "nccl" thread_launch: "1us" thread_launch_per_gpu: "2us" })", "s",
-                          false)
+      parse_topology_spec(ring + R"( library { name: "nccl" thread_launch: "1us" thread_launch_per_gpu: "2us"
+                                       thread_launch_per_channel: "500ns" collective_channels: 4 })",
+                          "s", false)
           .library();
-  EXPECT_EQ(l.thread_issue_ps(3), ps_from_us(7));
-  EXPECT_EQ(parse_topology_spec(ring + R"( library { name: "nccl" })", "s", false).library().thread_issue_ps(2),
-            ps_from_ns(10000));
-  EXPECT_EQ(library_from_spec(library_message(l), "test").thread_issue_ps(3), ps_from_us(7));
+  EXPECT_EQ(l.thread_issue_ps(3, 2), ps_from_us(1 + 3 * (2 + 2 * 0.5)));
+  EXPECT_EQ(l.collective_channels, 4u);
+  const LibraryProfile built_in = parse_topology_spec(ring + R"( library { name: "nccl" })", "s", false).library();
+  EXPECT_EQ(built_in.thread_issue_ps(2, 1), ps_from_ns(10000));
+  EXPECT_EQ(built_in.collective_channels, 24u);
+  const LibraryProfile read_back = library_from_spec(library_message(l), "test");
+  EXPECT_EQ(read_back.thread_launch, l.thread_launch);
+  EXPECT_EQ(read_back.collective_channels, 4u);
+  EXPECT_NE(error_of(ring + R"( library { name: "nccl" thread_launch_per_channel: "slow" })")
+                .find("library.thread_launch_per_channel"),
+            std::string::npos);
+  EXPECT_NE(error_of(ring + R"( library { name: "ideal" collective_channels: 8 })")
+                .find("the ideal library has no calls to launch"),
+            std::string::npos);
+  EXPECT_NE(error_of(ring + R"( library { name: "nccl" estimate { name: "nccl" collective_channels: 8 } })")
+                .find("an estimate has no thread launch cost"),
+            std::string::npos);
   EXPECT_NE(error_of(ring + R"( library { name: "nccl" thread_launch_per_gpu: "fast" })")
                 .find("library.thread_launch_per_gpu"),
             std::string::npos);

@@ -155,14 +155,42 @@ TEST(Library, NcclP2pSendsStartOnMoreChannelsAmongFewerRanks) {
 }
 
 TEST(Library, AThreadDrivingGpusIssuesCallsNoFasterThanItLaunchesTheirKernels) {
-  // nccl-tests issue 123 (DGX A100, -g 2..8): 2.1 us + 3.95 us per GPU a thread drives, so
-  // 10.0 us for 2 GPUs and 33.7 us for 8 (measured 10.0 and 33.7); none without a thread.
+  // nccl-tests issue 123 (DGX A100, -g 2..8, one channel): 2.1 us + 3.95 us per GPU a thread
+  // drives, so 10.0 us for 2 GPUs and 33.7 us for 8 (measured 10.0 and 33.7); each further
+  // channel of the call 0.31 us more per GPU: 33.7 + 8 x 23 x 0.31 = 90.74 us for 8 GPUs on
+  // all 24 channels. None without a thread.
   const LibraryProfile nccl = library_by_name("nccl-ampere", "--library");
-  EXPECT_EQ(nccl.thread_issue_ps(2), ps_from_ns(10000));
-  EXPECT_EQ(nccl.thread_issue_ps(8), ps_from_ns(33700));
-  EXPECT_EQ(nccl.thread_issue_ps(0), 0);
-  EXPECT_EQ(LibraryProfile{}.thread_issue_ps(8), 0);
-  EXPECT_EQ(library_by_name("nccl-hopper-multinode", "--library").thread_issue_ps(1), ps_from_ns(6050));
+  EXPECT_EQ(nccl.thread_issue_ps(2, 1), ps_from_ns(10000));
+  EXPECT_EQ(nccl.thread_issue_ps(8, 1), ps_from_ns(33700));
+  EXPECT_EQ(nccl.thread_issue_ps(8, 24), ps_from_ns(90740));
+  EXPECT_EQ(nccl.thread_issue_ps(0, 24), 0);
+  EXPECT_EQ(LibraryProfile{}.thread_issue_ps(8, 24), 0);
+  EXPECT_EQ(library_by_name("nccl-hopper-multinode", "--library").thread_issue_ps(1, 1), ps_from_ns(6050));
+  EXPECT_EQ(nccl.collective_channels, 24u);  // HGX A100, NCCL_DEBUG=INFO "Channel 23/24"
+  EXPECT_EQ(describe_thread_launch(nccl.thread_launch), "2.1 us + G x (3.64 us + 310 ns per channel)");
+}
+
+TEST(Library, NcclRunsSmallCollectivesOnFewerChannels) {
+  // enqueue.cc: channels drop while bytes < nc x threads x threshold. An 8-rank ring LL:
+  // 512 threads x 8 B x 8 ranks = 32 KiB a channel, so 32 KiB runs on 1 channel, 256 KiB on
+  // 8, 1 MiB on 32 -> the communicator's 24. LL128: 640 x 8 B = 5 KiB a channel (4 channels
+  // at 20 KiB); Simple 512 x 64 B = 32 KiB; a tree's LL has no x ranks (4 KiB); in-switch
+  // runs keep all.
+  const auto nc = [](Bytes bytes, AlgorithmKind a, std::optional<Protocol> p) {
+    return nccl_call_channels(24, bytes, a, p, 8);
+  };
+  EXPECT_EQ(nc(32 << 10, AlgorithmKind::kRing, Protocol::kLL), 1u);
+  EXPECT_EQ(nc((32 << 10) - 1, AlgorithmKind::kRing, Protocol::kLL), 1u);
+  EXPECT_EQ(nc(64 << 10, AlgorithmKind::kRing, Protocol::kLL), 2u);
+  EXPECT_EQ(nc((64 << 10) - 1, AlgorithmKind::kRing, Protocol::kLL), 1u);
+  EXPECT_EQ(nc(256 << 10, AlgorithmKind::kRing, Protocol::kLL), 8u);
+  EXPECT_EQ(nc(1 << 20, AlgorithmKind::kRing, Protocol::kLL), 24u);
+  EXPECT_EQ(nc(20 << 10, AlgorithmKind::kRing, Protocol::kLL128), 4u);
+  EXPECT_EQ(nc(96 << 10, AlgorithmKind::kRing, Protocol::kSimple), 3u);
+  EXPECT_EQ(nc(96 << 10, AlgorithmKind::kRing, std::nullopt), 3u);  // ideal: as Simple
+  EXPECT_EQ(nc(16 << 10, AlgorithmKind::kTree, Protocol::kLL), 4u);
+  EXPECT_EQ(nc(8, AlgorithmKind::kNvls, Protocol::kSimple), 24u);
+  EXPECT_EQ(nccl_call_channels(0, 1 << 30, AlgorithmKind::kRing, Protocol::kSimple, 8), 1u);
 }
 
 TEST(Library, NcclOnSeveralNodesByHost) {
