@@ -351,14 +351,15 @@ std::string describe_thread_launch(const ThreadLaunch& launch) {
 
 std::uint32_t nccl_call_channels(std::uint32_t channels, Bytes bytes, AlgorithmKind algorithm,
                                  std::optional<Protocol> protocol, std::size_t ranks) {
-  std::uint32_t nc = std::max<std::uint32_t>(channels, 1);
-  if (reduces_in_switch(algorithm)) return nc;
+  const std::uint32_t all = std::max<std::uint32_t>(channels, 1);
+  if (reduces_in_switch(algorithm)) return all;
   const Protocol p = protocol.value_or(Protocol::kSimple);
   const std::uint64_t threads = p == Protocol::kLL128 ? 640 : 512;
   std::uint64_t threshold = p == Protocol::kSimple ? 64 : 8;
-  if (p == Protocol::kLL && algorithm != AlgorithmKind::kTree) threshold *= ranks;
-  while (nc > 1 && bytes < nc * threads * threshold) --nc;
-  return nc;
+  if (p == Protocol::kLL && algorithm != AlgorithmKind::kTree) threshold *= std::max<std::size_t>(ranks, 1);
+  // The loop stops at the most channels nc <= all with nc x threads x threshold <= bytes.
+  const std::uint64_t fit = bytes / (threads * threshold);
+  return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(fit, 1, all));
 }
 
 void LibraryProfile::estimate_as(const LibraryProfile& start) {

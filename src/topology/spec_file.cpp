@@ -348,26 +348,38 @@ LibraryProfile protocols_from_spec(const spec::LibrarySpec& spec, const std::str
   return profile;
 }
 
-// The profile a `library` block describes, without its estimate.
-bool has_thread_launch(const spec::LibrarySpec& spec) {
-  return !spec.thread_launch().empty() || !spec.thread_launch_per_gpu().empty() ||
-         !spec.thread_launch_per_channel().empty() || spec.collective_channels() > 0;
+// The first of a block's thread launch fields it gives (with collective_channels), if any.
+std::optional<std::string> thread_launch_field(const spec::LibrarySpec& spec) {
+  if (!spec.thread_launch().empty()) return "thread_launch";
+  if (!spec.thread_launch_per_gpu().empty()) return "thread_launch_per_gpu";
+  if (!spec.thread_launch_per_channel().empty()) return "thread_launch_per_channel";
+  if (spec.collective_channels() > 0) return "collective_channels";
+  return std::nullopt;
 }
+
+// NCCL's most channels a communicator has (MAXCHANNELS, src/include/device.h).
+constexpr std::uint32_t kMaxCollectiveChannels = 64;
 
 // The thread_launch terms and collective_channels a block gives, over the profile's.
 void read_thread_launch(const spec::LibrarySpec& spec, const std::string& where, LibraryProfile& profile) {
-  if (!has_thread_launch(spec)) return;
-  if (profile.ideal()) throw InputError(where + ".thread_launch: the ideal library has no calls to launch");
-  const auto read = [&](const std::string& text, const char* field, TimePs& out) {
-    if (!text.empty()) out = parse_time(text, where + "." + field);
+  const auto field = thread_launch_field(spec);
+  if (!field) return;
+  if (profile.ideal()) throw InputError(where + "." + *field + ": the ideal library has no calls to launch");
+  const auto read = [&](const std::string& text, const char* name, TimePs& out) {
+    if (!text.empty()) out = parse_time(text, where + "." + name);
   };
   ThreadLaunch& launch = profile.thread_launch;
   read(spec.thread_launch(), "thread_launch", launch.per_call_ps);
   read(spec.thread_launch_per_gpu(), "thread_launch_per_gpu", launch.per_gpu_ps);
   read(spec.thread_launch_per_channel(), "thread_launch_per_channel", launch.per_channel_ps);
+  if (spec.collective_channels() > kMaxCollectiveChannels) {
+    throw InputError(where + ".collective_channels: " + std::to_string(spec.collective_channels()) +
+                     " is more than NCCL's " + std::to_string(kMaxCollectiveChannels));
+  }
   if (spec.collective_channels() > 0) profile.collective_channels = spec.collective_channels();
 }
 
+// The profile a `library` block describes, without its estimate.
 LibraryProfile costs_from_spec(const spec::LibrarySpec& spec, const std::string& where) {
   LibraryProfile profile = protocols_from_spec(spec, where);
   if (spec.collective_bandwidth_size() > 0) {
@@ -399,8 +411,8 @@ LibraryProfile library_from_spec(const spec::LibrarySpec& spec, const std::strin
   if (!spec.estimate().launch().empty()) {
     throw InputError(at + ".launch: an estimate has no launch cost (it is the same for every choice)");
   }
-  if (has_thread_launch(spec.estimate())) {
-    throw InputError(at + ".thread_launch: an estimate has no thread launch cost (it is the same for every choice)");
+  if (const auto field = thread_launch_field(spec.estimate())) {
+    throw InputError(at + "." + *field + ": an estimate has no thread launch cost (it is the same for every choice)");
   }
   if (spec.estimate().collective_bandwidth_size() > 0) {
     throw InputError(at + ".collective_bandwidth: an estimate has no collective factors (NCCL's ranking knows none)");

@@ -256,10 +256,13 @@ TEST(LibrarySpec, ThreadLaunch) {
                 .find("library.thread_launch_per_channel"),
             std::string::npos);
   EXPECT_NE(error_of(ring + R"( library { name: "ideal" collective_channels: 8 })")
-                .find("the ideal library has no calls to launch"),
+                .find("library.collective_channels: the ideal library has no calls to launch"),
             std::string::npos);
   EXPECT_NE(error_of(ring + R"( library { name: "nccl" estimate { name: "nccl" collective_channels: 8 } })")
-                .find("an estimate has no thread launch cost"),
+                .find("library.estimate.collective_channels: an estimate has no thread launch cost"),
+            std::string::npos);
+  EXPECT_NE(error_of(ring + R"( library { name: "nccl" collective_channels: 4000000000 })")
+                .find("library.collective_channels: 4000000000 is more than NCCL's 64"),
             std::string::npos);
   EXPECT_NE(error_of(ring + R"( library { name: "nccl" thread_launch_per_gpu: "fast" })")
                 .find("library.thread_launch_per_gpu"),
