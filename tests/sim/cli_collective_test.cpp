@@ -123,6 +123,11 @@ TEST(CliCollective, AThreadDrivingEightGpusIssuesACallPerChannelItRunsOn) {
       << r.out;
   EXPECT_NE(r.out.find("      262144        65536  float       ring      ll       51.06"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("     1048576       262144  float       ring      ll       90.74"), std::string::npos) << r.out;
+  // A library file with more channels than NCCL has: commsim: error, exit 2, before any work.
+  const std::string too_many = tmp_path("too-many-channels.textproto");
+  write_file(too_many, "name: \"nccl\"\ncollective_channels: 65\n");
+  expect_error({"collective", "--library-file", too_many, "--gpus-per-thread", "8"},
+               "collective_channels: 65 is more than NCCL's 64");
   // send/recv of the 2080 Ti pair driven by one thread (-g 2): at least 10 us.
   const CliResult p2p = run_commsim({"p2p", "--topology-file", source_path("topologies/pcie-2080ti-pair-no-p2p.textproto"),
                                      "--pattern", "shift:1", "--size", "8", "--gpus-per-thread", "2"});

@@ -252,27 +252,21 @@ TEST(LibrarySpec, ThreadLaunch) {
   const LibraryProfile read_back = library_from_spec(library_message(l), "test");
   EXPECT_EQ(read_back.thread_launch, l.thread_launch);
   EXPECT_EQ(read_back.collective_channels, 4u);
-  EXPECT_NE(error_of(ring + R"( library { name: "nccl" thread_launch_per_channel: "slow" })")
-                .find("library.thread_launch_per_channel"),
-            std::string::npos);
-  EXPECT_NE(error_of(ring + R"( library { name: "ideal" collective_channels: 8 })")
-                .find("library.collective_channels: the ideal library has no calls to launch"),
-            std::string::npos);
-  EXPECT_NE(error_of(ring + R"( library { name: "nccl" estimate { name: "nccl" collective_channels: 8 } })")
-                .find("library.estimate.collective_channels: an estimate has no thread launch cost"),
-            std::string::npos);
-  EXPECT_NE(error_of(ring + R"( library { name: "nccl" collective_channels: 4000000000 })")
-                .find("library.collective_channels: 4000000000 is more than NCCL's 64"),
-            std::string::npos);
-  EXPECT_NE(error_of(ring + R"( library { name: "nccl" thread_launch_per_gpu: "fast" })")
-                .find("library.thread_launch_per_gpu"),
-            std::string::npos);
-  EXPECT_NE(error_of(ring + R"( library { name: "ideal" thread_launch: "2us" })")
-                .find("library.thread_launch: the ideal library has no calls to launch"),
-            std::string::npos);
-  EXPECT_NE(error_of(ring + R"( library { name: "nccl" estimate { name: "nccl" thread_launch: "2us" } })")
-                .find("library.estimate.thread_launch: an estimate has no thread launch cost"),
-            std::string::npos);
+  // Each bad block, and what its error says.
+  const std::vector<std::pair<std::string, std::string>> bad{
+      {R"(name: "nccl" thread_launch_per_channel: "slow")", "library.thread_launch_per_channel"},
+      {R"(name: "ideal" collective_channels: 8)", "library.collective_channels: the ideal library has no calls to launch"},
+      {R"(name: "nccl" estimate { name: "nccl" collective_channels: 8 })",
+       "library.estimate.collective_channels: an estimate has no thread launch cost"},
+      {R"(name: "nccl" collective_channels: 4000000000)", "library.collective_channels: 4000000000 is more than NCCL's 64"},
+      {R"(name: "nccl" thread_launch_per_gpu: "fast")", "library.thread_launch_per_gpu"},
+      {R"(name: "ideal" thread_launch: "2us")", "library.thread_launch: the ideal library has no calls to launch"},
+      {R"(name: "nccl" estimate { name: "nccl" thread_launch: "2us" })",
+       "library.estimate.thread_launch: an estimate has no thread launch cost"},
+  };
+  for (const auto& [block, error] : bad) {
+    EXPECT_NE(error_of(ring + " library { " + block + " }").find(error), std::string::npos) << block;
+  }
 }
 
 TEST(LibrarySpec, TreeRows) {
