@@ -138,7 +138,7 @@ void print_header(std::ostream& out, CollectiveKind kind, const Topology& topolo
   if (!o.library.ideal()) {
     out << "# library: " << o.library.name << ", protocol "
         << (o.protocol ? std::string(protocol_name(*o.protocol)) : "auto (the fastest by the closed form)")
-        << ", channels " << o.run.channels << "\n"
+        << ", rings at once " << o.run.channels << " (ch: the channels a call runs on)\n"
         << gpus_per_thread_line(o.library, o.gpus_per_thread);
   }
   out << "# busbw = algbw x " << fixed(busbw_factor(kind, p), 4)
@@ -148,7 +148,7 @@ void print_header(std::ostream& out, CollectiveKind kind, const Topology& topolo
 Table block_table(const CollectiveBlock& block, bool ideal) {
   std::vector<Column> columns{{"size", "B", 12}, {"count", "elements", 12}, {"type", "", 6}};
   if (!block.algorithm) columns.push_back({"algo", "", 10});
-  if (!ideal) columns.push_back({"proto", "", 7});
+  if (!ideal) columns.insert(columns.end(), {{"proto", "", 7}, {"ch", "", 4}});
   columns.insert(columns.end(), {{"time", "us", 11}, {"algbw", "GB/s", 8}, {"busbw", "GB/s", 8},
                                  {"model", "us", 11}, {"sim/model", "", 10}, {"bound", "us", 11}});
   return Table(std::move(columns));
@@ -158,7 +158,7 @@ std::vector<std::string> point_row(const CollectivePoint& point, CollectiveKind 
   std::vector<std::string> row{std::to_string(point.size), std::to_string(nccl_count(kind, point.size, p)),
                                kind == CollectiveKind::kBarrier ? "-" : "float"};
   if (nccl) row.emplace_back(algorithm_name(point.algorithm));
-  if (point.protocol) row.emplace_back(protocol_name(*point.protocol));
+  if (point.protocol) row.insert(row.end(), {std::string(protocol_name(*point.protocol)), std::to_string(point.channels)});
   row.insert(row.end(), {fixed(us_from_ps(point.sim_ps), 2), fixed(point.algbw_GBps, 2), fixed(point.busbw_GBps, 2),
                          fixed(point.model_s * 1e6, 2),
                          point.sim_over_model ? fixed(*point.sim_over_model, 4) : "-", fixed(point.bound_s * 1e6, 2)});

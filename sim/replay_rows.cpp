@@ -30,16 +30,18 @@ void print_collective_table(std::ostream& out, const Workload& workload, const R
   }
   const std::vector<CollectiveTally> rows = tally_collectives(result.collectives);
   out << "# collectives: " << result.collectives.size() << " run, " << rows.size()
-      << " distinct (collective, group, size, algorithm, protocol), the most total time first\n";
+      << " distinct (collective, group, size, algorithm, protocol, channels), the most total time first\n";
   Table table({{"count", "", 7},      {"collective", "", 13}, {"group", "", 8},     {"ranks", "", 6},
-               {"size", "B", 12},     {"algorithm", "", 18},  {"protocol", "", 8},  {"mean", "us", 11},
+               {"size", "B", 12},     {"algorithm", "", 18},  {"protocol", "", 8},  {"ch", "", 4},
+               {"mean", "us", 11},
                {"min", "us", 11},     {"max", "us", 11},      {"total", "us", 12},  {"algbw", "GB/s", 8},
                {"busbw", "GB/s", 8}});
   for (std::size_t i = 0; i < std::min(rows.size(), kMaxTableRows); ++i) {
     const CollectiveTally& r = rows[i];
     table.add_row({std::to_string(r.count), std::string(collective_name(r.call.kind)), group_label(workload, r.call),
                    std::to_string(r.call.ranks), std::to_string(r.call.bytes),
-                   std::string(algorithm_name(r.call.algorithm)), protocol_label(r.call), fixed(r.mean_us(), 3),
+                   std::string(algorithm_name(r.call.algorithm)), protocol_label(r.call),
+                   std::to_string(r.call.channels), fixed(r.mean_us(), 3),
                    us(r.min_ps), us(r.max_ps), fixed(r.total_us, 3), fixed(r.algbw_GBps(), 2),
                    fixed(r.busbw_GBps(), 2)});
   }
@@ -52,8 +54,8 @@ void print_collective_table(std::ostream& out, const Workload& workload, const R
 }
 
 std::string collective_rows_header() {
-  return "index,rank,node,name,collective,group,ranks,size_bytes,algorithm,protocol,start_us,time_us,algbw_GBps,"
-         "busbw_GBps";
+  return "index,rank,node,name,collective,group,ranks,size_bytes,algorithm,protocol,channels,start_us,time_us,"
+         "algbw_GBps,busbw_GBps";
 }
 
 std::vector<std::string> collective_cells(const Workload& workload, std::size_t index, const ReplayedCollective& c) {
@@ -68,6 +70,7 @@ std::vector<std::string> collective_cells(const Workload& workload, std::size_t 
           std::to_string(c.call.bytes),
           std::string(algorithm_name(c.call.algorithm)),
           protocol_label(c.call),
+          std::to_string(c.call.channels),
           fixed(us_from_ps(c.start_ps), 6),
           fixed(us_from_ps(c.time_ps()), 6),
           fixed(algbw_GBps(c.call, c.time_ps()), 6),

@@ -208,6 +208,18 @@ std::string gpus_per_thread_line(const LibraryProfile& profile, std::size_t gpus
          "): a call takes at least " + format_time(base_ps) + channels + "\n";
 }
 
+namespace {
+
+// --channels C under a library that knows its communicator's channels: it has C, NVLS too
+// (as NCCL_MIN_CTAS=NCCL_MAX_CTAS=C sets them), and a call runs on at most C.
+void force_call_channels(LibraryProfile& profile, std::size_t channels) {
+  const auto forced = static_cast<std::uint32_t>(channels);
+  if (profile.collective_channels > 0) profile.collective_channels = forced;
+  if (profile.nvls_channels > 0) profile.nvls_channels = forced;
+}
+
+}  // namespace
+
 LibraryChoice library_from_options(const po::variables_map& vm, const Topology& topology) {
   LibraryChoice choice{topology.library(), std::nullopt};
   const auto name = option_text(vm, "library");
@@ -215,8 +227,11 @@ LibraryChoice library_from_options(const po::variables_map& vm, const Topology& 
   if (name && file) throw InputError("give either --library or --library-file, not both");
   if (name) choice.profile = library_by_name(*name, "--library");
   if (file) choice.profile = load_library_file(*file);
-  choice.channels = vm.count("channels") ? parse_count(*option_text(vm, "channels"), "--channels", 1, 1024)
-                                         : default_channels(topology, choice.profile);
+  choice.channels = default_channels(topology, choice.profile);
+  if (vm.count("channels")) {
+    choice.channels = parse_count(*option_text(vm, "channels"), "--channels", 1, 1024);
+    force_call_channels(choice.profile, choice.channels);
+  }
   const std::string protocol = option_text(vm, "protocol").value_or("auto");
   if (protocol == "auto") return choice;
   if (choice.profile.ideal()) {

@@ -14,14 +14,21 @@
 namespace commsim::cli {
 namespace {
 
+const std::vector<std::string>& csv_columns() {
+  static const std::vector<std::string> columns{"source",   "operation",        "topology",          "nranks",
+                                                "size_bytes", "algorithm",      "protocol",          "channels",
+                                                "measured_time_us", "predicted_time_us", "error"};
+  return columns;
+}
+
 void write_csv(std::ostream& out, const std::string& topology, const ValidationResult& result) {
-  write_csv_row(out, {"source", "operation", "topology", "nranks", "size_bytes", "algorithm", "protocol",
-                      "measured_time_us", "predicted_time_us", "error"});
+  write_csv_row(out, csv_columns());
   for (const ValidationRow& r : result.rows) {
     const Measurement& m = r.measured;
     write_csv_row(out, {m.source, measured_operation_name(m.operation), topology, std::to_string(m.ranks),
                         std::to_string(m.size_bytes), r.algorithm, protocol_text(r.protocol),
-                        fixed(m.out_of_place.time_us, 6), fixed(r.predicted_us, 6), fixed(r.error, 6)});
+                        r.channels ? std::to_string(*r.channels) : "-", fixed(m.out_of_place.time_us, 6),
+                        fixed(r.predicted_us, 6), fixed(r.error, 6)});
   }
 }
 
@@ -45,6 +52,7 @@ void write_json(std::ostream& out, const std::string& topology, const Validation
         << ", \"operation\": " << json_string(measured_operation_name(m.operation)) << ", \"nranks\": " << m.ranks
         << ", \"size_bytes\": " << m.size_bytes << ", \"algorithm\": " << json_string(r.algorithm)
         << ", \"protocol\": " << json_string(protocol_text(r.protocol))
+        << ", \"channels\": " << (r.channels ? std::to_string(*r.channels) : "null")
         << ", \"measured_time_us\": " << fixed(m.out_of_place.time_us, 6)
         << ", \"predicted_time_us\": " << fixed(r.predicted_us, 6) << ", \"error\": " << fixed(r.error, 6) << "}";
   }
@@ -60,9 +68,9 @@ int run_validate(const std::vector<std::string>& args, std::ostream& out) {
   options.add_options()("measurements", po::value<std::vector<std::string>>()->multitoken()->value_name("FILE..."),
                         "nccl-tests output logs, measurement tables (CSV) or P2P profiling logs; every row is "
                         "predicted and compared");
-  add_option(options, "csv", "FILE",
-             "also write rows: source,operation,topology,nranks,size_bytes,algorithm,protocol,"
-             "measured_time_us,predicted_time_us,error");
+  std::string columns;
+  for (const std::string& column : csv_columns()) columns += (columns.empty() ? "" : ",") + column;
+  add_option(options, "csv", "FILE", "also write rows: " + columns);
   add_option(options, "json", "FILE", "also write the rows and the error summary as JSON");
   add_option(options, "plot", "FILE.svg",
              "also draw measured and predicted time and bus bandwidth against size, log axes (needs gnuplot)");

@@ -37,13 +37,14 @@ std::string operation_summary(const ValidationResult& result) {
 
 void print_validation_table(std::ostream& out, const ValidationResult& result) {
   Table table({{"operation", "", 13}, {"size", "B", 12}, {"ranks", "", 6}, {"algo", "", 10}, {"proto", "", 7},
-               {"measured", "us", 11}, {"predicted", "us", 11}, {"error", "%", 8}, {"busbw", "GB/s", 8},
+               {"ch", "", 4}, {"measured", "us", 11}, {"predicted", "us", 11}, {"error", "%", 8}, {"busbw", "GB/s", 8},
                {"predicted", "GB/s", 10}});
   for (const ValidationRow& r : result.rows) {
     const Measurement& m = r.measured;
     const double ratio = m.out_of_place.time_us / r.predicted_us;  // busbw scales as 1 / time
     table.add_row({measured_operation_name(m.operation), std::to_string(m.size_bytes), std::to_string(m.ranks),
-                   r.algorithm, protocol_text(r.protocol), fixed(m.out_of_place.time_us, 2), fixed(r.predicted_us, 2),
+                   r.algorithm, protocol_text(r.protocol), r.channels ? std::to_string(*r.channels) : "-",
+                   fixed(m.out_of_place.time_us, 2), fixed(r.predicted_us, 2),
                    fixed(100 * r.error, 1), fixed(m.out_of_place.busbw_GBps, 2),
                    fixed(m.out_of_place.busbw_GBps * ratio, 2)});
   }

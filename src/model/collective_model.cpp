@@ -400,6 +400,21 @@ RateCapsByClass collective_rate_caps(CollectiveKind kind, AlgorithmKind algorith
   return caps;
 }
 
+std::uint32_t collective_call_channels(const Topology& topology, CollectiveKind kind, AlgorithmKind algorithm,
+                                       Bytes size, std::optional<Protocol> protocol, const LibraryProfile& profile,
+                                       std::size_t rings) {
+  const std::size_t p = topology.npu_count();
+  if (kind != Kind::kAllToAll || algorithm != Algo::kDirect || !profile.p2p || p < 2) {
+    const std::uint32_t known = profile.call_channels(size, algorithm, protocol, p);
+    return known > 0 ? known : static_cast<std::uint32_t>(rings);
+  }
+  std::uint32_t most = 0;
+  for (Rank peer = 1; peer < p; ++peer) {
+    most = std::max(most, profile.p2p->channels(size / p, topology.route_class(topology.route(0, peer)), p));
+  }
+  return most;
+}
+
 // NCCL's AllToAll is a group of sends, one of size / p to every peer, whose protocol its P2P
 // threshold decides where the profile has one (LibraryProfile::p2p_threshold_protocol).
 std::optional<Protocol> alltoall_threshold_protocol(const Topology& topology, Bytes size, const LibraryProfile& profile) {

@@ -106,6 +106,14 @@ std::size_t least_time_chunks(const Topology& topology, CollectiveKind kind, Alg
 RateCapsByClass collective_rate_caps(CollectiveKind kind, AlgorithmKind algorithm, Bytes size, std::size_t ranks,
                                      const LibraryProfile& profile);
 
+/// The channels one call runs on under `profile`, as NCCL_DEBUG=INFO tells: AllToAll (direct)
+/// under P2P channels those of its sends of size / p (the most of any peer's route class);
+/// any other call LibraryProfile::call_channels; where the profile does not say, the `rings`
+/// the simulator runs at once.
+std::uint32_t collective_call_channels(const Topology& topology, CollectiveKind kind, AlgorithmKind algorithm,
+                                       Bytes size, std::optional<Protocol> protocol, const LibraryProfile& profile,
+                                       std::size_t rings);
+
 /// The algorithms nccl_choice considers for `kind`, in order.
 std::vector<AlgorithmKind> nccl_algorithms(CollectiveKind kind);
 

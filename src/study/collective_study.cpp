@@ -148,9 +148,9 @@ CollectivePoint run_collective_point(const Topology& topology, CollectiveKind ki
   point.size = size;
   point.chunks = run.chunks;
   const CollectiveResult result = simulate_collective(topology, kind, choice.algorithm, size, run);
-  const TimePs issue_ps = options.library.thread_issue_ps(
-      options.gpus_per_thread, nccl_call_channels(options.library.collective_channels, size, choice.algorithm,
-                                                  choice.protocol, topology.npu_count()));
+  point.channels =
+      collective_call_channels(topology, kind, choice.algorithm, size, choice.protocol, options.library, run.channels);
+  const TimePs issue_ps = options.library.thread_issue_ps(options.gpus_per_thread, point.channels);
   point.sim_ps = std::max(result.time_ps, issue_ps);
   point.verify_error = result.verify_error;
   point.link_stats = result.link_stats;

@@ -56,6 +56,9 @@ struct CollectivePoint {
   ProtocolCosts costs;                             // the library's costs it ran under
   Bytes size = 0;                                  // the nccl-tests size
   std::size_t chunks = 1;                          // the pieces it pipelined
+  /// The channels it ran on, as NCCL_DEBUG=INFO tells: the library's choice for the call
+  /// (collective_call_channels), else the rings the simulator runs at once.
+  std::uint32_t channels = 1;
   TimePs sim_ps = 0;
   CollectiveCost cost;                             // the closed form, term by term
   double model_s = 0;

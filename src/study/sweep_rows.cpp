@@ -60,7 +60,7 @@ TopologyFacts topology_facts(const Topology& t) {
 
 std::string sweep_csv_header() {
   return std::string(kCommonColumns) +
-         ",collective,algorithm,protocol,size_bytes,sim_time_us,model_time_us,sim_over_model,lower_bound_us,"
+         ",collective,algorithm,protocol,channels,size_bytes,sim_time_us,model_time_us,sim_over_model,lower_bound_us,"
          "algbw_GBps,busbw_GBps";
 }
 
@@ -68,7 +68,8 @@ std::string sweep_csv_row(std::size_t index, const TopologyFacts& t, const Sweep
                           const CollectivePoint& p) {
   std::vector<std::string> cells = common_cells(index, t, s);
   cells.insert(cells.end(), {std::string(collective_name(kind)), std::string(algorithm_name(p.algorithm)),
-                             p.protocol ? std::string(protocol_name(*p.protocol)) : "-", std::to_string(p.size),
+                             p.protocol ? std::string(protocol_name(*p.protocol)) : "-", std::to_string(p.channels),
+                             std::to_string(p.size),
                              fixed(us_from_ps(p.sim_ps), 6), fixed(p.model_s * 1e6, 6),
                              p.sim_over_model ? fixed(*p.sim_over_model, 9) : "-", fixed(p.bound_s * 1e6, 6),
                              fixed(p.algbw_GBps, 6), fixed(p.busbw_GBps, 6)});

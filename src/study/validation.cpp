@@ -13,6 +13,7 @@ namespace {
 struct Prediction {
   std::string algorithm;
   std::optional<Protocol> protocol;
+  std::optional<std::uint32_t> channels;
   TimePs time_ps = 0;
 };
 
@@ -26,7 +27,8 @@ Prediction predict_collective(const Topology& topology, const Measurement& row, 
   options.run.channels = o.channels;
   options.pipeline_as_library = !o.library.ideal();
   const CollectivePoint point = run_collective_point(topology, kind, o.algorithm, size, options);
-  return {std::string(algorithm_name(point.algorithm)), point.protocol, point.sim_ps};
+  const auto channels = point.protocol ? std::optional(point.channels) : std::nullopt;
+  return {std::string(algorithm_name(point.algorithm)), point.protocol, channels, point.sim_ps};
 }
 
 // A profiled pair sends alone; an nccl-tests sendrecv row is every rank sending to the next.
@@ -38,7 +40,7 @@ Prediction predict_p2p(const Topology& topology, const Measurement& row, const V
   P2pStudyOptions options{0, o.library, o.protocol, {}};
   options.gpus_per_thread = row.gpus_per_thread;
   const P2pPoint point = run_p2p_point(topology, messages, options);
-  return {"p2p", point.protocol, point.sim_ps};
+  return {"p2p", point.protocol, point.channels, point.sim_ps};
 }
 
 void check_fits(const Topology& topology, const Measurement& row) {
@@ -91,7 +93,7 @@ ValidationResult validate_measurements(const Topology& topology, const std::vect
     }
     const double predicted_us = us_from_ps(p.time_ps);
     const double error = (predicted_us - row.out_of_place.time_us) / row.out_of_place.time_us;
-    result.rows.push_back({row, p.algorithm, p.protocol, predicted_us, error});
+    result.rows.push_back({row, p.algorithm, p.protocol, p.channels, predicted_us, error});
     all.push_back(error);
     (row.size_bytes <= kSmallRegimeMaxBytes ? small : row.size_bytes >= kLargeRegimeMinBytes ? large : mid).push_back(error);
     auto op = std::find_if(by_operation.begin(), by_operation.end(), [&](const auto& e) { return e.first == row.operation; });

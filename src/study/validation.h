@@ -28,6 +28,7 @@ struct ValidationRow {
   Measurement measured;
   std::string algorithm;             // what ran: "ring", "nvls", ..., "p2p" for send/receive
   std::optional<Protocol> protocol;  // empty under the ideal library
+  std::optional<std::uint32_t> channels;  // what it ran on (a send's, for P2P); empty under ideal
   double predicted_us = 0;
   double error = 0;                  // (predicted - measured) / measured
 };

@@ -79,7 +79,10 @@ TimePs us(double microseconds) { return ps_from_seconds(microseconds * 1e-6); }
 //
 // Collective channels of an 8-GPU NVSwitch node: 24 on A100 (NCCL_DEBUG=INFO on an HGX
 // A100, nccl-tests issue 100: "Channel 23/24") and on H100 (NCCL 2.19.3 finds 12 rings and
-// doubles them, nccl issue 1367); not known for Volta and Blackwell.
+// doubles them, nccl issue 1367); not known for Volta and Blackwell. NVLS runs on its own
+// channels whatever the size: NVLS_NCHANNELS_SM90 16 on Hopper, NVLS_NCHANNELS_SM100_NVL 24
+// on Blackwell inside one node, NVLS_NCHANNELS_SM100 32 across nodes (nccl_clusters)
+// (src/transport/nvls.cc).
 //
 // A Tree AllReduce's share of the link (above).
 constexpr double kTreeShare = 0.92;
@@ -100,16 +103,17 @@ struct NcclArchitecture {
   std::optional<double> nvls_efficiency;   // none: no NVLS
   std::optional<P2pChannels> p2p;          // none: no measured channel rate
   std::uint32_t collective_channels;       // on an 8-GPU NVSwitch node; 0: not known
+  std::uint32_t nvls_channels;             // one node; 0: no NVLS
 };
 
 const std::vector<NcclArchitecture>& nccl_architectures() {
   const double inf = std::numeric_limits<double>::infinity();
   const Bytes mib32 = Bytes{32} << 20, kib16 = Bytes{16} << 10;
   static const std::vector<NcclArchitecture> table{
-      {"nccl", 141e9, 0.85, P2pChannels{1, 16, mib32, 2, {40e9, inf, 12.45e9}, kib16, 16}, 24},
-      {"nccl-volta", 39e9, std::nullopt, std::nullopt, 0},
-      {"nccl-ampere", 87.7e9, std::nullopt, P2pChannels{1, 8, mib32, 2, {24.4e9, inf, inf}, kib16, 16}, 24},
-      {"nccl-blackwell", 2 * 141e9, 0.74, std::nullopt, 0},
+      {"nccl", 141e9, 0.85, P2pChannels{1, 16, mib32, 2, {40e9, inf, 12.45e9}, kib16, 16}, 24, 16},
+      {"nccl-volta", 39e9, std::nullopt, std::nullopt, 0, 0},
+      {"nccl-ampere", 87.7e9, std::nullopt, P2pChannels{1, 8, mib32, 2, {24.4e9, inf, inf}, kib16, 16}, 24, 0},
+      {"nccl-blackwell", 2 * 141e9, 0.74, std::nullopt, 0, 24},
   };
   return table;
 }
@@ -118,6 +122,7 @@ LibraryProfile nccl_library(const NcclArchitecture& arch) {
   LibraryProfile p;
   p.thread_launch = kNcclThreadLaunch;
   p.collective_channels = arch.collective_channels;
+  p.nvls_channels = arch.nvls_channels;
   if (arch.nvls_efficiency) p.in_switch = ProtocolCosts{0, {us(25.0), 0, us(14.0)}, *arch.nvls_efficiency};
   p.p2p = arch.p2p;
   p.name = arch.name;
@@ -148,7 +153,9 @@ LibraryProfile nccl_library(const NcclArchitecture& arch) {
 //   - Tree LL128 moves 120/128 of the Tree share across nodes: 0.92 x 120/128 = 0.8625;
 //   - a ring's LL moves a quarter of busBw in every collective (ll_share 1/2).
 // A cluster's profile is its GPU's with its host's rules: the DGX H100 (Xeon 8480C) and DGX
-// B200 (Xeon 8570) have Intel hosts, the DGX A100 an AMD EPYC 7742 (Rome). Not modelled:
+// B200 (Xeon 8570) have Intel hosts, the DGX A100 an AMD EPYC 7742 (Rome). Its collective
+// channels follow the NICs NCCL's search finds rings through, not the node's NVLink count:
+// not known, so a row shows the rings the simulator runs; NVLS keeps its own. Not modelled:
 // NCCL's x1.4 latency of multi-node Ring/Simple AllReduce at large sizes, and the Tree
 // network latencies it charges with one GPU per node.
 struct NcclHost {
@@ -162,13 +169,14 @@ struct NcclCluster {
   const char* name;
   const char* architecture;  // its row of nccl_architectures()
   NcclHost host;
+  std::uint32_t nvls_channels;  // across nodes; 0: the architecture's
 };
 
 const std::vector<NcclCluster>& nccl_clusters() {
   static const std::vector<NcclCluster> table{
-      {"nccl-hopper-multinode", "nccl", kIntelHost},
-      {"nccl-ampere-multinode", "nccl-ampere", kAmdHost},
-      {"nccl-blackwell-multinode", "nccl-blackwell", kIntelHost},
+      {"nccl-hopper-multinode", "nccl", kIntelHost, 0},
+      {"nccl-ampere-multinode", "nccl-ampere", kAmdHost, 0},
+      {"nccl-blackwell-multinode", "nccl-blackwell", kIntelHost, 32},  // NVLS_NCHANNELS_SM100
   };
   return table;
 }
@@ -180,6 +188,8 @@ LibraryProfile nccl_cluster_library(const NcclCluster& cluster) {
   });
   LibraryProfile p = nccl_library(*arch);
   p.name = cluster.name;
+  p.collective_channels = 0;  // across nodes they follow the NICs: not known
+  if (cluster.nvls_channels > 0) p.nvls_channels = cluster.nvls_channels;
   const TimePs overhead = us(cluster.host.net_overhead_us);
   for (auto& [protocol, costs] : p.protocols) {
     const TimePs floor = protocol == Protocol::kSimple ? 3 * overhead : overhead;
@@ -294,6 +304,10 @@ std::vector<std::pair<std::string, std::string>> describe_library(const LibraryP
     lines.emplace_back("channels", "a collective runs on up to " + std::to_string(profile.collective_channels) +
                                        ", fewer for small sizes");
   }
+  if (profile.nvls_channels > 0) {
+    lines.emplace_back("nvls", "an in-switch collective runs on " + std::to_string(profile.nvls_channels) +
+                                   " channels, whatever its size");
+  }
   if (profile.estimate) lines.emplace_back("estimate", "chosen as library " + profile.estimate->name + " would");
   return lines;
 }
@@ -360,6 +374,13 @@ std::uint32_t nccl_call_channels(std::uint32_t channels, Bytes bytes, AlgorithmK
   // The loop stops at the most channels nc <= all with nc x threads x threshold <= bytes.
   const std::uint64_t fit = bytes / (threads * threshold);
   return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(fit, 1, all));
+}
+
+std::uint32_t LibraryProfile::call_channels(Bytes bytes, AlgorithmKind algorithm, std::optional<Protocol> protocol,
+                                            std::size_t ranks) const {
+  const bool own_nvls = reduces_in_switch(algorithm) && nvls_channels > 0;
+  if (collective_channels == 0 && !own_nvls) return 0;
+  return nccl_call_channels(own_nvls ? nvls_channels : collective_channels, bytes, algorithm, protocol, ranks);
 }
 
 void LibraryProfile::estimate_as(const LibraryProfile& start) {

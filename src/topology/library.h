@@ -219,6 +219,16 @@ struct LibraryProfile {
   /// NCCL_DEBUG=INFO prints "Channel 23/24"): what a call runs on at most
   /// (nccl_call_channels). 0: not known, a call counts as one channel.
   std::uint32_t collective_channels = 0;
+  /// The channels of an in-switch (NVLS) call, where the library gives it its own count
+  /// (NCCL's comm->nvlsChannels: NVLS_NCHANNELS_SM90 16 on Hopper; on Blackwell 24 inside
+  /// one node, 32 across nodes; src/transport/nvls.cc), whatever the size. 0: as
+  /// collective_channels.
+  std::uint32_t nvls_channels = 0;
+  /// The channels one collective call of `bytes` runs on, as NCCL_DEBUG=INFO would tell
+  /// ("channel{Lo..Hi}"): nccl_call_channels of collective_channels, nvls_channels for an
+  /// in-switch run. 0 where the profile does not know its communicator's channels.
+  std::uint32_t call_channels(Bytes bytes, AlgorithmKind algorithm, std::optional<Protocol> protocol,
+                              std::size_t ranks) const;
   /// The least time between the calls of a thread driving `gpus` GPUs (0 for none), for a
   /// call on `channels` channels.
   TimePs thread_issue_ps(std::size_t gpus, std::uint32_t channels) const {

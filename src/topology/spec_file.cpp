@@ -348,19 +348,29 @@ LibraryProfile protocols_from_spec(const spec::LibrarySpec& spec, const std::str
   return profile;
 }
 
-// The first of a block's thread launch fields it gives (with collective_channels), if any.
+// The first of a block's thread launch fields it gives (with the channel counts), if any.
 std::optional<std::string> thread_launch_field(const spec::LibrarySpec& spec) {
   if (!spec.thread_launch().empty()) return "thread_launch";
   if (!spec.thread_launch_per_gpu().empty()) return "thread_launch_per_gpu";
   if (!spec.thread_launch_per_channel().empty()) return "thread_launch_per_channel";
   if (spec.collective_channels() > 0) return "collective_channels";
+  if (spec.nvls_channels() > 0) return "nvls_channels";
   return std::nullopt;
 }
 
 // NCCL's most channels a communicator has (MAXCHANNELS, src/include/device.h).
 constexpr std::uint32_t kMaxCollectiveChannels = 64;
 
-// The thread_launch terms and collective_channels a block gives, over the profile's.
+// A channel count a block gives (0: left out) over the profile's `out`.
+void read_channels(std::uint32_t given, const std::string& where, std::uint32_t& out) {
+  if (given > kMaxCollectiveChannels) {
+    throw InputError(where + ": " + std::to_string(given) + " is more than NCCL's " +
+                     std::to_string(kMaxCollectiveChannels));
+  }
+  if (given > 0) out = given;
+}
+
+// The thread_launch terms and channel counts a block gives, over the profile's.
 void read_thread_launch(const spec::LibrarySpec& spec, const std::string& where, LibraryProfile& profile) {
   const auto field = thread_launch_field(spec);
   if (!field) return;
@@ -372,11 +382,8 @@ void read_thread_launch(const spec::LibrarySpec& spec, const std::string& where,
   read(spec.thread_launch(), "thread_launch", launch.per_call_ps);
   read(spec.thread_launch_per_gpu(), "thread_launch_per_gpu", launch.per_gpu_ps);
   read(spec.thread_launch_per_channel(), "thread_launch_per_channel", launch.per_channel_ps);
-  if (spec.collective_channels() > kMaxCollectiveChannels) {
-    throw InputError(where + ".collective_channels: " + std::to_string(spec.collective_channels()) +
-                     " is more than NCCL's " + std::to_string(kMaxCollectiveChannels));
-  }
-  if (spec.collective_channels() > 0) profile.collective_channels = spec.collective_channels();
+  read_channels(spec.collective_channels(), where + ".collective_channels", profile.collective_channels);
+  read_channels(spec.nvls_channels(), where + ".nvls_channels", profile.nvls_channels);
 }
 
 // The profile a `library` block describes, without its estimate.

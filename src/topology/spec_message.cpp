@@ -138,6 +138,7 @@ pb::LibrarySpec library_message(const LibraryProfile& profile) {
   if (launch.per_gpu_ps > 0) out.set_thread_launch_per_gpu(time_text(launch.per_gpu_ps));
   if (launch.per_channel_ps > 0) out.set_thread_launch_per_channel(time_text(launch.per_channel_ps));
   if (profile.collective_channels > 0) out.set_collective_channels(profile.collective_channels);
+  if (profile.nvls_channels > 0) out.set_nvls_channels(profile.nvls_channels);
   if (profile.estimate) {  // its costs alone: the channels a send runs on are the profile's
     *out.mutable_estimate() = library_message(*profile.estimate);
     out.mutable_estimate()->clear_p2p();
@@ -147,6 +148,7 @@ pb::LibrarySpec library_message(const LibraryProfile& profile) {
     out.mutable_estimate()->clear_thread_launch_per_gpu();
     out.mutable_estimate()->clear_thread_launch_per_channel();
     out.mutable_estimate()->clear_collective_channels();
+    out.mutable_estimate()->clear_nvls_channels();
   }
   return out;
 }

@@ -119,10 +119,12 @@ void CollectiveMeetings::start(Meeting& m, NodeRef last) {
     const std::optional<Protocol> protocol = protocol_for(s.collective, algorithm, s.bytes, spanned);
     const std::size_t chunks =
         m.schedule ? chunks_for(s.collective, algorithm, s.bytes, protocol, spanned, *m.schedule) : 1;
-    chosen = choices_.emplace(key, Choice{algorithm, protocol, chunks}).first;
+    const std::uint32_t channels = collective_call_channels(spanned, s.collective, algorithm, s.bytes, protocol,
+                                                            options_.library, model_for(spanned).channels);
+    chosen = choices_.emplace(key, Choice{algorithm, protocol, chunks, channels}).first;
   }
   const std::optional<Protocol> protocol = chosen->second.protocol;
-  record_start(m, s, algorithm, protocol);
+  record_start(m, s, chosen->second);
   const ProtocolCosts costs = options_.library.costs(s.collective, algorithm, protocol);
   if (reduces_in_switch(algorithm)) {
     make_in_switch_run(m, group, algorithm, s.bytes, costs);
@@ -221,11 +223,10 @@ std::size_t CollectiveMeetings::chunks_for(CollectiveKind kind, AlgorithmKind al
   return chunks_within_limits(schedule, least_time_chunks(spanned, kind, algorithm, bytes, model));
 }
 
-void CollectiveMeetings::record_start(Meeting& m, const WorkloadNode& s, AlgorithmKind algorithm,
-                                      std::optional<Protocol> protocol) {
+void CollectiveMeetings::record_start(Meeting& m, const WorkloadNode& s, const Choice& choice) {
   m.collective = collectives_.size();
   ReplayedCollective& c = collectives_.emplace_back();
-  c.call = {s.collective, s.group, m.members.size(), s.bytes, algorithm, protocol};
+  c.call = {s.collective, s.group, m.members.size(), s.bytes, choice.algorithm, choice.protocol, choice.channels};
   c.first_rank = m.members.front();
   c.first_node = *m.node_of_member.front();
   c.start_ps = engine_.now();

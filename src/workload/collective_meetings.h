@@ -84,6 +84,7 @@ class CollectiveMeetings {
     AlgorithmKind algorithm;
     std::optional<Protocol> protocol;
     std::size_t chunks;
+    std::uint32_t channels;  // collective_call_channels
   };
   AlgorithmKind algorithm_for(const WorkloadNode& s, const Topology& spanned) const;
   std::optional<Protocol> protocol_for(CollectiveKind kind, AlgorithmKind algorithm, Bytes bytes,
@@ -100,7 +101,7 @@ class CollectiveMeetings {
   void make_in_switch_run(Meeting& m, std::size_t group, AlgorithmKind algorithm, Bytes bytes,
                           const ProtocolCosts& costs);
   void member_done(Meeting& m, std::size_t member);
-  void record_start(Meeting& m, const WorkloadNode& s, AlgorithmKind algorithm, std::optional<Protocol> protocol);
+  void record_start(Meeting& m, const WorkloadNode& s, const Choice& choice);
 
   const Workload& workload_;
   const Topology& topology_;

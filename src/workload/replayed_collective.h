@@ -26,6 +26,7 @@ struct CollectiveCall {
   Bytes bytes = 0;                   // the nccl-tests size (WorkloadNode::bytes)
   AlgorithmKind algorithm = AlgorithmKind::kRing;
   std::optional<Protocol> protocol;  // the library's (asked for, or its choice); none if ideal
+  std::uint32_t channels = 1;        // what it ran on (collective_call_channels)
 
   auto operator<=>(const CollectiveCall&) const = default;
 };

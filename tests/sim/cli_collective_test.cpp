@@ -66,27 +66,28 @@ TEST(CliCollective, BusBandwidthFollowsNcclTests) {
   ASSERT_EQ(r.status, 0) << r.err;
   // The rows of commsim sweep: point,topology,kind,npus,shape,link_GBps,link_latency_us,
   // nic_GBps,nic_latency_us,library,rank_order,overhead_us,collective,algorithm,protocol,
-  // size_bytes,sim_time_us,model_time_us,sim_over_model,lower_bound_us,algbw_GBps,busbw_GBps.
+  // channels,size_bytes,sim_time_us,model_time_us,sim_over_model,lower_bound_us,algbw_GBps,
+  // busbw_GBps.
   const auto header = csv_line(read_file(csv), 0);
-  ASSERT_EQ(header.size(), 22u);
-  EXPECT_EQ(header[16], "sim_time_us");
+  ASSERT_EQ(header.size(), 23u);
+  EXPECT_EQ(header[17], "sim_time_us");
   const auto row = csv_line(read_file(csv), 1);
-  ASSERT_EQ(row.size(), 22u);
-  EXPECT_EQ((std::vector<std::string>(row.begin(), row.begin() + 16)),
+  ASSERT_EQ(row.size(), 23u);
+  EXPECT_EQ((std::vector<std::string>(row.begin(), row.begin() + 17)),
             (std::vector<std::string>{"0", "h100-nvswitch-node", "switch", "8", "8", "450.000", "0.250", "-",
-                                      "-", "ideal", "linear", "0.000", "allreduce", "ring", "-", "67108864"}));
-  EXPECT_NEAR(std::stod(row[21]) / std::stod(row[20]), 14.0 / 8, 1e-5);
+                                      "-", "ideal", "linear", "0.000", "allreduce", "ring", "-", "1", "67108864"}));
+  EXPECT_NEAR(std::stod(row[22]) / std::stod(row[21]), 14.0 / 8, 1e-5);
   // Ring on the NVSwitch node: 14 steps of 0.5 us + 2 x 7/8 x 64 MiB / 450 GB/s. At 450 GB/s
   // a transfer is not a whole number of picoseconds; each of the 14 steps rounds to the
   // clock's 1 ps, so the two agree within 14 ps.
-  EXPECT_NEAR(std::stod(row[16]), 14 * 0.5 + 1.75 * 67108864 / 450e9 * 1e6, 14e-6);
-  EXPECT_NEAR(std::stod(row[18]), 1.0, 1e-8);
+  EXPECT_NEAR(std::stod(row[17]), 14 * 0.5 + 1.75 * 67108864 / 450e9 * 1e6, 14e-6);
+  EXPECT_NEAR(std::stod(row[19]), 1.0, 1e-8);
 
   // AllGather's size is the gathered output, rounded down to p floats as nccl-tests does.
   const CliResult ag = run_commsim({"collective", "--collective", "allgather", "--algorithm", "ring",
                                     "--size", "1000", "--csv", csv});
   ASSERT_EQ(ag.status, 0) << ag.err;
-  EXPECT_EQ(csv_line(read_file(csv), 1)[15], "992");
+  EXPECT_EQ(csv_line(read_file(csv), 1)[16], "992");
   EXPECT_NE(ag.out.find("         992           31  float"), std::string::npos) << ag.out;
 }
 
@@ -117,12 +118,12 @@ TEST(CliCollective, AThreadDrivingEightGpusIssuesACallPerChannelItRunsOn) {
                        "channel it runs on\n"),
             std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("       32768         8192  float       ring      ll       33.70     0.97     1.70       33.70     "
+  EXPECT_NE(r.out.find("       32768         8192  float       ring      ll    1       33.70     0.97     1.70       33.70     "
                        "1.0000"),
             std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("      262144        65536  float       ring      ll       51.06"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("     1048576       262144  float       ring      ll       90.74"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("      262144        65536  float       ring      ll    8       51.06"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("     1048576       262144  float       ring      ll   24       90.74"), std::string::npos) << r.out;
   // A library file with more channels than NCCL has: commsim: error, exit 2, before any work.
   const std::string too_many = tmp_path("too-many-channels.textproto");
   write_file(too_many, "name: \"nccl\"\ncollective_channels: 65\n");
@@ -145,7 +146,7 @@ TEST(CliCollective, NcclLibraryShowsTheProtocolOfEachSize) {
   // 1 KiB on 8 GPUs: LL, 6.6 us + 14 x (0.6 us + 0.5 us of NVSwitch hops) + 14 x 128 B at
   // min(0.25 x 450, 141) GB/s (an AllReduce's LL moves a quarter of the link) = 22.0 + 0.0159
   // = 22.02 us.
-  EXPECT_NE(r.out.find("        1024          256  float      ll       22.02"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("        1024          256  float      ll    1       22.02"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("  1073741824    268435456  float  simple"), std::string::npos) << r.out;
   const CliResult forced = run_commsim({"collective", "--topology-file", datasheet_h100(), "--algorithm", "ring",
                                         "--library", "nccl", "--protocol", "LL128", "--size", "1K"});
@@ -179,7 +180,7 @@ TEST(CliCollective, NcclLibraryShowsTheProtocolOfEachSize) {
   const CliResult estimated = run_commsim({"collective", "--topology-file", datasheet_h100(), "--algorithm", "ring",
                                            "--library-file", slow_ll, "--size", "1K", "--verbose"});
   ASSERT_EQ(estimated.status, 0) << estimated.err;
-  EXPECT_NE(estimated.out.find("        1024          256  float      ll      122.02"), std::string::npos)
+  EXPECT_NE(estimated.out.find("        1024          256  float      ll    1      122.02"), std::string::npos)
       << estimated.out;
   EXPECT_NE(estimated.out.find("# chosen by the estimate of library nccl-estimate\n"), std::string::npos)
       << estimated.out;
@@ -200,14 +201,40 @@ TEST(CliCollective, NcclAlgorithmIsWhatNcclWouldPick) {
   const CliResult r = run_commsim({"collective", "--topology-file", datasheet_h100(), "--library", "nccl", "--sizes", "1M:1G"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("# algorithm nccl: model of the algorithm NCCL would pick"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("     1048576       262144  float       ring      ll       38.31"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("  1073741824    268435456  float       ring  simple     4238.66"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("     1048576       262144  float       ring      ll   24       38.31"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  1073741824    268435456  float       ring  simple   24     4238.66"), std::string::npos) << r.out;
   // The same choice on request, and the protocol may still be forced: under Simple the ring,
   // 8.4 + 14 x (3.4 + 0.5) us + 1.75 n / 450 GB/s = 67.08 us at 1 MiB, beats NCCL's tree,
   // on one node a chain through its 8 GPUs and back, 14 steps of 4.0 + 0.5 us.
   const CliResult forced = run_commsim({"collective", "--topology-file", datasheet_h100(), "--library", "nccl",
                                         "--algorithm", "nccl", "--protocol", "simple", "--size", "1M"});
-  EXPECT_NE(forced.out.find("float       ring  simple       67.08"), std::string::npos) << forced.out;
+  EXPECT_NE(forced.out.find("float       ring  simple   24       67.08"), std::string::npos) << forced.out;
+}
+
+TEST(CliCollective, EachRowSaysTheChannelsItRunsOn) {
+  // As NCCL_DEBUG=INFO's channel{Lo..Hi}: a ring LL AllReduce on 8 ranks runs on one channel
+  // per 512 threads x 64 B = 32 KiB (1 at 32 KiB, 8 at 256 KiB), all 24 of the H100
+  // communicator from 768 KiB; NVLS on its own 16 (NVLS_NCHANNELS_SM90) at any size.
+  const CliResult r = run_commsim({"collective", "--sizes", "32K:64M"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("       32768         8192  float       ring      ll    1 "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("      131072        32768  float       ring      ll    4 "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("      262144        65536  float       nvls  simple   16 "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("    67108864     16777216  float       nvls  simple   16 "), std::string::npos) << r.out;
+  // --channels 4 caps the communicator (NCCL_MAX_CTAS=4), NVLS's too; and a thread driving
+  // 8 A100s launches 4 channels a GPU at 256 KiB, not 8: 2.1 + 8 x (3.64 + 4 x 0.31) =
+  // 41.14 us, not 51.06.
+  const CliResult capped = run_commsim({"collective", "--sizes", "64K:64M", "--channels", "4"});
+  ASSERT_EQ(capped.status, 0) << capped.err;
+  EXPECT_NE(capped.out.find("       65536        16384  float       ring      ll    2 "), std::string::npos)
+      << capped.out;
+  EXPECT_NE(capped.out.find("    67108864     16777216  float       nvls  simple    4 "), std::string::npos)
+      << capped.out;
+  const CliResult thread = run_commsim({"collective", "--topology-file", source_path("topologies/a100-nvswitch-node.textproto"),
+                                        "--size", "256K", "--gpus-per-thread", "8", "--channels", "4"});
+  ASSERT_EQ(thread.status, 0) << thread.err;
+  EXPECT_NE(thread.out.find("      262144        65536  float       ring      ll    4       41.14"), std::string::npos)
+      << thread.out;
 }
 
 TEST(CliP2p, NcclLibraryIsOneCallPerSendRecv) {

@@ -113,6 +113,8 @@ TEST(CliOutput, TopoShowsTheSystemAndItsLibrary) {
            "  alltoall    bandwidth x 0.96\n",
            "  ll share    allreduce x 0.5, reduce x 0.5, allgather x 0.667, reducescatter x 0.667, broadcast x 0.667 "
            "on ll's efficiency\n",
+           "  channels    a collective runs on up to 24, fewer for small sizes\n",
+           "  nvls        an in-switch collective runs on 16 channels, whatever its size\n",
        }) {
     EXPECT_NE(r.out.find(line), std::string::npos) << line << "\nin\n" << r.out;
   }

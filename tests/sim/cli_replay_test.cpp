@@ -64,12 +64,12 @@ TEST(CliReplay, LibraryCostsApplyToEveryCollective) {
   ASSERT_EQ(ll.status, 0) << ll.err;
   EXPECT_NE(ll.out.find("# total time 1065.916 us"), std::string::npos) << ll.out;
   // The collective's row names the protocol each run took; busbw = 64 MiB / t x 2(8-1)/8.
-  EXPECT_NE(nccl.out.find("\n      1     allreduce      all      8     67108864               ring   simple     323.979"
+  EXPECT_NE(nccl.out.find("\n      1     allreduce      all      8     67108864               ring   simple   24     323.979"
                           "     323.979     323.979      323.979   207.14   362.49\n"),
             std::string::npos)
       << nccl.out;
-  EXPECT_NE(ll.out.find("   ring       ll    1065.916"), std::string::npos) << ll.out;
-  EXPECT_NE(ideal.out.find("   ring        -     267.979"), std::string::npos) << ideal.out;
+  EXPECT_NE(ll.out.find("   ring       ll   24    1065.916"), std::string::npos) << ll.out;
+  EXPECT_NE(ideal.out.find("   ring        -    1     267.979"), std::string::npos) << ideal.out;
 }
 
 // tests/data/two-groups.textproto: two groups of two, then all four ranks.
@@ -91,7 +91,7 @@ TEST(CliReplay, AllToAllAcrossNodesRunsOnTheP2pChannelsAsCollectiveSays) {
   ASSERT_EQ(collective.status, 0) << collective.err;
   // 8.4 us call + 14 us network step + 1 us of links + 2^29 B / 24.9 GB/s = 21584.48 us.
   EXPECT_NE(replay.out.find("# total time 21584.481 us\n"), std::string::npos) << replay.out;
-  EXPECT_NE(collective.out.find("  1073741824    134217728  float     direct  simple    21584.48    49.75    24.87"),
+  EXPECT_NE(collective.out.find("  1073741824    134217728  float     direct  simple    2    21584.48    49.75    24.87"),
             std::string::npos)
       << collective.out;
 }
@@ -110,31 +110,32 @@ TEST(CliReplay, EachCollectiveWithItsGroupAlgorithmTimeAndBandwidth) {
   const CliResult r = run_commsim({"replay", "--trace", trace, "--topology", "ring", "--npus", "4", "--bandwidth",
                                    "100GB/s", "--latency", "1us", "--collectives-csv", csv, "--collectives-json", json});
   ASSERT_EQ(r.status, 0) << r.err;
-  // One row per (collective, group, size, algorithm, protocol), the most total time first.
-  EXPECT_NE(r.out.find("# collectives: 4 run, 3 distinct (collective, group, size, algorithm, protocol), the most "
-                       "total time first\n"),
+  // One row per (collective, group, size, algorithm, protocol, channels), the most total time
+  // first.
+  EXPECT_NE(r.out.find("# collectives: 4 run, 3 distinct (collective, group, size, algorithm, protocol, channels), "
+                       "the most total time first\n"),
             std::string::npos)
       << r.out;
   const std::string rows =
-      "      1     allreduce      all      4      4194304               ring        -      68.915      68.915      "
+      "      1     allreduce      all      4      4194304               ring        -    1      68.915      68.915      "
       "68.915       68.915    60.86    91.29\n"
-      "      2     allreduce     left      2      1048576               ring        -      12.486      12.486      "
+      "      2     allreduce     left      2      1048576               ring        -    1      12.486      12.486      "
       "12.486       24.972    83.98    83.98\n"
-      "      1     allgather    right      2      4194304               ring        -      21.972      21.972      "
+      "      1     allgather    right      2      4194304               ring        -    1      21.972      21.972      "
       "21.972       21.972   190.90    95.45\n";
   EXPECT_NE(r.out.find(rows), std::string::npos) << r.out;
   // Each collective in the order it started, named by its group's first member's node.
   EXPECT_EQ(read_file(csv),
-            "index,rank,node,name,collective,group,ranks,size_bytes,algorithm,protocol,start_us,time_us,algbw_GBps,"
-            "busbw_GBps\n"
-            "0,0,1,ar1,allreduce,left,2,1048576,ring,-,0.000000,12.485760,83.981752,83.981752\n"
-            "1,2,2,ag,allgather,right,2,4194304,ring,-,10.000000,21.971520,190.897307,95.448654\n"
-            "2,0,2,ar2,allreduce,left,2,1048576,ring,-,12.485760,12.485760,83.981752,83.981752\n"
-            "3,0,3,all,allreduce,all,4,4194304,ring,-,31.971520,68.914560,60.862378,91.293567\n");
+            "index,rank,node,name,collective,group,ranks,size_bytes,algorithm,protocol,channels,start_us,time_us,"
+            "algbw_GBps,busbw_GBps\n"
+            "0,0,1,ar1,allreduce,left,2,1048576,ring,-,1,0.000000,12.485760,83.981752,83.981752\n"
+            "1,2,2,ag,allgather,right,2,4194304,ring,-,1,10.000000,21.971520,190.897307,95.448654\n"
+            "2,0,2,ar2,allreduce,left,2,1048576,ring,-,1,12.485760,12.485760,83.981752,83.981752\n"
+            "3,0,3,all,allreduce,all,4,4194304,ring,-,1,31.971520,68.914560,60.862378,91.293567\n");
   const std::string lines = read_file(json);
   EXPECT_EQ(lines.substr(0, lines.find('\n') + 1),
             "{\"index\":0,\"rank\":0,\"node\":1,\"name\":\"ar1\",\"collective\":\"allreduce\",\"group\":\"left\","
-            "\"ranks\":2,\"size_bytes\":1048576,\"algorithm\":\"ring\",\"protocol\":null,\"start_us\":0.000000,"
+            "\"ranks\":2,\"size_bytes\":1048576,\"algorithm\":\"ring\",\"protocol\":null,\"channels\":1,\"start_us\":0.000000,"
             "\"time_us\":12.485760,\"algbw_GBps\":83.981752,\"busbw_GBps\":83.981752}\n");
   EXPECT_EQ(std::count(lines.begin(), lines.end(), '\n'), 4);
 }
@@ -189,7 +190,7 @@ TEST(CliReplay, ChakraGroupFileBesideTheTraceIsFoundAndSaid) {
   own.insert(own.end(), kRing4.begin(), kRing4.end());
   ASSERT_EQ(run_commsim(own).status, 0);
   EXPECT_EQ(read_file(chakra_csv), read_file(own_csv));
-  EXPECT_NE(read_file(chakra_csv).find("\n1,2,2,ag,allgather,right,2,4194304,ring,-,10.000000,21.971520,"),
+  EXPECT_NE(read_file(chakra_csv).find("\n1,2,2,ag,allgather,right,2,4194304,ring,-,1,10.000000,21.971520,"),
             std::string::npos);
 
   // A file given with --comm-groups is read instead, and named without "found".

@@ -155,14 +155,15 @@ TEST(Sweep, ARowSaysEveryParameterOfItsTopology) {
   p.sim_ps = 2'500'000;
   p.model_s = 2.5e-6;
   p.sim_over_model = 1;
+  p.channels = 3;
   EXPECT_EQ(sweep_csv_row(7, facts, {"nccl", "random:1", 2'000'000}, CollectiveKind::kAllGather, p),
-            "7," + facts.name + ",hierarchical,8,4x2,450.000,0.250,50.000,1.000,nccl,random:1,2.000,allgather,hierarchical,-,1024,"
+            "7," + facts.name + ",hierarchical,8,4x2,450.000,0.250,50.000,1.000,nccl,random:1,2.000,allgather,hierarchical,-,3,1024,"
             "2.500000,2.500000,1.000000000,0.000000,0.000000,0.000000");
   // The same row as JSON: names as keys, numbers as numbers, "-" as null.
   EXPECT_EQ(sweep_json_row(sweep_csv_header(), sweep_csv_row(7, facts, {"nccl", "random:1", 2'000'000}, CollectiveKind::kAllGather, p)),
             "{\"point\":7,\"topology\":\"" + facts.name + "\",\"kind\":\"hierarchical\",\"npus\":8,\"shape\":\"4x2\","
             "\"link_GBps\":450.000,\"link_latency_us\":0.250,\"nic_GBps\":50.000,\"nic_latency_us\":1.000,"
-            "\"library\":\"nccl\",\"rank_order\":\"random:1\",\"overhead_us\":2.000,\"collective\":\"allgather\",\"algorithm\":\"hierarchical\",\"protocol\":null,"
+            "\"library\":\"nccl\",\"rank_order\":\"random:1\",\"overhead_us\":2.000,\"collective\":\"allgather\",\"algorithm\":\"hierarchical\",\"protocol\":null,\"channels\":3,"
             "\"size_bytes\":1024,\"sim_time_us\":2.500000,\"model_time_us\":2.500000,\"sim_over_model\":1.000000000,"
             "\"lower_bound_us\":0.000000,\"algbw_GBps\":0.000000,\"busbw_GBps\":0.000000}");
 }

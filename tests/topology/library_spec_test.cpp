@@ -241,17 +241,21 @@ TEST(LibrarySpec, ThreadLaunch) {
   const std::string ring(kRing);
   const LibraryProfile l =
       parse_topology_spec(ring + R"( library { name: "nccl" thread_launch: "1us" thread_launch_per_gpu: "2us"
-                                       thread_launch_per_channel: "500ns" collective_channels: 4 })",
+                                       thread_launch_per_channel: "500ns" collective_channels: 4
+                                       nvls_channels: 6 })",
                           "s", false)
           .library();
   EXPECT_EQ(l.thread_issue_ps(3, 2), ps_from_us(1 + 3 * (2 + 2 * 0.5)));
   EXPECT_EQ(l.collective_channels, 4u);
+  EXPECT_EQ(l.nvls_channels, 6u);
   const LibraryProfile built_in = parse_topology_spec(ring + R"( library { name: "nccl" })", "s", false).library();
   EXPECT_EQ(built_in.thread_issue_ps(2, 1), ps_from_ns(10000));
   EXPECT_EQ(built_in.collective_channels, 24u);
+  EXPECT_EQ(built_in.nvls_channels, 16u);
   const LibraryProfile read_back = library_from_spec(library_message(l), "test");
   EXPECT_EQ(read_back.thread_launch, l.thread_launch);
   EXPECT_EQ(read_back.collective_channels, 4u);
+  EXPECT_EQ(read_back.nvls_channels, 6u);
   // Each bad block, and what its error says.
   const std::vector<std::pair<std::string, std::string>> bad{
       {R"(name: "nccl" thread_launch_per_channel: "slow")", "library.thread_launch_per_channel"},
@@ -259,6 +263,10 @@ TEST(LibrarySpec, ThreadLaunch) {
       {R"(name: "nccl" estimate { name: "nccl" collective_channels: 8 })",
        "library.estimate.collective_channels: an estimate has no thread launch cost"},
       {R"(name: "nccl" collective_channels: 4000000000)", "library.collective_channels: 4000000000 is more than NCCL's 64"},
+      {R"(name: "nccl" nvls_channels: 65)", "library.nvls_channels: 65 is more than NCCL's 64"},
+      {R"(name: "ideal" nvls_channels: 16)", "library.nvls_channels: the ideal library has no calls to launch"},
+      {R"(name: "nccl" estimate { name: "nccl" nvls_channels: 8 })",
+       "library.estimate.nvls_channels: an estimate has no thread launch cost"},
       {R"(name: "nccl" thread_launch_per_gpu: "fast")", "library.thread_launch_per_gpu"},
       {R"(name: "ideal" thread_launch: "2us")", "library.thread_launch: the ideal library has no calls to launch"},
       {R"(name: "nccl" estimate { name: "nccl" thread_launch: "2us" })",
