@@ -74,7 +74,7 @@ std::vector<Message> round_of_sends(const ParallelConfig& parallel, const Traffi
 // library pipelines, as the replay of the simulated step runs them.
 CostedTraffic cost_collective(const Topology& spanned, const TrafficEntry& e, const LibraryProfile& library,
                               TimePs overhead_ps) {
-  CostedTraffic best{e, std::nullopt, std::nullopt, 0, 0};
+  CostedTraffic best{e, std::nullopt, std::nullopt, std::nullopt, 0, 0};
   ModelOptions model;
   model.overhead_s = seconds_from_ps(overhead_ps);
   model.channels = default_channels(spanned, library);
@@ -92,24 +92,34 @@ CostedTraffic cost_collective(const Topology& spanned, const TrafficEntry& e, co
       with_costs.chunks = least_time_chunks(spanned, *e.collective, algorithm, e.bytes_per_op, with_costs);
     }
     const double time_s = collective_cost(spanned, *e.collective, algorithm, e.bytes_per_op, with_costs).time_s(0);
-    if (!best.algorithm || time_s < best.time_per_op_s) best = {e, algorithm, protocol, time_s, 0};
+    if (!best.algorithm || time_s < best.time_per_op_s) best = {e, algorithm, protocol, std::nullopt, time_s, 0};
   }
   COMMSIM_CHECK(best.algorithm.has_value(), "no algorithm for " + std::string(collective_name(*e.collective)));
+  if (!library.ideal()) {
+    best.channels = collective_call_channels(spanned, *e.collective, *best.algorithm, e.bytes_per_op, best.protocol,
+                                             library, model.channels);
+  }
   return best;
 }
 
 CostedTraffic cost_operation(const Topology& topology, const ParallelConfig& parallel, const TrafficEntry& e,
                              const LibraryProfile& library, TimePs overhead_ps) {
-  CostedTraffic c{e, std::nullopt, std::nullopt, 0, 0};
+  CostedTraffic c{e, std::nullopt, std::nullopt, std::nullopt, 0, 0};
   const std::vector<Rank> group = operation_group(parallel, e);
   if (e.collective) {
     c = cost_collective(group_topology(topology, group), e, library, overhead_ps);
   } else {
     const std::vector<Message> sends = round_of_sends(parallel, e, group);
     c.protocol = p2p_protocol(topology, sends, overhead_ps, library);
+    const Message* slowest = nullptr;
     for (const Message& m : sends) {
-      c.time_per_op_s =
-          std::max(c.time_per_op_s, p2p_message_model_s(topology, m, overhead_ps, library.costs(c.protocol), library));
+      const double time_s = p2p_message_model_s(topology, m, overhead_ps, library.costs(c.protocol), library);
+      if (!slowest || time_s > c.time_per_op_s) slowest = &m;
+      c.time_per_op_s = std::max(c.time_per_op_s, time_s);
+    }
+    if (library.p2p && slowest) {
+      c.channels = library.p2p->channels(slowest->bytes, topology.route_class(topology.route(slowest->src, slowest->dst)),
+                                         topology.npu_count());
     }
   }
   c.time_per_step_s = c.time_per_op_s * static_cast<double>(e.ops_per_step);

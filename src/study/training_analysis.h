@@ -50,6 +50,9 @@ struct CostedTraffic {
   TrafficEntry entry;
   std::optional<AlgorithmKind> algorithm;  // collectives: what NCCL's choice runs
   std::optional<Protocol> protocol;
+  /// The channels it runs on under a library (collective_call_channels; a send's P2P
+  /// channels, the slowest send's); empty under ideal.
+  std::optional<std::uint32_t> channels;
   double time_per_op_s = 0;
   double time_per_step_s = 0;              // x ops_per_step
 };
