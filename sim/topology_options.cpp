@@ -183,7 +183,9 @@ po::options_description library_options(bool with_channels) {
   if (with_channels) {
     add_option(o, "channels", "C",
                "rings (and under a library trees, at least 2) at once, ring c entering each node at GPU c "
-               "(rail-aligned); default: under a library on a hierarchical topology one per GPU of a node, else 1");
+               "(rail-aligned); under a library that knows its communicator's channels, also the most a call runs "
+               "on (the ch column); default: under a library on a hierarchical topology one per GPU of a node, "
+               "else 1");
   }
   return o;
 }
