@@ -116,15 +116,16 @@ void print_communication(std::ostream& out, const TrainingAnalysis& a) {
   out << "#\n# communication per step: each dimension's operations in rank 0's group, closed form on the links "
          "the group spans\n";
   Table table({{"dim", "", 4}, {"group", "", 14}, {"links", "", 6}, {"library", "", 8}, {"operation", "", 14},
-               {"algo", "", 10}, {"proto", "", 6}, {"ch", "", 3}, {"phase", "", 10}, {"what", "", 26}, {"size", "B", 12},
-               {"count", "", 7}, {"per op", "us", 10}, {"per step", "ms", 10}});
+               {"algo", "", 10}, {"proto", "", 6}, {"ch", "", 3}, {"phase", "", 10}, {"what", "", 26},
+               {"size", "B", 12}, {"count", "", 7}, {"per op", "us", 10}, {"per step", "ms", 10}});
   for (const DimensionCost& d : a.dimensions) {
     for (const CostedTraffic& c : d.operations) {
       table.add_row({std::string(dimension_name(d.dimension)), group_text(d.group),
                      std::string(link_class_name(d.slowest)), d.library, std::string(traffic_op_name(c.entry)),
                      c.algorithm ? std::string(algorithm_name(*c.algorithm)) : "-",
                      c.protocol ? std::string(protocol_name(*c.protocol)) : "-",
-                     c.channels ? std::to_string(*c.channels) : "-", std::string(traffic_phase_name(c.entry.phase)), c.entry.what, std::to_string(c.entry.bytes_per_op),
+                     c.channels ? std::to_string(*c.channels) : "-", std::string(traffic_phase_name(c.entry.phase)),
+                     c.entry.what, std::to_string(c.entry.bytes_per_op),
                      std::to_string(c.entry.ops_per_step), fixed(c.time_per_op_s * 1e6, 2),
                      fixed(c.time_per_step_s * 1e3, 3)});
     }

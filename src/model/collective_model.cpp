@@ -409,9 +409,7 @@ std::uint32_t collective_call_channels(const Topology& topology, CollectiveKind 
     return known > 0 ? known : static_cast<std::uint32_t>(rings);
   }
   std::uint32_t most = 0;
-  for (Rank peer = 1; peer < p; ++peer) {
-    most = std::max(most, profile.p2p->channels(size / p, topology.route_class(topology.route(0, peer)), p));
-  }
+  for (Rank peer = 1; peer < p; ++peer) most = std::max(most, *p2p_send_channels(topology, 0, peer, size / p, profile));
   return most;
 }
 

@@ -25,4 +25,10 @@ double p2p_time_s(const PathParams& path, double overhead_s, Bytes bytes, const 
          static_cast<double>(bytes) / std::min(library.rate(path.bottleneck_Bps), rate_cap_Bps);
 }
 
+std::optional<std::uint32_t> p2p_send_channels(const Topology& topology, Rank src, Rank dst, Bytes bytes,
+                                               const LibraryProfile& profile) {
+  if (!profile.p2p) return std::nullopt;
+  return profile.p2p->channels(bytes, topology.route_class(topology.route(src, dst)), topology.npu_count());
+}
+
 }  // namespace commsim

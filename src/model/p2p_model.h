@@ -10,6 +10,8 @@
 // simulator can be checked against it: on an idle network the two must agree exactly.
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 
 #include "base/units.h"
 #include "topology/library.h"
@@ -34,5 +36,11 @@ PathParams path_params(const Topology& topology, Rank src, Rank dst);
 /// `rate_cap_Bps`: the most the send moves (LibraryProfile::p2p_rate_cap).
 double p2p_time_s(const PathParams& path, double overhead_s, Bytes bytes, const ProtocolCosts& library = {},
                   BandwidthBps rate_cap_Bps = std::numeric_limits<double>::infinity());
+
+/// The channels a send of `bytes` from `src` to `dst` runs on under `profile`'s P2P channels
+/// (P2pChannels::channels by its route's class, in a communicator of the topology's NPUs);
+/// empty where the profile has none.
+std::optional<std::uint32_t> p2p_send_channels(const Topology& topology, Rank src, Rank dst, Bytes bytes,
+                                               const LibraryProfile& profile);
 
 }  // namespace commsim

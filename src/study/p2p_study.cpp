@@ -154,10 +154,7 @@ P2pPoint run_p2p_point(const Topology& topology, const std::vector<Message>& mes
     point.sim_ps = std::max(point.sim_ps, arrival[i]);
     point.model_s = std::max(point.model_s, model_s);
   }
-  if (profile.p2p && last) {
-    point.channels = profile.p2p->channels(last->bytes, topology.route_class(topology.route(last->src, last->dst)),
-                                            topology.npu_count());
-  }
+  if (last) point.channels = p2p_send_channels(topology, last->src, last->dst, last->bytes, profile);
   const TimePs issue_ps = profile.thread_issue_ps(options.gpus_per_thread, point.channels.value_or(1));
   point.sim_ps = std::max(point.sim_ps, issue_ps);
   point.model_s = std::max(point.model_s, seconds_from_ps(issue_ps));

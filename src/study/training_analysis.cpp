@@ -117,10 +117,7 @@ CostedTraffic cost_operation(const Topology& topology, const ParallelConfig& par
       if (!slowest || time_s > c.time_per_op_s) slowest = &m;
       c.time_per_op_s = std::max(c.time_per_op_s, time_s);
     }
-    if (library.p2p && slowest) {
-      c.channels = library.p2p->channels(slowest->bytes, topology.route_class(topology.route(slowest->src, slowest->dst)),
-                                         topology.npu_count());
-    }
+    if (slowest) c.channels = p2p_send_channels(topology, slowest->src, slowest->dst, slowest->bytes, library);
   }
   c.time_per_step_s = c.time_per_op_s * static_cast<double>(e.ops_per_step);
   return c;
