@@ -129,6 +129,8 @@ TEST(CliCollective, AThreadDrivingEightGpusIssuesACallPerChannelItRunsOn) {
   write_file(too_many, "name: \"nccl\"\ncollective_channels: 65\n");
   expect_error({"collective", "--library-file", too_many, "--gpus-per-thread", "8"},
                "collective_channels: 65 is more than NCCL's 64");
+  write_file(too_many, "name: \"nccl\"\nnvls_channels: 65\n");
+  expect_error({"collective", "--library-file", too_many}, "nvls_channels: 65 is more than NCCL's 64");
   // send/recv of the 2080 Ti pair driven by one thread (-g 2): at least 10 us.
   const CliResult p2p = run_commsim({"p2p", "--topology-file", source_path("topologies/pcie-2080ti-pair-no-p2p.textproto"),
                                      "--pattern", "shift:1", "--size", "8", "--gpus-per-thread", "2"});
