@@ -33,32 +33,36 @@ TimePs us(double microseconds) { return ps_from_seconds(microseconds * 1e-6); }
 // Ampere, 36.7 on Hopper, 2 x 36.7 on Blackwell) times NCCL's 12+ channels on NVSwitch is
 // above any link here, so it is left out. The latencies and shares do not depend on the GPU.
 //
-// P2P channels: a send inside a node starts on 16 channels halved while 16 for each rank of
-// the communicator would exceed 16 (2 among 8 ranks, 4 among 4, 8 among 2), and doubles
-// them while a channel would carry more than 32 MiB, up to 16; across nodes 2 channels per
-// peer (NCCL_NCHANNELS_PER_NET_PEER). What one channel moves is measured, not published:
-// nccl-tests sendrecv_perf on an 8-GPU H100 node moves 79.5-81.8 GB/s at 32 and 64 MiB
-// (2 channels: 40 GB/s each) and 162.5 GB/s at 128 MiB (4 channels); one H100 per node on
-// 400 Gb/s NDR moves 24.9 GB/s per peer at every size (2 channels: 12.45 GB/s each). PCIe
-// channels are not limited here. NCCL's own count (src/enqueue.cc, scheduleP2pTasksToPlan and
-// addP2pToPlan; src/graph/paths.cc) is twice as fine and gives the same cap from 256 KiB up:
-// 2 channels per NVLink to a peer (36 on H100, rounded up to a power of 2: 32) halved while
-// x ranks exceeds the 32 P2P channels, so 4 to start among 8 ranks, doubled while a part
-// exceeds 32 chunks of NCCL_P2P_NVL_CHUNKSIZE (512 KiB): 16 MiB; at 20 GB/s a channel,
-// 4 x 20 = 2 x 40. The same rule starts a send among 4 ranks on twice the channels: 4 H100s
-// of a node move 149-163 GB/s at 32-128 MiB where 8 move 79.5-81.8 and 162.5 (nccl-tests
-// sendrecv_perf on 4 and on 8 GPUs of a node of one cluster, tests/data). Below 256 KiB
-// NCCL uses fewer channels (a part is at least 64 KiB), which is not modelled.
+// P2P channels, counted as NCCL counts them (src/enqueue.cc, scheduleP2pTasksToPlan and
+// addP2pToPlan; src/graph/paths.cc, ncclTopoGetNchannels and ncclTopoComputeP2pChannels):
+// a peer over NVLink gets 2 channels per NVLink (36 on H100, rounded up to a power of 2: 32),
+// and a send starts on them halved while x ranks exceeds the communicator's 32 P2P channels
+// (its 24 collective channels rounded up to a power of 2): 4 among 8 ranks, 8 among 4, 16
+// among 2; fewer while a channel would carry less than 64 KiB (minPartSize, NCCL_P2P_NVL_
+// CHUNKSIZE 512 KiB / 8 in a node, NCCL_P2P_NET_CHUNKSIZE 128 KiB / 2 across nodes); doubled
+// while a channel would carry more than 32 chunks: 16 MiB, up to 32. A peer in another node
+// gets max(NICs, ceil(NIC GB/s / 14)) channels (NCCL 2.29; NCCL_P2P_PER_CHANNEL_NET_BW 14):
+// 4 on one 400 Gb/s NIC, 2 on 200 Gb/s; halved while that many for each round of 8 peers
+// exceeds the 32 P2P channels (P2pChannels::net_channels): 4 up to 64 ranks, 2 up to 128, 1
+// beyond. What one channel moves is measured, not published: nccl-tests sendrecv_perf on an
+// 8-GPU H100 node moves 79.5-81.8 GB/s at 32 and 64 MiB (4 channels: 20 GB/s each) and
+// 162.5 GB/s at 128 MiB (8 channels); one H100 per node on 400 Gb/s NDR moves 24.9 GB/s per
+// peer at every size (4 channels: 6.225 GB/s each). 4 H100s of a node move 149-163 GB/s at
+// 32-128 MiB where 8 move 79.5-81.8 and 162.5, on twice the channels; 10 nodes of 2 and of 4
+// H100s move 25.2-26.2 GB/s per peer across nodes (4 channels), 10 nodes of 8 move 15.2
+// (80 ranks: 2 channels) (nccl-tests sendrecv_perf, NCCL 2.29.2, tests/data). PCIe channels
+// are not limited here. Not modelled: in a communicator across nodes NCCL also holds a send
+// inside a node to the network peers' count, and doubles its channels past 128 KiB.
 // A send inside a node runs LL while each of its channels carries at most 16 KiB
 // (NCCL_P2P_LL_THRESHOLD, 16384, enqueue.cc addP2pToPlan), else Simple; one to another
 // node runs Simple (P2pChannels::runs_ll).
-// On Ampere: the same rule up to 8 channels (2 to start among 8 ranks), 24.4 GB/s each on
-// NVLink: nccl-tests sendrecv_perf on an 8-GPU A100 node levels off at 188-195 GB/s from 256 MiB (8 channels),
-// as CUDA's p2pBandwidthLatencyTest finds ~208 GB/s each way when a pair sends both ways
-// (416 GB/s bidirectional, LLMServe/DistServe issue 3). The cap of 8 is that level read
-// from the measurement: NCCL's own rule would go on doubling, and what holds the send there
-// (below the 240 GB/s link) is not known. Network channels are not limited. No measured
-// figure for Volta and Blackwell: their profiles have no P2P channels.
+// On Ampere: the same rule up to 16 channels (4 to start among 8 ranks), 12.2 GB/s each on
+// NVLink: nccl-tests sendrecv_perf on an 8-GPU A100 node levels off at 188-195 GB/s from
+// 256 MiB (16 channels), as CUDA's p2pBandwidthLatencyTest finds ~208 GB/s each way when a
+// pair sends both ways (416 GB/s bidirectional, LLMServe/DistServe issue 3). The cap of 16 is
+// that level read from the measurement: NCCL's own rule would go on to 32, and what holds
+// the send there (below the 240 GB/s link) is not known. Network channels are not limited.
+// No measured figure for Volta and Blackwell: their profiles have no P2P channels.
 //
 // Tree (NCCL's double binary tree AllReduce), tuning.cc's Tree rows:
 //   baseLatencies[Tree]          LL 6.8, LL128 14.0, Simple 8.4 us per call
@@ -108,11 +112,11 @@ struct NcclArchitecture {
 
 const std::vector<NcclArchitecture>& nccl_architectures() {
   const double inf = std::numeric_limits<double>::infinity();
-  const Bytes mib32 = Bytes{32} << 20, kib16 = Bytes{16} << 10;
+  const Bytes mib16 = Bytes{16} << 20, kib16 = Bytes{16} << 10, kib64 = Bytes{64} << 10;
   static const std::vector<NcclArchitecture> table{
-      {"nccl", 141e9, 0.85, P2pChannels{1, 16, mib32, 2, {40e9, inf, 12.45e9}, kib16, 16}, 24, 16},
+      {"nccl", 141e9, 0.85, P2pChannels{1, 32, mib16, 4, {20e9, inf, 6.225e9}, kib16, 32, kib64}, 24, 16},
       {"nccl-volta", 39e9, std::nullopt, std::nullopt, 0, 0},
-      {"nccl-ampere", 87.7e9, std::nullopt, P2pChannels{1, 8, mib32, 2, {24.4e9, inf, inf}, kib16, 16}, 24, 0},
+      {"nccl-ampere", 87.7e9, std::nullopt, P2pChannels{1, 16, mib16, 2, {12.2e9, inf, inf}, kib16, 32, kib64}, 24, 0},
       {"nccl-blackwell", 2 * 141e9, 0.74, std::nullopt, 0, 24},
   };
   return table;
@@ -260,8 +264,15 @@ std::string describe_p2p(const P2pChannels& c, std::size_t ranks) {
                 " halved while x ranks exceeds " + std::to_string(c.communicator_channels) +
                 (c.min_channels > 1 ? ", at least " + std::to_string(c.min_channels) : "") + " (" +
                 std::to_string(c.start_channels(ranks)) + " among " + std::to_string(ranks) + " ranks)";
-  std::string text = start + ", doubled past " + format_size(c.max_bytes_per_channel) + " a channel; " +
-                     std::to_string(c.net_peer_channels) + " per network peer";
+  std::string text = start;
+  if (c.min_bytes_per_channel > 0) text += ", fewer below " + format_size(c.min_bytes_per_channel) + " a channel";
+  text += ", doubled past " + format_size(c.max_bytes_per_channel) + " a channel; " +
+          std::to_string(c.net_peer_channels) + " per network peer";
+  if (c.communicator_channels > 0) {
+    text += " halved while x ceil(ranks / " + std::to_string(P2pChannels::kPeersPerChannelRound) + ") exceeds " +
+            std::to_string(c.communicator_channels) + " (" + std::to_string(c.net_channels(ranks)) + " among " +
+            std::to_string(ranks) + " ranks)";
+  }
   constexpr std::array<const char*, 3> kOn{"NVLink", "PCIe", "the network"};
   std::string rates;
   for (std::size_t k = 0; k < kOn.size(); ++k) {
@@ -335,9 +346,22 @@ std::uint32_t P2pChannels::start_channels(std::size_t ranks) const {
   return std::max(n, min_channels);
 }
 
+std::uint32_t P2pChannels::net_channels(std::size_t ranks) const {
+  std::uint32_t n = net_peer_channels;
+  if (communicator_channels == 0) return n;
+  const std::uint64_t rounds = (ranks + kPeersPerChannelRound - 1) / kPeersPerChannelRound;
+  while (n > 1 && n * rounds > communicator_channels) n /= 2;
+  return n;
+}
+
 std::uint32_t P2pChannels::channels(Bytes bytes, LinkClass route, std::size_t ranks) const {
-  if (route == LinkClass::kNet) return net_peer_channels;
-  std::uint32_t n = start_channels(ranks);
+  const bool net = route == LinkClass::kNet;
+  std::uint32_t n = net ? net_channels(ranks) : start_channels(ranks);
+  if (min_bytes_per_channel > 0) {  // NCCL: min(nChannelsMin, divUp(bytes, minPartSize))
+    const Bytes parts = std::max<Bytes>(1, (bytes + min_bytes_per_channel - 1) / min_bytes_per_channel);
+    n = static_cast<std::uint32_t>(std::min<Bytes>(n, parts));
+  }
+  if (net) return n;
   while ((bytes + n - 1) / n > max_bytes_per_channel && n <= max_channels / 2) n *= 2;
   return n;
 }

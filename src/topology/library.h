@@ -71,22 +71,24 @@ std::string describe_costs(const ProtocolCosts& costs);
 
 /// How a library runs one send to a peer (NCCL's P2P, src/enqueue.cc): over channels, each
 /// a GPU thread block that moves at most `channel_rate` on its class of link. Inside a node
-/// the send starts on start_channels(ranks) and doubles them while a channel would carry
-/// more than `max_bytes_per_channel`, up to `max_channels` (calcP2pChannelCount); to a peer
-/// in another node it uses `net_peer_channels` (NCCL_NCHANNELS_PER_NET_PEER). So a send of S
-/// bytes runs at most at channels(S) x channel_rate. Its protocol is LL while each channel
-/// carries at most `ll_max_bytes_per_channel` (NCCL_P2P_LL_THRESHOLD, addP2pToPlan), else
-/// Simple; with no threshold (0) the library picks by least estimated time. A send to a peer
-/// in another node is never LL: NCCL gives network P2P connections no LL buffer
-/// (src/transport/net.cc, unless NCCL_ALLOC_P2P_NET_LL_BUFFERS=1), and addP2pToPlan runs LL
-/// only on connections that have one.
+/// the send starts on start_channels(ranks), fewer while a channel would carry less than
+/// `min_bytes_per_channel`, and doubles them while a channel would carry more than
+/// `max_bytes_per_channel`, up to `max_channels` (addP2pToPlan, calcP2pChannelCount); to a
+/// peer in another node it uses net_channels(ranks), fewer below `min_bytes_per_channel`. So
+/// a send of S bytes runs at most at channels(S) x channel_rate. Its protocol is LL while
+/// each channel carries at most `ll_max_bytes_per_channel` (NCCL_P2P_LL_THRESHOLD,
+/// addP2pToPlan), else Simple; with no threshold (0) the library picks by least estimated
+/// time. A send to a peer in another node is never LL: NCCL gives network P2P connections
+/// no LL buffer (src/transport/net.cc, unless NCCL_ALLOC_P2P_NET_LL_BUFFERS=1), and
+/// addP2pToPlan runs LL only on connections that have one.
 ///
 /// Where a send starts depends on the communicator: NCCL starts every peer on its channels
 /// per peer, halved while that many for each of the communicator's ranks exceeds its P2P
 /// channels (scheduleP2pTasksToPlan: "try to use all channels, but one channel per
-/// operation"), so a send among 4 ranks starts on twice the channels it has among 8.
+/// operation"), so a send among 4 ranks starts on twice the channels it has among 8; and it
+/// gives a network peer fewer channels in a large communicator (net_channels).
 /// `communicator_channels` is that count of P2P channels; 0: every send starts on
-/// `min_channels` whatever the communicator.
+/// `min_channels` and a network peer has `net_peer_channels`, whatever the communicator.
 struct P2pChannels {
   std::uint32_t min_channels = 1;
   std::uint32_t max_channels = 1;
@@ -95,11 +97,21 @@ struct P2pChannels {
   std::array<BandwidthBps, 3> channel_rate_Bps{};  // by LinkClass
   Bytes ll_max_bytes_per_channel = 0;
   std::uint32_t communicator_channels = 0;
+  Bytes min_bytes_per_channel = 0;  // 0: no such floor
+
+  /// The peers one channel serves in one round of a communicator's sends
+  /// (NCCL_MAX_DEV_WORK_P2P_PER_BATCH, src/include/device.h).
+  static constexpr std::size_t kPeersPerChannelRound = 8;
 
   /// The channels a send inside a node starts on, in a communicator of `ranks`: max_channels
   /// halved while x ranks exceeds communicator_channels, at least min_channels (min_channels
   /// without communicator_channels).
   std::uint32_t start_channels(std::size_t ranks) const;
+  /// The channels a send to a peer in another node runs on, in a communicator of `ranks`:
+  /// net_peer_channels halved while that many for each round of 8 peers exceeds
+  /// communicator_channels (NCCL 2.29, src/graph/paths.cc, ncclTopoComputeP2pChannels: "the
+  /// network is the bottleneck ... fit all the peers within a single round"), at least 1.
+  std::uint32_t net_channels(std::size_t ranks) const;
   std::uint32_t channels(Bytes bytes, LinkClass route, std::size_t ranks) const;
   /// Whether a send of `bytes` runs LL by the threshold (false without one).
   bool runs_ll(Bytes bytes, LinkClass route, std::size_t ranks) const {
@@ -116,10 +128,10 @@ struct P2pChannels {
   bool operator==(const P2pChannels&) const = default;
 };
 
-/// "up to 16 channels, starting on 16 halved while x ranks exceeds 16 (2 among 8 ranks),
-/// doubled past 32 MiB a channel; 2 per network peer; a channel at most 40 GB/s on NVLink,
-/// 12.45 GB/s on the network; LL up to 16 KiB a channel", in a communicator of `ranks`: for
-/// topo.
+/// "up to 32 channels, starting on 32 halved while x ranks exceeds 32 (4 among 8 ranks),
+/// fewer below 64K a channel, doubled past 16M a channel; 4 per network peer halved while x
+/// ceil(ranks / 8) exceeds 32 (4 among 8 ranks); a channel at most 20 GB/s on NVLink, 6.225
+/// GB/s on the network; LL up to 16K a channel", in a communicator of `ranks`: for topo.
 std::string describe_p2p(const P2pChannels& channels, std::size_t ranks);
 
 /// How fast one host thread issues calls to the GPUs it drives. nccl-tests -g G has one

@@ -267,6 +267,13 @@ std::optional<P2pChannels> p2p_channels(const spec::LibrarySpec& spec, const std
   if (!p.ll_max_bytes_per_channel().empty()) {
     c.ll_max_bytes_per_channel = parse_size(p.ll_max_bytes_per_channel(), at + ".ll_max_bytes_per_channel");
   }
+  if (!p.min_bytes_per_channel().empty()) {
+    c.min_bytes_per_channel = parse_size(p.min_bytes_per_channel(), at + ".min_bytes_per_channel");
+    if (c.min_bytes_per_channel > c.max_bytes_per_channel) {
+      throw InputError(at + ".min_bytes_per_channel (" + p.min_bytes_per_channel() + ") is above max_bytes_per_channel (" +
+                       p.max_bytes_per_channel() + ")");
+    }
+  }
   return c;
 }
 

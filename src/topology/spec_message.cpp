@@ -66,6 +66,7 @@ void fill_p2p(const P2pChannels& c, pb::P2pSpec& out) {
   out.set_net_channel_rate(rate(LinkClass::kNet));
   if (c.ll_max_bytes_per_channel > 0) out.set_ll_max_bytes_per_channel(std::to_string(c.ll_max_bytes_per_channel) + "B");
   out.set_communicator_channels(c.communicator_channels);
+  if (c.min_bytes_per_channel > 0) out.set_min_bytes_per_channel(std::to_string(c.min_bytes_per_channel) + "B");
 }
 
 void scale(pb::LinkSpec& link, const std::array<double, 3>& factor_by_class) {

@@ -26,20 +26,21 @@ TEST(P2pModel, AlphaBetaOverTheRoute) {
 }
 
 TEST(P2pModel, ASendRunsOnItsRoutesP2pChannels) {
-  // Hopper's P2P channels among 4 ranks: inside a node 16 halved while x 4 ranks exceeds 16,
-  // so 4, doubled while a channel would carry more than 32 MiB, to at most 16 (1 GiB: 16);
-  // to a peer across nodes 2 (NCCL_NCHANNELS_PER_NET_PEER) at any size. The ideal library
-  // has none.
+  // Hopper's P2P channels among 4 ranks: inside a node 32 halved while x 4 ranks exceeds 32,
+  // so 8, doubled while a channel would carry more than 16 MiB, to at most 32 (1 GiB: 32);
+  // to a peer across nodes 4 (one 400 Gb/s NIC: ceil(50 / 14)) from 256 KiB up. The ideal
+  // library has none.
   TopologyConfig c;
   c.kind = TopologyKind::kHierarchical;
   c.nodes = 2;
   c.gpus_per_node = 2;
   const Topology t = build_topology(c);
   const LibraryProfile nccl = library_by_name("nccl", "--library");
-  EXPECT_EQ(p2p_send_channels(t, 0, 1, 1 << 20, nccl), 4u);
-  EXPECT_EQ(p2p_send_channels(t, 0, 3, 1 << 20, nccl), 2u);
-  EXPECT_EQ(p2p_send_channels(t, 0, 1, Bytes{1} << 30, nccl), 16u);
-  EXPECT_EQ(p2p_send_channels(t, 0, 3, Bytes{1} << 30, nccl), 2u);
+  EXPECT_EQ(p2p_send_channels(t, 0, 1, 1 << 20, nccl), 8u);
+  EXPECT_EQ(p2p_send_channels(t, 0, 3, 1 << 20, nccl), 4u);
+  EXPECT_EQ(p2p_send_channels(t, 0, 3, 128 << 10, nccl), 2u);
+  EXPECT_EQ(p2p_send_channels(t, 0, 1, Bytes{1} << 30, nccl), 32u);
+  EXPECT_EQ(p2p_send_channels(t, 0, 3, Bytes{1} << 30, nccl), 4u);
   EXPECT_EQ(p2p_send_channels(t, 0, 1, 1 << 20, LibraryProfile{}), std::nullopt);
 }
 

@@ -240,15 +240,15 @@ TEST(CliCollective, EachRowSaysTheChannelsItRunsOn) {
 }
 
 TEST(CliP2p, NcclLibraryIsOneCallPerSendRecv) {
-  // 1 KiB one-way on the switch of 8 GPUs (450 GB/s, two hops of 250 ns), on 2 channels and
-  // under LL's 16 KiB per channel: 6.6 + 0.6 + 0.5 us + 1024 B at min(0.5 x 450, 141, 2 x 40)
-  // GB/s = 7.7 + 0.0128 = 7.71 us.
+  // 1 KiB one-way on the switch of 8 GPUs (450 GB/s, two hops of 250 ns), on 1 channel (a
+  // channel carries at least 64 KiB) and under LL's 16 KiB per channel: 6.6 + 0.6 + 0.5 us +
+  // 1024 B at min(0.5 x 450, 141, 1 x 20) GB/s = 7.7 + 0.0512 = 7.75 us.
   const CliResult r = run_commsim({"p2p", "--library", "nccl", "--topology", "switch", "--size", "1K"});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("        1024      ll    2         7.71"), std::string::npos) << r.out;
-  // 1 MiB is over LL's threshold: Simple, 8.4 + 3.4 + 0.5 us + 1 MiB at 2 x 40 GB/s = 25.41 us.
+  EXPECT_NE(r.out.find("        1024      ll    1         7.75"), std::string::npos) << r.out;
+  // 1 MiB is over LL's threshold: Simple, 8.4 + 3.4 + 0.5 us + 1 MiB at 4 x 20 GB/s = 25.41 us.
   const CliResult simple = run_commsim({"p2p", "--library", "nccl", "--topology", "switch", "--size", "1M"});
-  EXPECT_NE(simple.out.find("     1048576  simple    2        25.41"), std::string::npos) << simple.out;
+  EXPECT_NE(simple.out.find("     1048576  simple    4        25.41"), std::string::npos) << simple.out;
   EXPECT_NE(r.out.find("1.0000"), std::string::npos) << r.out;
   expect_error({"p2p", "--library", "nccl", "--library-file", "x"}, "give either --library or --library-file, not both");
   // Only commands that run rings take --channels: elsewhere it would be silently ignored.

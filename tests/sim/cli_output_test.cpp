@@ -107,9 +107,10 @@ TEST(CliOutput, TopoShowsTheSystemAndItsLibrary) {
            "library       nccl\n",
            "  ll          call 6.6 us; step NVLink 600 ns, PCIe 1 us, network 2.7 us; efficiency 0.5; max rate 141 GB/s\n",
            "  in-switch   call 0 ps; step NVLink 25 us, PCIe 0 ps, network 14 us; efficiency 0.85\n",
-           "  p2p         up to 16 channels, starting on 16 halved while x ranks exceeds 16 (2 among 8 ranks), doubled "
-           "past 32M a channel; 2 per network peer; a channel at most 40 GB/s on NVLink, 12.45 GB/s on the network; LL "
-           "up to 16K a channel\n",
+           "  p2p         up to 32 channels, starting on 32 halved while x ranks exceeds 32 (4 among 8 ranks), fewer "
+           "below 64K a channel, doubled past 16M a channel; 4 per network peer halved while x ceil(ranks / 8) exceeds "
+           "32 (4 among 8 ranks); a channel at most 20 GB/s on NVLink, 6.225 GB/s on the network; LL up to 16K a "
+           "channel\n",
            "  alltoall    bandwidth x 0.96\n",
            "  ll share    allreduce x 0.5, reduce x 0.5, allgather x 0.667, reducescatter x 0.667, broadcast x 0.667 "
            "on ll's efficiency\n",

@@ -76,8 +76,8 @@ TEST(CliReplay, LibraryCostsApplyToEveryCollective) {
 const std::string kTwoGroups = source_path("tests/data/two-groups.textproto");
 
 TEST(CliReplay, AllToAllAcrossNodesRunsOnTheP2pChannelsAsCollectiveSays) {
-  // Two H100 nodes of one GPU: NCCL's AllToAll sends 512 MiB to the other node on 2 P2P
-  // channels of 12.45 GB/s (24.9 GB/s, half the NIC), in a replay as in `collective`.
+  // Two H100 nodes of one GPU: NCCL's AllToAll sends 512 MiB to the other node on 4 P2P
+  // channels of 6.225 GB/s (24.9 GB/s, half the NIC), in a replay as in `collective`.
   const std::string cluster = source_path("topologies/h100-ib-cluster.textproto");
   const std::string trace = tmp_path("a2a-2nodes.textproto");
   const CliResult made =
@@ -91,7 +91,7 @@ TEST(CliReplay, AllToAllAcrossNodesRunsOnTheP2pChannelsAsCollectiveSays) {
   ASSERT_EQ(collective.status, 0) << collective.err;
   // 8.4 us call + 14 us network step + 1 us of links + 2^29 B / 24.9 GB/s = 21584.48 us.
   EXPECT_NE(replay.out.find("# total time 21584.481 us\n"), std::string::npos) << replay.out;
-  EXPECT_NE(collective.out.find("  1073741824    134217728  float     direct  simple    2    21584.48    49.75    24.87"),
+  EXPECT_NE(collective.out.find("  1073741824    134217728  float     direct  simple    4    21584.48    49.75    24.87"),
             std::string::npos)
       << collective.out;
 }

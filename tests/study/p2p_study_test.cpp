@@ -12,13 +12,13 @@ namespace commsim {
 namespace {
 
 TEST(P2pProtocol, NcclRunsLLUnderItsThresholdPerChannelElseSimple) {
-  // nccl: 2 channels inside a node, LL while each carries at most 16 KiB (NCCL_P2P_LL_THRESHOLD):
-  // a 32 KiB send is LL, 32 KiB + 1 is Simple, though LL would be faster by the closed form
-  // there (its lower latency, and the 80 GB/s of 2 channels binding either way).
+  // nccl: a send of at most 64 KiB runs on 1 channel inside a node, LL while it carries at
+  // most 16 KiB (NCCL_P2P_LL_THRESHOLD): a 16 KiB send is LL, 16 KiB + 1 is Simple, though LL
+  // would be faster by the closed form there (its lower latency); so is 64 MiB (4 channels).
   const Topology node = build_topology(default_topology_config());
   const LibraryProfile nccl = library_by_name("nccl", "test");
-  EXPECT_EQ(p2p_protocol(node, sendrecv_ring(node, 32 << 10), 0, nccl), Protocol::kLL);
-  EXPECT_EQ(p2p_protocol(node, sendrecv_ring(node, (32 << 10) + 1), 0, nccl), Protocol::kSimple);
+  EXPECT_EQ(p2p_protocol(node, sendrecv_ring(node, 16 << 10), 0, nccl), Protocol::kLL);
+  EXPECT_EQ(p2p_protocol(node, sendrecv_ring(node, (16 << 10) + 1), 0, nccl), Protocol::kSimple);
   EXPECT_EQ(p2p_protocol(node, sendrecv_ring(node, 64 << 20), 0, nccl), Protocol::kSimple);
   // Without a threshold, the least closed-form time: LL at 64 MiB (both capped at 80 GB/s).
   LibraryProfile by_time = nccl;
@@ -109,14 +109,14 @@ TEST(P2pStudy, AllPairsLinkStatsAreTheRunsOneAfterAnother) {
 }
 
 TEST(P2pStudy, NcclSendsSpreadOverChannels) {
-  // Inside a node NCCL starts a send on 2 channels and doubles them while one would carry
-  // more than 32 MiB: 64 MiB on 2, 128 MiB on 4.
+  // Inside a node of 8 NCCL starts a send on 4 channels and doubles them while one would
+  // carry more than 16 MiB: 64 MiB on 4, 128 MiB on 8.
   P2pStudyOptions options;
   options.library = library_by_name("nccl", "test");
   const P2pStudy study =
       study_p2p(build_topology(default_topology_config()), pattern("one-way"), {64 << 20, 128 << 20}, options);
-  EXPECT_EQ(study.points[0].channels, 2u);
-  EXPECT_EQ(study.points[1].channels, 4u);
+  EXPECT_EQ(study.points[0].channels, 4u);
+  EXPECT_EQ(study.points[1].channels, 8u);
   EXPECT_EQ(study.points[1].protocol, Protocol::kSimple);
 }
 

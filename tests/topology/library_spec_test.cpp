@@ -114,6 +114,23 @@ TEST(LibrarySpec, P2pChannels) {
                                          "s", false);
   EXPECT_EQ(c.library().p2p->start_channels(2), 4u);
   EXPECT_EQ(c.library().p2p->start_channels(4), 2u);
+  // A network peer's 1 channel stays 1 however many rounds of 8 peers; min_bytes_per_channel
+  // 256 KiB: a 300 KiB send on 2 of the 4 (or 2) channels it would start on.
+  const Topology m = parse_topology_spec(ring + R"( library { name: "nccl" p2p { max_channels: 4
+      max_bytes_per_channel: "1MiB" net_peer_channels: 4 communicator_channels: 8 min_bytes_per_channel: "256KiB" } })",
+                                         "s", false);
+  EXPECT_EQ(m.library().p2p->min_bytes_per_channel, Bytes{256} << 10);
+  EXPECT_EQ(m.library().p2p->channels(300 << 10, LinkClass::kNvlink, 2), 2u);
+  EXPECT_EQ(m.library().p2p->channels(300 << 10, LinkClass::kNet, 2), 2u);
+  // 4 network channels x 1 round of 8 peers fit in 8; x 3 rounds (17 ranks) halve to 2; x 5
+  // rounds (33 ranks) to 1.
+  EXPECT_EQ(m.library().p2p->net_channels(8), 4u);
+  EXPECT_EQ(m.library().p2p->net_channels(17), 2u);
+  EXPECT_EQ(m.library().p2p->net_channels(33), 1u);
+  EXPECT_NE(error_of(ring + R"( library { name: "nccl" p2p { min_channels: 1 max_channels: 2
+      max_bytes_per_channel: "1MiB" net_peer_channels: 1 min_bytes_per_channel: "2MiB" } })")
+                .find("library.p2p.min_bytes_per_channel (2MiB) is above max_bytes_per_channel (1MiB)"),
+            std::string::npos);
   const auto p2p = [&](const std::string& body) { return error_of(ring + " library { name: \"nccl\" p2p { " + body + " } }"); };
   EXPECT_NE(p2p(R"(min_channels: 4 max_channels: 2 max_bytes_per_channel: "1MiB" net_peer_channels: 1)")
                 .find("library.p2p.max_channels (2) is below min_channels (4)"),
@@ -256,6 +273,11 @@ TEST(LibrarySpec, ThreadLaunch) {
   EXPECT_EQ(read_back.thread_launch, l.thread_launch);
   EXPECT_EQ(read_back.collective_channels, 4u);
   EXPECT_EQ(read_back.nvls_channels, 6u);
+  // The P2P channels written out read back whole, with their 64 KiB floor.
+  const LibraryProfile p2p_back = library_from_spec(library_message(built_in), "test");
+  ASSERT_TRUE(p2p_back.p2p);
+  EXPECT_EQ(*p2p_back.p2p, *built_in.p2p);
+  EXPECT_EQ(p2p_back.p2p->min_bytes_per_channel, Bytes{64} << 10);
   // Each bad block, and what its error says.
   const std::vector<std::pair<std::string, std::string>> bad{
       {R"(name: "nccl" thread_launch_per_channel: "slow")", "library.thread_launch_per_channel"},

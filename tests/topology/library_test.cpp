@@ -116,8 +116,8 @@ TEST(Library, NcclByArchitecture) {
   EXPECT_DOUBLE_EQ(hopper.in_switch->efficiency, 0.85);
   EXPECT_DOUBLE_EQ(blackwell.in_switch->efficiency, 0.74);
   ASSERT_TRUE(ampere.p2p);
-  EXPECT_EQ(ampere.p2p->max_channels, 8u);
-  EXPECT_DOUBLE_EQ(ampere.p2p_rate_cap(Bytes{1} << 30, LinkClass::kNvlink, 8), 8 * 24.4e9);
+  EXPECT_EQ(ampere.p2p->max_channels, 16u);
+  EXPECT_DOUBLE_EQ(ampere.p2p_rate_cap(Bytes{1} << 30, LinkClass::kNvlink, 8), 16 * 12.2e9);
   EXPECT_FALSE(blackwell.p2p);
   // What does not depend on the GPU is the same everywhere.
   EXPECT_EQ(ampere.costs(Protocol::kSimple), hopper.costs(Protocol::kSimple));
@@ -130,28 +130,51 @@ TEST(Library, NcclByArchitecture) {
 TEST(Library, NcclP2pSendsStartOnMoreChannelsAmongFewerRanks) {
   // NCCL starts a send on its channels per peer halved while that many for every rank of the
   // communicator exceeds its P2P channels (src/enqueue.cc, scheduleP2pTasksToPlan): on H100
-  // 16 of 40 GB/s (in this profile's units) halved while x ranks > 16. Among 8 ranks 2, among
-  // 4 ranks 4, among 2 ranks 8, among 80 ranks 1; a 32 MiB send keeps them (16 MiB a channel
-  // at most twice 32 MiB) and moves at most 80, 160 and 320 GB/s.
+  // 32 of 20 GB/s halved while x ranks > 32. Among 8 ranks 4, among 4 ranks 8, among 2 ranks
+  // 16, among 80 ranks 1; a 32 MiB send keeps them (16 MiB a channel at most twice 16 MiB)
+  // and moves at most 80, 160 and 320 GB/s.
   const LibraryProfile hopper = library_by_name("nccl", "--library");
   const P2pChannels& c = *hopper.p2p;
-  EXPECT_EQ(c.start_channels(8), 2u);
-  EXPECT_EQ(c.start_channels(4), 4u);
-  EXPECT_EQ(c.start_channels(2), 8u);
+  EXPECT_EQ(c.start_channels(8), 4u);
+  EXPECT_EQ(c.start_channels(4), 8u);
+  EXPECT_EQ(c.start_channels(2), 16u);
   EXPECT_EQ(c.start_channels(80), 1u);
   const Bytes mib32 = Bytes{32} << 20;
   EXPECT_DOUBLE_EQ(hopper.p2p_rate_cap(mib32, LinkClass::kNvlink, 8), 80e9);
   EXPECT_DOUBLE_EQ(hopper.p2p_rate_cap(mib32, LinkClass::kNvlink, 4), 160e9);
   EXPECT_DOUBLE_EQ(hopper.p2p_rate_cap(mib32, LinkClass::kNvlink, 2), 320e9);
-  // 256 MiB among 8 ranks doubles from 2 to 8 (32 MiB a channel); across nodes 2 per peer.
-  EXPECT_EQ(c.channels(Bytes{256} << 20, LinkClass::kNvlink, 8), 8u);
-  EXPECT_EQ(c.channels(mib32, LinkClass::kNet, 4), 2u);
+  // 256 MiB among 8 ranks doubles from 4 to 16 (16 MiB a channel); across nodes 4 per peer.
+  EXPECT_EQ(c.channels(Bytes{256} << 20, LinkClass::kNvlink, 8), 16u);
+  EXPECT_EQ(c.channels(mib32, LinkClass::kNet, 4), 4u);
   // Without communicator channels every send starts on min_channels.
   P2pChannels fixed = c;
   fixed.communicator_channels = 0;
   fixed.min_channels = 2;
   EXPECT_EQ(fixed.start_channels(4), 2u);
-  EXPECT_EQ(library_by_name("nccl-ampere", "--library").p2p->start_channels(8), 2u);
+  EXPECT_EQ(library_by_name("nccl-ampere", "--library").p2p->start_channels(8), 4u);
+}
+
+TEST(Library, NcclGivesANetworkPeerFewerChannelsInALargeCommunicator) {
+  // NCCL 2.29 (src/graph/paths.cc, ncclTopoComputeP2pChannels): a network peer's 4 channels
+  // halved while that many for each round of 8 peers exceeds the 32 P2P channels: 4 x
+  // ceil(64 / 8) = 32 keeps 4, 65 ranks need 9 rounds (36 > 32): 2; 2 x 16 = 32 keeps 2 up
+  // to 128 ranks, 129 ranks: 1. So 10 nodes of 8 H100s (80 ranks) send 2 x 6.225 = 12.45 GB/s
+  // to a peer in another node where 10 nodes of 4 send 24.9.
+  const LibraryProfile hopper = library_by_name("nccl", "--library");
+  const P2pChannels& c = *hopper.p2p;
+  EXPECT_EQ(c.net_channels(10), 4u);
+  EXPECT_EQ(c.net_channels(64), 4u);
+  EXPECT_EQ(c.net_channels(65), 2u);
+  EXPECT_EQ(c.net_channels(128), 2u);
+  EXPECT_EQ(c.net_channels(129), 1u);
+  EXPECT_EQ(c.net_channels(4096), 1u);
+  const Bytes gib = Bytes{1} << 30;
+  EXPECT_DOUBLE_EQ(c.rate_cap(gib, LinkClass::kNet, 40), 24.9e9);
+  EXPECT_DOUBLE_EQ(c.rate_cap(gib, LinkClass::kNet, 80), 12.45e9);
+  // Without communicator channels a network peer always has net_peer_channels.
+  P2pChannels fixed = c;
+  fixed.communicator_channels = 0;
+  EXPECT_EQ(fixed.net_channels(4096), 4u);
 }
 
 TEST(Library, AThreadDrivingGpusIssuesCallsNoFasterThanItLaunchesTheirKernels) {
