@@ -184,8 +184,8 @@ po::options_description library_options(bool with_channels) {
     add_option(o, "channels", "C",
                "rings (and under a library trees, at least 2) at once, ring c entering each node at GPU c "
                "(rail-aligned); under a library that knows its communicator's channels, also the most a call runs "
-               "on (the ch column); default: under a library on a hierarchical topology one per GPU of a node, "
-               "else 1");
+               "on (the ch column; at most 64); default: under a library on a hierarchical topology one per GPU of a "
+               "node, else 1");
   }
   return o;
 }
@@ -215,6 +215,11 @@ namespace {
 // --channels C under a library that knows its communicator's channels: it has C, NVLS too
 // (as NCCL_MIN_CTAS=NCCL_MAX_CTAS=C sets them), and a call runs on at most C.
 void force_call_channels(LibraryProfile& profile, std::size_t channels) {
+  if (profile.collective_channels == 0 && profile.nvls_channels == 0) return;
+  if (channels > LibraryProfile::kMaxChannels) {
+    throw InputError("--channels " + std::to_string(channels) + ": library " + profile.name +
+                     " runs a call on at most " + std::to_string(LibraryProfile::kMaxChannels) + " channels");
+  }
   const auto forced = static_cast<std::uint32_t>(channels);
   if (profile.collective_channels > 0) profile.collective_channels = forced;
   if (profile.nvls_channels > 0) profile.nvls_channels = forced;

@@ -231,6 +231,8 @@ struct LibraryProfile {
   /// NCCL_DEBUG=INFO prints "Channel 23/24"): what a call runs on at most
   /// (nccl_call_channels). 0: not known, a call counts as one channel.
   std::uint32_t collective_channels = 0;
+  /// The most channels a communicator has (NCCL's MAXCHANNELS, src/include/device.h).
+  static constexpr std::uint32_t kMaxChannels = 64;
   /// The channels of an in-switch (NVLS) call, where the library gives it its own count
   /// (NCCL's comm->nvlsChannels: NVLS_NCHANNELS_SM90 16 on Hopper; on Blackwell 24 inside
   /// one node, 32 across nodes; src/transport/nvls.cc), whatever the size. 0: as

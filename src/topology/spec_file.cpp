@@ -365,14 +365,11 @@ std::optional<std::string> thread_launch_field(const spec::LibrarySpec& spec) {
   return std::nullopt;
 }
 
-// NCCL's most channels a communicator has (MAXCHANNELS, src/include/device.h).
-constexpr std::uint32_t kMaxCollectiveChannels = 64;
-
 // A channel count a block gives (0: left out) over the profile's `out`.
 void read_channels(std::uint32_t given, const std::string& where, std::uint32_t& out) {
-  if (given > kMaxCollectiveChannels) {
+  if (given > LibraryProfile::kMaxChannels) {
     throw InputError(where + ": " + std::to_string(given) + " is more than NCCL's " +
-                     std::to_string(kMaxCollectiveChannels));
+                     std::to_string(LibraryProfile::kMaxChannels));
   }
   if (given > 0) out = given;
 }

@@ -131,6 +131,10 @@ TEST(CliCollective, AThreadDrivingEightGpusIssuesACallPerChannelItRunsOn) {
                "collective_channels: 65 is more than NCCL's 64");
   write_file(too_many, "name: \"nccl\"\nnvls_channels: 65\n");
   expect_error({"collective", "--library-file", too_many}, "nvls_channels: 65 is more than NCCL's 64");
+  // So is --channels past 64 under such a library; under ideal it only counts rings.
+  expect_error({"collective", "--library", "nccl", "--channels", "65"},
+               "--channels 65: library nccl runs a call on at most 64 channels");
+  EXPECT_EQ(run_commsim({"collective", "--library", "ideal", "--channels", "65", "--size", "1K"}).status, 0);
   // send/recv of the 2080 Ti pair driven by one thread (-g 2): at least 10 us.
   const CliResult p2p = run_commsim({"p2p", "--topology-file", source_path("topologies/pcie-2080ti-pair-no-p2p.textproto"),
                                      "--pattern", "shift:1", "--size", "8", "--gpus-per-thread", "2"});
