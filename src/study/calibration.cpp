@@ -99,12 +99,17 @@ LibraryProfile with_factors(LibraryProfile library, const std::vector<Collective
   return library;
 }
 
+// Whether any row says how many GPUs one host thread drove (nccl-tests -g G).
+bool thread_driven(const std::vector<Measurement>& rows) {
+  return std::any_of(rows.begin(), rows.end(), [](const Measurement& m) { return m.gpus_per_thread > 0; });
+}
+
 class Fit {
  public:
   Fit(const Topology& topology, const std::vector<Measurement>& rows, const CalibrationOptions& options,
       LibraryFit start, const std::vector<CollectiveKind>& factored)
       : topology_(topology), rows_(rows), options_(options), start_(std::move(start)),
-        terms_(calibration_terms(topology, start_, factored)) {}
+        terms_(calibration_terms(topology, start_, factored, thread_driven(rows))) {}
 
   const std::vector<CalibrationTerm>& terms() const { return terms_; }
 

@@ -107,10 +107,22 @@ CalibrationTerm launch_term() {
           [](LibraryFit& f, double us) { f.library.launch_ps = ps_from_seconds(us * 1e-6); }};
 }
 
+// What a host thread driving G GPUs spends launching each GPU's kernel, and each channel of
+// it (ThreadLaunch; nccl-tests -g G rows are bound by it at small sizes). The per-call part
+// is left: with one G in the rows it cannot be told from G x the per-GPU part.
+void add_thread_launch_terms(std::vector<CalibrationTerm>& terms) {
+  terms.push_back({"thread launch per gpu", "us", 0, kMaxLatencyUs, 1,
+                   [](const LibraryFit& f) { return us_from_ps(f.library.thread_launch.per_gpu_ps); },
+                   [](LibraryFit& f, double us) { f.library.thread_launch.per_gpu_ps = ps_from_seconds(us * 1e-6); }});
+  terms.push_back({"thread launch per channel", "us", 0, kMaxLatencyUs, 0.1,
+                   [](const LibraryFit& f) { return us_from_ps(f.library.thread_launch.per_channel_ps); },
+                   [](LibraryFit& f, double us) { f.library.thread_launch.per_channel_ps = ps_from_seconds(us * 1e-6); }});
+}
+
 }  // namespace
 
 std::vector<CalibrationTerm> calibration_terms(const Topology& topology, const LibraryFit& fit,
-                                               const std::vector<CollectiveKind>& factored) {
+                                               const std::vector<CollectiveKind>& factored, bool thread_driven) {
   const std::vector<LinkClass> classes = classes_present(topology);
   std::vector<CalibrationTerm> terms;
   for (const LinkClass k : classes) {
@@ -156,6 +168,7 @@ std::vector<CalibrationTerm> calibration_terms(const Topology& topology, const L
   }
   for (const CollectiveKind kind : factored) terms.push_back(collective_factor_term(kind));
   if (!fit.library.ideal()) terms.push_back(launch_term());
+  if (thread_driven && !fit.library.thread_launch.none()) add_thread_launch_terms(terms);
   return terms;
 }
 

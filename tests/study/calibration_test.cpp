@@ -124,6 +124,46 @@ TEST(Calibration, ACostEveryCallPaysGoesToTheLaunchAndCarriesOver) {
   EXPECT_EQ(result.fit.library.in_switch->call_latency_ps, us(3));  // its own stays
 }
 
+TEST(Calibration, RecoversWhatAThreadDrivingEightGpusSpendsLaunching) {
+  // Rows of one thread driving the 8 GPUs (nccl-tests -g 8): the small sizes take the
+  // thread's 2.1 us + 8 x (per GPU + C x per channel) on C = 1..8 channels. Truth: 5 us per GPU
+  // and 0.5 us per channel where the fit starts from 3.64 and 0.31; both come back within 1%,
+  // and the rows after the fit are met.
+  LibraryProfile start = library(8, 0.5, 5, 5);
+  start.thread_launch = ThreadLaunch{us(2.1), us(3.64), us(0.31)};
+  start.collective_channels = 8;
+  LibraryProfile truth = start;
+  truth.thread_launch.per_gpu_ps = us(5);
+  truth.thread_launch.per_channel_ps = us(0.5);
+  ValidationOptions options{truth, std::nullopt, AlgorithmKind::kRing, 1};
+  options.library.estimate_as(start);
+  std::vector<Measurement> rows;
+  for (Bytes size = 1024; size <= (Bytes{1} << 30); size *= 4) {
+    Measurement m;
+    m.operation = MeasuredOperation::of(CollectiveKind::kAllReduce);
+    m.ranks = 8;
+    m.size_bytes = size;
+    m.gpus_per_thread = 8;
+    m.out_of_place.time_us = 1;
+    rows.push_back(m);
+  }
+  const ValidationResult predicted = validate_measurements(node(), rows, options);
+  for (std::size_t i = 0; i < rows.size(); ++i) rows[i].out_of_place.time_us = predicted.rows[i].predicted_us;
+  CalibrationOptions calibration;
+  calibration.validation = options;
+  calibration.validation.library = start;
+  const CalibrationResult result = calibrate(node(), rows, {}, calibration);
+  EXPECT_NEAR(fitted(result, "thread launch per gpu"), 5, 0.05);
+  EXPECT_NEAR(fitted(result, "thread launch per channel"), 0.5, 0.005);
+  EXPECT_GT(result.before.all.median_abs_error, 0.05);
+  EXPECT_LT(result.after.all.p90_abs_error, 1e-3);
+  // Rows that do not say how a thread drove them leave the thread's terms out.
+  for (Measurement& m : rows) m.gpus_per_thread = 0;
+  for (const FittedTerm& t : calibrate(node(), rows, {}, calibration).terms) {
+    EXPECT_EQ(t.name.find("thread launch"), std::string::npos) << t.name;
+  }
+}
+
 TEST(Calibration, ARowNoTermCanFollowDoesNotPullTheOthersOff) {
   // The measurements of RecoversTheTermsThatMadeTheMeasurements, with the 1 MiB AllReduce
   // measured 1.5 times slower (a row run another way than the estimate says). The loss is
