@@ -50,7 +50,8 @@ TimePs us(double microseconds) { return ps_from_seconds(microseconds * 1e-6); }
 // peer at every size (4 channels: 6.225 GB/s each). 4 H100s of a node move 149-163 GB/s at
 // 32-128 MiB where 8 move 79.5-81.8 and 162.5, on twice the channels; 10 nodes of 2 and of 4
 // H100s move 25.2-26.2 GB/s per peer across nodes (4 channels), 10 nodes of 8 move 15.2
-// (80 ranks: 2 channels) (nccl-tests sendrecv_perf, NCCL 2.29.2, tests/data). PCIe channels
+// (80 ranks: 2 channels, 12.45 GB/s at the rate above, 18% short: what one of 2 channels
+// moves is not measured apart) (nccl-tests sendrecv_perf, NCCL 2.29.2, tests/data). PCIe channels
 // are not limited here. Not modelled: in a communicator across nodes NCCL also holds a send
 // inside a node to the network peers' count, and doubles its channels past 128 KiB.
 // A send inside a node runs LL while each of its channels carries at most 16 KiB
