@@ -53,7 +53,9 @@ InSwitchAllReduceRun::InSwitchAllReduceRun(Transport& transport, const Topology&
 }
 
 void InSwitchAllReduceRun::start() {
-  const TimePs delay = tree_latency(costs_, tree_, groups_.size());
+  // nvls-tree's levels, or nvls's pipeline fill (topology/in_switch.h).
+  const TimePs delay =
+      tree_ ? tree_latency(costs_, tree_, groups_.size()) : in_switch_fill_ps(topology_, groups_, size_, costs_);
   if (delay == 0) {
     start_flows();
   } else {

@@ -1,12 +1,13 @@
 // Closed form of AllReduce reduced in the switch (algorithms nvls, nvls-tree), written apart
 // from the simulator's flows (collective/in_switch_run.h has the same model in words).
 // Flows carry whole bytes, so the shares are rounded up:
-//   T = L_call + [2 ceil(log2 N) L_net] + max(T_switch, T_tree)
+//   T = L_call + [2 ceil(log2 N) L_net] + max(T_switch, T_tree) [+ fill]
 //   T_switch = max over GPUs and directions of  o + L_nvlink + latency + n (G+1)/G / rate
 //   T_tree   = max over tree flows of  o + latency + n/(2G) x max over links of its route
 //              (tree flows on the link / bandwidth)
 // rate: the library's in-switch efficiency and cap on the GPU-switch link; the cross-node
-// tree flows run at the route's full bandwidth, sharing it. Source of the latency terms: NCCL
+// tree flows run at the route's full bandwidth, sharing it. fill: nvls on one switch, the two
+// rounds of NCCL's chunks its pipeline fills with (topology/in_switch.h, in_switch_fill_ps). Source of the latency terms: NCCL
 // src/graph/tuning.cc (NVLS: base 0 + one NVLink step; NVLSTree: + 2 log2(nodes) net steps).
 
 #include <algorithm>
@@ -95,6 +96,10 @@ CollectiveCost in_switch_cost(const Topology& t, Algo algorithm, Bytes size, con
   CollectiveCost cost{{}, "a + (G+1)/G n b, G NPUs on the reducing switch"};
   if (!tree) {
     cost.terms.push_back(to_switch.term);
+    if (const TimePs fill_ps = in_switch_fill_ps(t, groups, size, c)) {
+      cost.terms.push_back({"pipeline fill: 2 rounds of NCCL's chunks", 1, 0, 0, seconds_from_ps(fill_ps), 0});
+      cost.formula += " + 2 rounds of chunks";
+    }
     return cost;
   }
   const CostTerm tree_share = tree_share_term(t, groups, std::ceil(n / (2 * g)), o.overhead_s);

@@ -1,6 +1,7 @@
 #include "topology/in_switch.h"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 
 namespace commsim {
@@ -63,6 +64,31 @@ std::optional<std::string> in_switch_unavailable(const Topology& topology, bool 
     }
   }
   return std::nullopt;
+}
+
+Bytes nvls_chunk_bytes(Bytes bytes, std::uint64_t ops) {
+  Bytes chunk = Bytes{128} << 10;
+  for (const std::uint64_t rounds : {32, 8, 2}) {
+    if (bytes < rounds * ops * chunk) chunk /= 2;
+  }
+  return chunk;
+}
+
+TimePs in_switch_fill_ps(const Topology& topology, const std::vector<InSwitchGroup>& groups, Bytes size,
+                         const ProtocolCosts& costs) {
+  if (costs.fill_channels == 0 || groups.empty()) return 0;
+  BandwidthBps rate = std::numeric_limits<double>::infinity();
+  for (const InSwitchGroup& group : groups) {
+    for (const Rank r : group.ranks) {
+      for (const ChannelId c : {topology.channel_between(r, group.switch_vertex), topology.channel_between(group.switch_vertex, r)}) {
+        rate = std::min(rate, costs.rate(topology.link(link_of(c)).params.bandwidth_Bps));
+      }
+    }
+  }
+  const double g = static_cast<double>(groups.front().ranks.size());
+  const std::uint64_t ops = std::uint64_t{costs.fill_channels} * groups.front().ranks.size();
+  const double round = static_cast<double>(std::min(size, ops * nvls_chunk_bytes(size, ops)));
+  return ps_from_seconds(2 * round * (g + 1) / g / rate);
 }
 
 }  // namespace commsim

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "topology/library.h"
 #include "topology/topology.h"
 
 namespace commsim {
@@ -31,5 +32,25 @@ std::vector<InSwitchGroup> in_switch_groups(const Topology& topology, std::vecto
 ///   across_nodes true (nvls-tree): every NPU on a reducing switch, at least two such
 ///   groups (nodes), all of one size.
 std::optional<std::string> in_switch_unavailable(const Topology& topology, bool across_nodes);
+
+/// The chunk NCCL moves an NVLS AllReduce of `bytes` in, on `ops` concurrent operations (its
+/// channels x the GPUs of the switch, each GPU the head of a share): 128 KiB, 64 KiB below
+/// 32 ops chunks, 32 KiB below 8, 16 KiB below 2 (NVIDIA/nccl src/enqueue.cc,
+/// calcCollChunking, NCCL_ALGO_NVLS: "if (nBytes < 32 * concurrentOps * chunkSize) ...").
+/// So 8 GPUs on 16 channels move 16 KiB chunks below 8 MiB, 32 KiB below 64 MiB, 64 KiB
+/// below 512 MiB.
+Bytes nvls_chunk_bytes(Bytes bytes, std::uint64_t ops);
+
+/// The time an NVLS AllReduce of `size` on one switch spends filling its pipeline before
+/// its flows move at rate. NCCL's NVLS kernel passes each chunk through three groups of
+/// warps in turn (src/device/all_reduce.h, NVLS: scatter into the switch's buffers, reduce
+/// and multicast through the switch, gather out of them), so the last of the K rounds of
+/// ops chunks ends two rounds after the flows alone would:
+///   fill = 2 x min(n, ops x chunk) x (G+1)/G / rate,  ops = costs.fill_channels x G
+/// with rate the slowest GPU-switch link at the costs' in-switch rate. 0 without
+/// fill_channels. 32 MiB on 8 H100s (16 channels, 32 KiB chunks): 2 x 4 MiB x 9/8 /
+/// 315.18 GB/s = 29.9 us.
+TimePs in_switch_fill_ps(const Topology& topology, const std::vector<InSwitchGroup>& groups, Bytes size,
+                         const ProtocolCosts& costs);
 
 }  // namespace commsim

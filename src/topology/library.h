@@ -58,6 +58,10 @@ struct ProtocolCosts {
   /// A collective's rate cap: each of the C channels it runs at once moves at most 1/C of it
   /// (the runner and the closed form divide); a lone send's own.
   BandwidthBps max_rate_Bps = std::numeric_limits<double>::infinity();
+  /// An in-switch (NVLS) AllReduce on one switch: the channels whose chunks fill its pipeline
+  /// before the flows run at rate (in_switch_fill_ps); 0: no fill. What a run pays, not part of
+  /// NCCL's estimate (LibraryProfile::costs sets it for nvls, ranked_costs leaves it 0).
+  std::uint32_t fill_channels = 0;
 
   TimePs step_latency(LinkClass c) const { return step_latency_ps[static_cast<int>(c)]; }
   /// The rate a lone flow reaches on a route whose slowest link is `bottleneck`.

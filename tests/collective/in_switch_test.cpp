@@ -133,6 +133,39 @@ TEST(InSwitch, NvlsOnAnH100NodeAsNcclCostsIt) {
   EXPECT_EQ(nccl_choice(node, kAllReduce, 1024 * kMiB, {}, node.library(), Protocol::kLL).algorithm, A::kRing);
 }
 
+TEST(InSwitch, NcclMovesNvlsInChunksThatShrinkWithTheMessage) {
+  // src/enqueue.cc: 128 KiB, halved below 32, 8 and 2 rounds of ops chunks. 8 GPUs on 16
+  // channels are 128 ops: 16 KiB below 8 MiB, 32 KiB below 64 MiB, 64 KiB below 512 MiB.
+  EXPECT_EQ(nvls_chunk_bytes(8 * kMiB - 1, 128), 16u << 10);
+  EXPECT_EQ(nvls_chunk_bytes(8 * kMiB, 128), 32u << 10);
+  EXPECT_EQ(nvls_chunk_bytes(64 * kMiB - 1, 128), 32u << 10);
+  EXPECT_EQ(nvls_chunk_bytes(64 * kMiB, 128), 64u << 10);
+  EXPECT_EQ(nvls_chunk_bytes(512 * kMiB - 1, 128), 64u << 10);
+  EXPECT_EQ(nvls_chunk_bytes(512 * kMiB, 128), 128u << 10);
+  EXPECT_EQ(nvls_chunk_bytes(1, 64), 16u << 10);
+}
+
+TEST(InSwitch, NvlsRunsTwoRoundsOfChunksBeyondItsFlows) {
+  // An H100 node's NVLS AllReduce of 32 MiB as NCCL runs it: 16 channels x 8 heads move
+  // 32 KiB chunks, 4 MiB a round; the pipeline ends two rounds after the flows, 2 x 4 MiB x
+  // 9/8 at 0.85 x 370.8 GB/s = 29.93 us, beside 25 us + 32 MiB x 9/8 / 315.18 GB/s + 250 ns.
+  const Topology node = load_topology_file(std::string(COMMSIM_SOURCE_DIR) + "/topologies/h100-nvswitch-node.textproto");
+  const ProtocolCosts nvls = node.library().costs(kAllReduce, A::kNvls, std::nullopt);
+  EXPECT_EQ(nvls.fill_channels, 16u);
+  const double rate = 0.85 * 370.8e9;
+  const double fill = 2 * 4.0 * kMiB * 9 / 8 / rate;
+  EXPECT_NEAR(seconds_from_ps(in_switch_fill_ps(node, in_switch_groups(node), 32 * kMiB, nvls)), fill, 1e-12);
+  const double expected = 25.25e-6 + 32.0 * kMiB * 9 / 8 / rate + fill;
+  EXPECT_NEAR(sim_s(node, A::kNvls, 32 * kMiB, nvls), expected, 1e-9);
+  EXPECT_NEAR(model_s(node, A::kNvls, 32 * kMiB, nvls), expected, 1e-12);
+  // Below one round (2 MiB: 16 KiB chunks, a 2 MiB round) the whole message is the round.
+  EXPECT_NEAR(seconds_from_ps(in_switch_fill_ps(node, in_switch_groups(node), kMiB, nvls)), 2.0 * kMiB * 9 / 8 / rate,
+              1e-12);
+  // NCCL's estimate has no fill: it chooses as before, and nvls-tree runs none.
+  EXPECT_EQ(node.library().ranked_costs(kAllReduce, A::kNvls, std::nullopt).fill_channels, 0u);
+  EXPECT_EQ(node.library().costs(kAllReduce, A::kNvlsTree, std::nullopt).fill_channels, 0u);
+}
+
 Topology nvls_cluster(std::uint32_t nodes, std::uint32_t gpus, BandwidthBps nic_Bps) {
   TopologyConfig c;
   c.kind = TopologyKind::kHierarchical;
@@ -194,7 +227,10 @@ TEST(InSwitch, SimulatorEqualsClosedFormAcrossSizesProfilesAndOverheads) {
     for (const Bytes size : {Bytes{0}, Bytes{1000}, 3 * kMiB + 7, 1024 * kMiB}) {
       // Whole picoseconds per byte (ideal: 20 and 40 ps/B; kWhole 25) agree to 1e-9; NCCL's
       // 0.85 x 50 GB/s (23.53 ps/B) to the clock's rounding.
-      for (const auto& [costs, tolerance] : {std::pair{ProtocolCosts{}, 1e-9}, {kWhole, 1e-9}, {nccl_nvls, 1e-6}}) {
+      ProtocolCosts filled = kWhole;
+      filled.fill_channels = 16;  // the pipeline fill on one switch; none for nvls-tree
+      for (const auto& [costs, tolerance] :
+           {std::pair{ProtocolCosts{}, 1e-9}, {kWhole, 1e-9}, {filled, 1e-9}, {nccl_nvls, 1e-6}}) {
         SCOPED_TRACE(topology.description() + " " + std::to_string(size) + " B");
         const double sim = sim_s(topology, algorithm, size, costs, ps_from_ns(700));
         const double model = model_s(topology, algorithm, size, costs, ps_from_ns(700));

@@ -27,7 +27,7 @@ TEST(Validation, MeasurementsMadeByTheSimulatorItselfHaveNoError) {
   // rows say what NCCL would run (NVLS at 1 GiB).
   const Topology node = build_topology(default_topology_config());
   CollectiveConfig config;
-  config.library = node.library().costs(AlgorithmKind::kNvls, std::nullopt);
+  config.library = node.library().costs(CollectiveKind::kAllReduce, AlgorithmKind::kNvls, std::nullopt);
   const double nvls_us = us_from_ps(simulate_collective(node, CollectiveKind::kAllReduce, AlgorithmKind::kNvls,
                                                         Bytes{1} << 30, config).time_ps);
   const ValidationResult r =

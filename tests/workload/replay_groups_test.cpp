@@ -60,15 +60,24 @@ ReplayOptions under(const Topology& topology) {
 }
 
 // NVLS on G GPUs of one H100 switch (370.8 GB/s, 250 ns a hop, NVLS efficiency 0.85, 25 us a
-// reduction round, no call latency): each GPU sends and receives n (G+1)/G bytes.
-double h100_nvls_us(Bytes n, std::uint64_t g) {
+// reduction round, no call latency): each GPU sends and receives n (G+1)/G bytes, and the
+// pipeline fills with two rounds of 16 G chunks (64 MiB: 64 KiB chunks, 8 MiB a round on 8
+// GPUs, 4 MiB on 4); nvls-tree's switch flows (fill false) have no fill.
+double h100_nvls_us(Bytes n, std::uint64_t g, bool fill = true) {
+  const double rate = 370.8e9 * 0.85, share = static_cast<double>(g + 1) / static_cast<double>(g);
   const double bytes = static_cast<double>((n * (g + 1) + g - 1) / g);
-  return 25.0 + 0.25 + bytes / (370.8e9 * 0.85) * 1e6;
+  const double round = static_cast<double>(16 * g * (Bytes{64} << 10));
+  return 25.0 + 0.25 + bytes / rate * 1e6 + (fill ? 2 * round * share / rate * 1e6 : 0);
+}
+
+// The costs an NVLS AllReduce runs at under the topology's library.
+ProtocolCosts nvls_costs(const Topology& t) {
+  return t.library().costs(CollectiveKind::kAllReduce, AlgorithmKind::kNvls, std::nullopt);
 }
 
 double closed_form_us(const Topology& spanned, AlgorithmKind algorithm, Bytes n) {
   ModelOptions model;
-  model.library = *spanned.library().in_switch;
+  model.library = algorithm == AlgorithmKind::kNvls ? nvls_costs(spanned) : *spanned.library().in_switch;
   return collective_cost(spanned, CollectiveKind::kAllReduce, algorithm, n, model).time_s(0) * 1e6;
 }
 
@@ -85,14 +94,14 @@ void expect_two_nvls_of(const ReplayResult& r, std::uint64_t g) {
 TEST(ReplayInSwitch, AnAllReduceOfEveryRankRunsNvlsAsCommsimCollectiveDoes) {
   // 64 MiB on the H100 node under NCCL: NCCL's choice is NVLS, and the replay takes the same
   // time as the whole-collective simulator, the closed form and the hand-derived
-  // 25 us + 0.25 us + 75497472 B / 315.18 GB/s = 264.787 us.
+  // 25 us + 0.25 us + 75497472 B / 315.18 GB/s + 2 x 9437184 B / 315.18 GB/s = 324.672 us.
   const Topology node = load_topology_file(kNode);
   const ReplayResult r = replay_workload(generate_collective({CollectiveKind::kAllReduce, 8, k64MiB, std::nullopt}),
                                          node, under(node));
   ASSERT_EQ(r.collectives.size(), 1u);
   EXPECT_EQ(r.collectives[0].call.algorithm, AlgorithmKind::kNvls);
   CollectiveConfig config;
-  config.library = *node.library().in_switch;
+  config.library = nvls_costs(node);
   EXPECT_EQ(r.total_ps, simulate_collective(node, CollectiveKind::kAllReduce, AlgorithmKind::kNvls, k64MiB, config).time_ps);
   EXPECT_NEAR(us_from_ps(r.total_ps), closed_form_us(node, AlgorithmKind::kNvls, k64MiB), 1e-3);
   EXPECT_NEAR(us_from_ps(r.total_ps), h100_nvls_us(k64MiB, 8), 1e-3);
@@ -128,7 +137,7 @@ TEST(ReplayInSwitch, AGroupOfTwoWholeNodesRunsNvlsTreeAsItsClosedForm) {
   const ReplayResult r = replay_workload(group_allreduces(24, {members}, k64MiB, AlgorithmKind::kNvlsTree), cluster,
                                          under(cluster));
   ASSERT_EQ(r.collectives.size(), 1u);
-  EXPECT_NEAR(us_from_ps(r.total_ps), 28.0 + h100_nvls_us(k64MiB, 8), 1e-3);
+  EXPECT_NEAR(us_from_ps(r.total_ps), 28.0 + h100_nvls_us(k64MiB, 8, false), 1e-3);
   EXPECT_NEAR(us_from_ps(r.total_ps), closed_form_us(group_topology(cluster, members), AlgorithmKind::kNvlsTree, k64MiB),
               1e-3);
 }
