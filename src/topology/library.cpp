@@ -318,7 +318,8 @@ std::vector<std::pair<std::string, std::string>> describe_library(const LibraryP
   }
   if (profile.nvls_channels > 0) {
     lines.emplace_back("nvls", "an in-switch collective runs on " + std::to_string(profile.nvls_channels) +
-                                   " channels, whatever its size");
+                                   " channels, whatever its size; an AllReduce on one switch ends two rounds of "
+                                   "NCCL's 16-128 KiB chunks after its flows (pipeline fill)");
   }
   if (profile.estimate) lines.emplace_back("estimate", "chosen as library " + profile.estimate->name + " would");
   return lines;

@@ -115,7 +115,8 @@ TEST(CliOutput, TopoShowsTheSystemAndItsLibrary) {
            "  ll share    allreduce x 0.5, reduce x 0.5, allgather x 0.667, reducescatter x 0.667, broadcast x 0.667 "
            "on ll's efficiency\n",
            "  channels    a collective runs on up to 24, fewer for small sizes\n",
-           "  nvls        an in-switch collective runs on 16 channels, whatever its size\n",
+           "  nvls        an in-switch collective runs on 16 channels, whatever its size; an AllReduce on one switch "
+           "ends two rounds of NCCL's 16-128 KiB chunks after its flows (pipeline fill)\n",
        }) {
     EXPECT_NE(r.out.find(line), std::string::npos) << line << "\nin\n" << r.out;
   }
