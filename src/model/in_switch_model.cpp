@@ -7,8 +7,9 @@
 //              (tree flows on the link / bandwidth)
 // rate: the library's in-switch efficiency and cap on the GPU-switch link; the cross-node
 // tree flows run at the route's full bandwidth, sharing it. fill: nvls on one switch, the two
-// rounds of NCCL's chunks its pipeline fills with (topology/in_switch.h, in_switch_fill_ps). Source of the latency terms: NCCL
-// src/graph/tuning.cc (NVLS: base 0 + one NVLink step; NVLSTree: + 2 log2(nodes) net steps).
+// rounds of NCCL's chunks its pipeline fills with (topology/in_switch.h, in_switch_fill_ps).
+// Source of the latency terms: NCCL src/graph/tuning.cc (NVLS: base 0 + one NVLink step;
+// NVLSTree: + 2 log2(nodes) net steps).
 
 #include <algorithm>
 #include <bit>

@@ -80,9 +80,9 @@ TimePs in_switch_fill_ps(const Topology& topology, const std::vector<InSwitchGro
   BandwidthBps rate = std::numeric_limits<double>::infinity();
   for (const InSwitchGroup& group : groups) {
     for (const Rank r : group.ranks) {
-      for (const ChannelId c : {topology.channel_between(r, group.switch_vertex), topology.channel_between(group.switch_vertex, r)}) {
-        rate = std::min(rate, costs.rate(topology.link(link_of(c)).params.bandwidth_Bps));
-      }
+      // Both directions of a GPU's link to its switch have the link's bandwidth.
+      const LinkId link = link_of(topology.channel_between(r, group.switch_vertex));
+      rate = std::min(rate, costs.rate(topology.link(link).params.bandwidth_Bps));
     }
   }
   const double g = static_cast<double>(groups.front().ranks.size());
