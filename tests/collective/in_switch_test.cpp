@@ -158,7 +158,7 @@ TEST(InSwitch, NvlsRunsTwoRoundsOfChunksBeyondItsFlows) {
   const double expected = 25.25e-6 + 32.0 * kMiB * 9 / 8 / rate + fill;
   EXPECT_NEAR(sim_s(node, A::kNvls, 32 * kMiB, nvls), expected, 1e-9);
   EXPECT_NEAR(model_s(node, A::kNvls, 32 * kMiB, nvls), expected, 1e-12);
-  // Below one round (2 MiB: 16 KiB chunks, a 2 MiB round) the whole message is the round.
+  // 1 MiB is less than a round (16 KiB chunks: 2 MiB), so the whole message is the round.
   EXPECT_NEAR(seconds_from_ps(in_switch_fill_ps(node, in_switch_groups(node), kMiB, nvls)), 2.0 * kMiB * 9 / 8 / rate,
               1e-12);
   // NCCL's estimate has no fill: it chooses as before, and nvls-tree runs none.
