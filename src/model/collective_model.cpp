@@ -27,8 +27,9 @@ namespace {
 
 class Evaluator {
  public:
-  Evaluator(const Topology& topology, double overhead_s, const ProtocolCosts& library, const RateCapsByClass& caps)
-      : topology_(topology), overhead_s_(overhead_s), library_(library), caps_(caps) {}
+  Evaluator(const Topology& topology, double overhead_s, const ProtocolCosts& library, const RateCapsByClass& caps,
+            bool route_latency)
+      : topology_(topology), overhead_s_(overhead_s), library_(library), caps_(caps), route_latency_(route_latency) {}
 
   CostTerm evaluate(const Phase& phase, double n) const {
     CostTerm term{phase.label, phase.alpha_count, phase.beta_n * n, phase.gamma_n * n};
@@ -189,7 +190,7 @@ class Evaluator {
     for (const Send& s : step.sends) {
       const PathParams p = path(s);
       const TimePs library_ps = p.hops > 0 ? library_.step_latency(p.link_class) : 0;
-      latency_ps = std::max(latency_ps, p.latency_ps + library_ps);
+      latency_ps = std::max(latency_ps, (route_latency_ ? p.latency_ps : 0) + library_ps);
     }
     return overhead_s_ + seconds_from_ps(latency_ps);
   }
@@ -248,6 +249,7 @@ class Evaluator {
   double overhead_s_;
   ProtocolCosts library_;
   RateCapsByClass caps_;
+  bool route_latency_;  // false: NCCL's estimate, whose step latency is the whole hop
 };
 
 void validate(const Topology& t, Kind kind, Algo algorithm, const ModelOptions& o) {
@@ -354,7 +356,7 @@ CollectiveCost collective_cost(const Topology& topology, CollectiveKind kind,
   // size or levels overlap).
   ProtocolCosts per_flow = options.library;  // the call's rate cap, shared by its channels
   per_flow.max_rate_Bps /= static_cast<double>(p.channels);
-  const Evaluator evaluator(topology, options.overhead_s, per_flow, options.rate_caps_by_class);
+  const Evaluator evaluator(topology, options.overhead_s, per_flow, options.rate_caps_by_class, !options.estimate);
   const double n = static_cast<double>(size);
   CollectiveCost cost{{}, std::move(p.formula)};
   if (p.phases.front().chain) {
@@ -455,6 +457,7 @@ NcclChoice nccl_choice(const Topology& topology, CollectiveKind kind, Bytes size
         protocol ? protocol : fastest_protocol(topology, kind, algorithm, size, options, profile);
     ModelOptions with = options;
     with.library = profile.ranked_costs(kind, algorithm, p);
+    with.estimate = true;
     const double t = collective_cost(topology, kind, algorithm, size, with).time_s(options.gamma_s_per_byte);
     if (best_s < 0 || t < best_s) {
       best = {algorithm, p};

@@ -38,6 +38,10 @@ struct ModelOptions {
   Rank root = 0;                // Broadcast and Reduce
   /// Caps on every message's rate by its route's class (collective_rate_caps).
   RateCapsByClass rate_caps_by_class = kNoRateCaps;
+  /// NCCL's estimate (ncclTopoGetAlgoTime), by which a library ranks algorithms: a step's
+  /// latency is the library's per-step latency alone, which NCCL measured over the whole hop
+  /// (tuning.cc has no wire term), not that plus the route's latency.
+  bool estimate = false;
 };
 
 /// One level or phase of an algorithm.

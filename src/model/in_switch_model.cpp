@@ -89,7 +89,8 @@ CollectiveCost in_switch_cost(const Topology& t, Algo algorithm, Bytes size, con
     for (const Rank r : group.ranks) {
       for (const ChannelId channel : {t.channel_between(r, group.switch_vertex), t.channel_between(group.switch_vertex, r)}) {
         const LinkParams& link = t.link(link_of(channel)).params;
-        to_switch.consider(o.overhead_s + step_s + seconds_from_ps(link.latency_ps), switch_bytes,
+        const double wire_s = o.estimate ? 0 : seconds_from_ps(link.latency_ps);
+        to_switch.consider(o.overhead_s + step_s + wire_s, switch_bytes,
                            c.rate(link.bandwidth_Bps));
       }
     }

@@ -129,6 +129,14 @@ TEST(InSwitch, NvlsOnAnH100NodeAsNcclCostsIt) {
   EXPECT_EQ(large.algorithm, A::kNvls);
   EXPECT_EQ(large.protocol, Protocol::kSimple);
   EXPECT_NE(nccl_choice(node, kAllReduce, 4096, {}, node.library()).algorithm, A::kNvls);
+  // Where NCCL's estimate (tuning.cc: no wire term) turns to NVLS, between 512 KiB and 1 MiB:
+  // ring LL 6.6 + 14 x 0.6 us + 14 x n/8 at a quarter of 370.8 GB/s (LL's share of an
+  // AllReduce) against NVLS 25 us + 9/8 n / 315.18 GB/s: 24.90 against 26.87 us at 512 KiB,
+  // 34.80 against 28.74 at 1 MiB. With the route's 2 x 250 ns a step added (7 us) ring
+  // would lose from 256 KiB.
+  EXPECT_EQ(nccl_choice(node, kAllReduce, 512 << 10, {}, node.library()).algorithm, A::kRing);
+  EXPECT_EQ(nccl_choice(node, kAllReduce, 512 << 10, {}, node.library()).protocol, Protocol::kLL);
+  EXPECT_EQ(nccl_choice(node, kAllReduce, kMiB, {}, node.library()).algorithm, A::kNvls);
   // A forced LL protocol leaves NVLS out, as NCCL_PROTO=LL would.
   EXPECT_EQ(nccl_choice(node, kAllReduce, 1024 * kMiB, {}, node.library(), Protocol::kLL).algorithm, A::kRing);
 }

@@ -225,7 +225,8 @@ TEST(CliCollective, EachRowSaysTheChannelsItRunsOn) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("       32768         8192  float       ring      ll    1 "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("      131072        32768  float       ring      ll    4 "), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("      262144        65536  float       nvls  simple   16 "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("      262144        65536  float       ring      ll    8 "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("     1048576       262144  float       nvls  simple   16 "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("    67108864     16777216  float       nvls  simple   16 "), std::string::npos) << r.out;
   // --channels 4 caps the communicator (NCCL_MAX_CTAS=4), NVLS's too; and a thread driving
   // 8 A100s launches 4 channels a GPU at 256 KiB, not 8: 2.1 + 8 x (3.64 + 4 x 0.31) =
