@@ -43,7 +43,9 @@ struct Worst {
 // every edge, GPU k to GPU k, all at once. Sharing max-min fairly, the flows of the link
 // with the most flows per unit of bandwidth get that share from start to end (they are all
 // of one size), and no flow gets less than its own route's such share.
-CostTerm tree_share_term(const Topology& t, const std::vector<InSwitchGroup>& groups, double bytes, double overhead_s) {
+// Under NCCL's estimate (o.estimate) the routes' latency is left out, as in every ranking.
+CostTerm tree_share_term(const Topology& t, const std::vector<InSwitchGroup>& groups, double bytes,
+                         const ModelOptions& o) {
   struct Flow {
     Rank from, to;
     Route route;
@@ -66,7 +68,8 @@ CostTerm tree_share_term(const Topology& t, const std::vector<InSwitchGroup>& gr
     for (const ChannelId channel : f.route) {
       seconds_per_byte = std::max(seconds_per_byte, flows_on[channel] / t.link(link_of(channel)).params.bandwidth_Bps);
     }
-    worst.consider(overhead_s + seconds_from_ps(path_params(t, f.from, f.to).latency_ps), bytes, 1 / seconds_per_byte);
+    const double wire_s = o.estimate ? 0 : seconds_from_ps(path_params(t, f.from, f.to).latency_ps);
+    worst.consider(o.overhead_s + wire_s, bytes, 1 / seconds_per_byte);
   }
   return worst.term;
 }
@@ -104,7 +107,7 @@ CollectiveCost in_switch_cost(const Topology& t, Algo algorithm, Bytes size, con
     }
     return cost;
   }
-  const CostTerm tree_share = tree_share_term(t, groups, std::ceil(n / (2 * g)), o.overhead_s);
+  const CostTerm tree_share = tree_share_term(t, groups, std::ceil(n / (2 * g)), o);
   const double levels = 2.0 * std::bit_width(groups.size() - 1);  // 2 ceil(log2 N)
   cost.terms.push_back({"tree levels across nodes", levels, 0, 0, seconds_from_ps(c.step_latency(LinkClass::kNet)), 0});
   cost.terms.push_back(to_switch.term.time_s(0) >= tree_share.time_s(0) ? to_switch.term : tree_share);
