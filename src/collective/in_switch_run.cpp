@@ -17,9 +17,8 @@ Bytes share_bytes(Bytes n, std::uint64_t numerator, std::uint64_t denominator) {
   return static_cast<Bytes>((product + denominator - 1) / denominator);
 }
 
-// nvls-tree over N nodes: 2 ceil(log2 N) L_net before the flows start; nvls: none.
-TimePs tree_latency(const ProtocolCosts& costs, bool tree, std::uint64_t nodes) {
-  if (!tree) return 0;
+// nvls-tree over N nodes: 2 ceil(log2 N) L_net before the flows start.
+TimePs tree_latency(const ProtocolCosts& costs, std::uint64_t nodes) {
   const std::uint64_t levels = 2 * static_cast<std::uint64_t>(std::bit_width(nodes - 1));  // 2 ceil(log2 N)
   return multiply_time(costs.step_latency(LinkClass::kNet), levels, "nvls-tree latency");
 }
@@ -55,7 +54,7 @@ InSwitchAllReduceRun::InSwitchAllReduceRun(Transport& transport, const Topology&
 void InSwitchAllReduceRun::start() {
   // nvls-tree's levels, or nvls's pipeline fill (topology/in_switch.h).
   const TimePs delay =
-      tree_ ? tree_latency(costs_, tree_, groups_.size()) : in_switch_fill_ps(topology_, groups_, size_, costs_);
+      tree_ ? tree_latency(costs_, groups_.size()) : in_switch_fill_ps(topology_, groups_, size_, costs_);
   if (delay == 0) {
     start_flows();
   } else {
