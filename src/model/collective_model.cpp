@@ -184,12 +184,13 @@ class Evaluator {
   PathParams path(const Send& s) const { return path_params(topology_, s.src, s.dst); }
 
   // o + the largest route latency (with the library's step latency for the route's class
-  // of link) over the step's messages, s.
+  // of link, once per loop of the call: ProtocolCosts::run_step_latency) over the step's
+  // messages, s.
   double step_alpha_s(const Step& step) const {
     TimePs latency_ps = 0;
     for (const Send& s : step.sends) {
       const PathParams p = path(s);
-      const TimePs library_ps = p.hops > 0 ? library_.step_latency(p.link_class) : 0;
+      const TimePs library_ps = p.hops > 0 ? library_.run_step_latency(p.link_class) : 0;
       latency_ps = std::max(latency_ps, (route_latency_ ? p.latency_ps : 0) + library_ps);
     }
     return overhead_s_ + seconds_from_ps(latency_ps);

@@ -78,7 +78,7 @@ void Network::launch(FlowId id, Bytes bytes, EventCall on_arrival, SendOptions o
   flow.on_arrival = engine_.listed(on_arrival);
   TimePs wait_ps = overhead_ps_;
   if (!route.empty()) {
-    wait_ps = add_times(wait_ps, library.step_latency(route_class), "message overhead");
+    wait_ps = add_times(wait_ps, library.run_step_latency(route_class), "message overhead");
   }
   // Without a wait a flow sent from an event joins the current instant's batch directly.
   if (wait_ps == 0 && engine_.running()) {

@@ -128,7 +128,7 @@ PlannedPoint plan_collective_point(const Topology& topology, CollectiveKind kind
   PlannedPoint planned{choose(topology, kind, algorithm, size, options), library_run(topology, options)};
   const NcclChoice& choice = planned.choice;
   CollectiveConfig& run = planned.run;
-  run.library = options.library.costs(kind, choice.algorithm, choice.protocol);
+  run.library = options.library.costs(kind, choice.algorithm, choice.protocol, size, topology.npu_count());
   run.rate_caps_by_class = collective_rate_caps(kind, choice.algorithm, size, topology.npu_count(), options.library);
   if (options.pipeline_as_library) {
     run.chunks = library_chunks(topology, kind, choice.algorithm, size, model_options(run, run.library), run);

@@ -85,7 +85,7 @@ CostedTraffic cost_collective(const Topology& spanned, const TrafficEntry& e, co
     const std::optional<Protocol> protocol =
         fastest_protocol(spanned, *e.collective, algorithm, e.bytes_per_op, model, library);
     ModelOptions with_costs = model;
-    with_costs.library = library.costs(*e.collective, algorithm, protocol);
+    with_costs.library = library.costs(*e.collective, algorithm, protocol, e.bytes_per_op, spanned.npu_count());
     with_costs.rate_caps_by_class =
         collective_rate_caps(*e.collective, algorithm, e.bytes_per_op, spanned.npu_count(), library);
     if (!library.ideal()) {

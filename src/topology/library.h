@@ -62,8 +62,21 @@ struct ProtocolCosts {
   /// before the flows run at rate (in_switch_fill_ps); 0: no fill. What a run pays, not part of
   /// NCCL's estimate (LibraryProfile::costs sets it for nvls, ranked_costs leaves it 0).
   std::uint32_t fill_channels = 0;
+  /// What a ring call (AllReduce, AllGather, ReduceScatter) moves per channel and per rank in
+  /// one loop through the library's buffers (NCCL: its protocol's buffer over NCCL_STEPS, times
+  /// the steps of a chunk); 0: one loop whatever the size (LibraryProfile::ring_loops).
+  Bytes loop_chunk_bytes = 0;
+  /// The loops of the run these costs are for (LibraryProfile::ring_loops); 1 outside a run
+  /// and in an estimate (NCCL's has no loop term).
+  std::uint32_t loops = 1;
 
   TimePs step_latency(LinkClass c) const { return step_latency_ps[static_cast<int>(c)]; }
+  /// What a message of one step of a run waits on a route of class `c`: the step latency,
+  /// once per loop where the GPUs' thread blocks move the data themselves (NVLink, PCIe): a
+  /// ring's every step, in every loop, waits for the previous rank's slices before its
+  /// block copies them on. Once on the network, where a NIC moves the data: the block only
+  /// fills the proxy's buffer slots and the ring runs at the NICs' pace, which hides it.
+  TimePs run_step_latency(LinkClass c) const;
   /// The rate a lone flow reaches on a route whose slowest link is `bottleneck`.
   BandwidthBps rate(BandwidthBps bottleneck) const;
   bool operator==(const ProtocolCosts&) const = default;
@@ -289,6 +302,20 @@ struct LibraryProfile {
   /// share (ll_share) and bandwidth factor on its efficiency, and the bandwidth factor on its
   /// rate cap.
   ProtocolCosts costs(CollectiveKind kind, AlgorithmKind algorithm, std::optional<Protocol> protocol) const;
+  /// The costs one call of `bytes` on `ranks` ranks runs at: the costs above with the call's
+  /// loops (ring_loops).
+  ProtocolCosts costs(CollectiveKind kind, AlgorithmKind algorithm, std::optional<Protocol> protocol, Bytes bytes,
+                      std::size_t ranks) const;
+  /// The loops a ring call of `bytes` (the nccl-tests size) on `ranks` ranks makes through
+  /// the library's buffers, as NCCL runs it (src/enqueue.cc, calcCollChunking, once per
+  /// channel: nLoops = ceil(channel bytes / (nRanks x chunkSize)), each loop all 2(p-1) or
+  /// p-1 steps of the ring; src/device/all_reduce.h runRing loops the same way):
+  ///   L = ceil(bytes / (C x ranks x loop_chunk_bytes)),  C = call_channels
+  /// 1 for other collectives and algorithms, and where the profile knows neither its
+  /// protocol's loop chunk nor its channels. An 8-GPU A100 AllReduce of 1 GiB on 24 channels
+  /// with Simple's 2 MiB chunks: ceil(1 GiB / 384 MiB) = 3 loops.
+  std::uint32_t ring_loops(CollectiveKind kind, AlgorithmKind algorithm, std::optional<Protocol> protocol, Bytes bytes,
+                           std::size_t ranks) const;
   /// The costs the library ranks a run of `kind` by: the estimate's costs(algorithm, protocol)
   /// with its LL share, and no bandwidth factor (NCCL's ranking knows none).
   ProtocolCosts ranked_costs(CollectiveKind kind, AlgorithmKind algorithm, std::optional<Protocol> protocol) const;

@@ -217,7 +217,18 @@ ProtocolCosts protocol_costs(const pb::ProtocolSpec& spec, const std::string& wh
   }
   c.efficiency = spec.efficiency();
   if (!spec.max_bandwidth().empty()) c.max_rate_Bps = parse_bandwidth(spec.max_bandwidth(), where + ".max_bandwidth");
+  if (!spec.loop_chunk().empty()) {
+    c.loop_chunk_bytes = parse_size(spec.loop_chunk(), where + ".loop_chunk");
+    if (c.loop_chunk_bytes == 0) throw InputError(where + ".loop_chunk must be positive, got '" + spec.loop_chunk() + "'");
+  }
   return c;
+}
+
+// Rows where a ring's loops do not apply (tree, in_switch) must not give a loop chunk.
+void check_no_loop_chunk(const pb::ProtocolSpec& spec, const std::string& where) {
+  if (!spec.loop_chunk().empty()) {
+    throw InputError(where + ".loop_chunk: only the ring's protocols loop through the buffers (give it in protocols)");
+  }
 }
 
 Protocol protocol_of(pb::Protocol protocol, const std::string& where) {
@@ -236,6 +247,7 @@ std::optional<ProtocolCosts> in_switch_costs(const spec::LibrarySpec& spec, cons
   if (protocol != pb::PROTOCOL_UNSPECIFIED && protocol != pb::SIMPLE) {
     throw InputError(at + ".protocol: in-switch reduction runs the SIMPLE protocol only");
   }
+  check_no_loop_chunk(spec.in_switch(), at);
   return protocol_costs(spec.in_switch(), at);
 }
 
@@ -323,6 +335,7 @@ std::vector<Protocol> protocols_of(const ProtocolRows& rows) {
 ProtocolRows tree_rows(const spec::LibrarySpec& spec, const std::string& where, const LibraryProfile& profile) {
   if (spec.tree().empty()) return profile.tree;
   if (profile.ideal()) throw InputError(where + ".tree: the ideal library has no costs to add to");
+  for (int i = 0; i < spec.tree().size(); ++i) check_no_loop_chunk(spec.tree(i), where + ".tree[" + std::to_string(i) + "]");
   ProtocolRows rows = protocol_rows(spec.tree(), where, "tree");
   if (protocols_of(rows) != protocols_of(profile.protocols)) {
     throw InputError(where + ".tree names other protocols than the library: give it the same protocols, in the same order");

@@ -50,6 +50,7 @@ void fill_costs(const ProtocolCosts& c, pb::ProtocolSpec& out) {
   out.set_net_step(time_text(c.step_latency(LinkClass::kNet)));
   out.set_efficiency(rounded(c.efficiency));
   if (std::isfinite(c.max_rate_Bps)) out.set_max_bandwidth(bandwidth_text(c.max_rate_Bps));
+  if (c.loop_chunk_bytes > 0) out.set_loop_chunk(std::to_string(c.loop_chunk_bytes) + "B");
 }
 
 void fill_p2p(const P2pChannels& c, pb::P2pSpec& out) {

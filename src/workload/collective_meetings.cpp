@@ -125,7 +125,7 @@ void CollectiveMeetings::start(Meeting& m, NodeRef last) {
   }
   const std::optional<Protocol> protocol = chosen->second.protocol;
   record_start(m, s, chosen->second);
-  const ProtocolCosts costs = options_.library.costs(s.collective, algorithm, protocol);
+  const ProtocolCosts costs = options_.library.costs(s.collective, algorithm, protocol, s.bytes, spanned.npu_count());
   if (reduces_in_switch(algorithm)) {
     make_in_switch_run(m, group, algorithm, s.bytes, costs);
   } else {
@@ -219,7 +219,7 @@ std::size_t CollectiveMeetings::chunks_for(CollectiveKind kind, AlgorithmKind al
                                            const Schedule& schedule) const {
   if (options_.library.ideal()) return 1;
   ModelOptions model = model_for(spanned);
-  model.library = options_.library.costs(kind, algorithm, protocol);
+  model.library = options_.library.costs(kind, algorithm, protocol, bytes, spanned.npu_count());
   return chunks_within_limits(schedule, least_time_chunks(spanned, kind, algorithm, bytes, model));
 }
 

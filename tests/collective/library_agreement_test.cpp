@@ -91,6 +91,38 @@ TEST(LibraryAgreement, NcclsRingLatencyFormula) {
               15.0e-6 + 14.0 * kMiB * 40e-12, 1e-15);
 }
 
+TEST(LibraryAgreement, ARingPaysItsStepsOncePerLoop) {
+  // NCCL's 8-rank ring AllReduce of 1 GiB on 24 channels under Simple makes 3 loops of
+  // 24 x 8 x 2 MiB (Library.NcclLoopsARingThroughItsBuffers), each all 14 steps: on a switch
+  // whose links add no latency, 8.4 + 14 x 3 x 3.4 us + 1.75 x 1 GiB / 50 GB/s, in the model
+  // and the simulator; AllGather 8.4 + 7 x 3 x 3.4 us + 7/8 GiB / 50 GB/s.
+  const Topology node = built(TopologyKind::kSwitch, 8, 0);
+  const LibraryProfile nccl = library_by_name("nccl", "--library");
+  const Bytes gib = Bytes{1} << 30;
+  for (const CollectiveKind kind : {CollectiveKind::kAllReduce, CollectiveKind::kAllGather}) {
+    SCOPED_TRACE(std::string(collective_name(kind)));
+    const ProtocolCosts simple = nccl.costs(kind, AlgorithmKind::kRing, Protocol::kSimple, gib, 8);
+    ASSERT_EQ(simple.loops, 3u);
+    const double steps = kind == CollectiveKind::kAllReduce ? 14 : 7;
+    const double expected = 8.4e-6 + steps * 3 * 3.4e-6 + steps / 8 * static_cast<double>(gib) / 50e9;
+    EXPECT_NEAR(model_s(node, kind, AlgorithmKind::kRing, gib, simple), expected, 1e-12);
+    EXPECT_NEAR(sim_s(node, kind, AlgorithmKind::kRing, gib, simple), expected, 1e-12);
+  }
+  // Across nodes a network step waits its 14 us once whatever the loops: on 2 nodes of 4
+  // a ring step crosses the network (14 + 1 us) beside NVLink hops (3 x 3.4 us), so the
+  // step waits the network's 15 us as with one loop; the simulator agrees.
+  const Topology cluster = built(TopologyKind::kHierarchical, 0);
+  const ProtocolCosts looped =
+      nccl.costs(CollectiveKind::kAllReduce, AlgorithmKind::kRing, Protocol::kSimple, gib, 8);
+  ProtocolCosts once = looped;
+  once.loops = 1;
+  EXPECT_NEAR(model_s(cluster, CollectiveKind::kAllReduce, AlgorithmKind::kRing, gib, looped),
+              model_s(cluster, CollectiveKind::kAllReduce, AlgorithmKind::kRing, gib, once), 1e-12);
+  EXPECT_NEAR(sim_s(cluster, CollectiveKind::kAllReduce, AlgorithmKind::kRing, gib, looped) /
+                  model_s(cluster, CollectiveKind::kAllReduce, AlgorithmKind::kRing, gib, looped),
+              1.0, 1e-9);
+}
+
 TEST(LibraryAgreement, TheSystemsLaunchAddsToEveryCallInBoth) {
   // A system that pays 20 us more a call: the 0-byte Ring/LL AllReduce above takes
   // 20 + 15 us, the in-switch reduction 20 + 25 us (NVLS: no base, one NVLink step), in the

@@ -56,19 +56,19 @@ TEST(CliReplay, LibraryCostsApplyToEveryCollective) {
   const CliResult nccl = run_commsim({"replay", "--trace", trace, "--topology-file", datasheet_h100(), "--library", "nccl"});
   ASSERT_EQ(nccl.status, 0) << nccl.err;
   EXPECT_NE(nccl.out.find("# total time 323.979 us"), std::string::npos) << nccl.out;
-  // LL forced: 6.6 us + 14 steps of (0.6 + 0.5 us + 8 MiB at min(0.25 x 450, 141) GB/s, i.e.
-  // 74.565404 us: an AllReduce's LL moves a quarter of the link) = 6.6 + 15.4 + 1043.916 =
-  // 1065.916 us.
+  // LL forced: 6.6 us + 14 steps of (11 x 0.6 + 0.5 us + 8 MiB at min(0.25 x 450, 141) GB/s,
+  // i.e. 74.565404 us: an AllReduce's LL moves a quarter of the link) = 6.6 + 99.4 +
+  // 1043.916 = 1149.916 us: LL's 32 KiB chunks make 64 MiB 11 loops of 24 channels x 8 ranks.
   const CliResult ll =
       run_commsim({"replay", "--trace", trace, "--topology-file", datasheet_h100(), "--library", "nccl", "--protocol", "ll"});
   ASSERT_EQ(ll.status, 0) << ll.err;
-  EXPECT_NE(ll.out.find("# total time 1065.916 us"), std::string::npos) << ll.out;
+  EXPECT_NE(ll.out.find("# total time 1149.916 us"), std::string::npos) << ll.out;
   // The collective's row names the protocol each run took; busbw = 64 MiB / t x 2(8-1)/8.
   EXPECT_NE(nccl.out.find("\n      1     allreduce      all      8     67108864               ring   simple   24     323.979"
                           "     323.979     323.979      323.979   207.14   362.49\n"),
             std::string::npos)
       << nccl.out;
-  EXPECT_NE(ll.out.find("   ring       ll   24    1065.916"), std::string::npos) << ll.out;
+  EXPECT_NE(ll.out.find("   ring       ll   24    1149.916"), std::string::npos) << ll.out;
   EXPECT_NE(ideal.out.find("   ring        -    1     267.979"), std::string::npos) << ideal.out;
 }
 

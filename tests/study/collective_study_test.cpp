@@ -163,7 +163,8 @@ TEST(CollectiveStudy, ALibraryPipelinesAChainAsDeepAsItPays) {
 
 TEST(CollectiveStudy, NcclPicksLowLatencyWhenSmallAndFullBandwidthWhenLarge) {
   // NCCL's choice per size: at 1 KiB LL (6.6 us per call, the least latency), at 1 GiB
-  // Simple (all of the link's 50 GB/s, where LL moves half).
+  // Simple (all of the link's 50 GB/s, where LL moves half), in 3 loops of 24 channels x 8
+  // ranks x 2 MiB.
   CollectiveStudyOptions options;
   options.library = library_by_name("nccl", "test");
   const Topology t = built(TopologyKind::kSwitch, 8);
@@ -178,8 +179,10 @@ TEST(CollectiveStudy, NcclPicksLowLatencyWhenSmallAndFullBandwidthWhenLarge) {
   for (const CollectivePoint& p : points) {
     const std::vector<AlgorithmKind> candidates = nccl_algorithms(CollectiveKind::kAllReduce);
     EXPECT_NE(std::find(candidates.begin(), candidates.end(), p.algorithm), candidates.end());
-    EXPECT_EQ(p.costs, options.library.costs(CollectiveKind::kAllReduce, p.algorithm, p.protocol));
+    EXPECT_EQ(p.costs, options.library.costs(CollectiveKind::kAllReduce, p.algorithm, p.protocol, p.size, 8));
   }
+  EXPECT_EQ(points[0].costs.loops, 1u);
+  EXPECT_EQ(points[1].costs.loops, 3u);
   EXPECT_TRUE(study.fastest.empty());  // one block: nothing to compare
 }
 

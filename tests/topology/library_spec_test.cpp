@@ -342,6 +342,38 @@ TEST(LibrarySpec, TreeRows) {
             std::string::npos);
 }
 
+TEST(LibrarySpec, RingLoopChunk) {
+  // A protocol's loop_chunk: a ring call of n bytes on C channels and p ranks makes
+  // ceil(n / (C p chunk)) loops (4 channels x 4 ranks x 1 MiB = 16 MiB a loop: 64 MiB is 4).
+  // The built-in nccl's rows carry NCCL's chunks; written out, they read back.
+  const std::string ring(kRing);
+  const LibraryProfile mine = parse_topology_spec(ring + R"( library { name: "mine" collective_channels: 4
+      protocols { protocol: SIMPLE call_latency: "10us" nvlink_step: "2us" pcie_step: "3us" net_step: "4us"
+                  efficiency: 1 loop_chunk: "1MiB" } })",
+                                                  "s", false)
+                                  .library();
+  EXPECT_EQ(mine.costs(Protocol::kSimple).loop_chunk_bytes, Bytes{1} << 20);
+  EXPECT_EQ(mine.ring_loops(CollectiveKind::kAllReduce, AlgorithmKind::kRing, std::nullopt, Bytes{64} << 20, 4), 4u);
+  EXPECT_EQ(library_from_spec(library_message(mine), "test").protocols, mine.protocols);
+  const LibraryProfile nccl = library_by_name("nccl", "test");
+  EXPECT_EQ(nccl.costs(Protocol::kLL128).loop_chunk_bytes, 576000u);
+  EXPECT_EQ(library_from_spec(library_message(nccl), "test").protocols, nccl.protocols);
+  const std::string row = R"(protocol: SIMPLE call_latency: "1us" nvlink_step: "1us" pcie_step: "1us" net_step: "1us"
+      efficiency: 1 )";
+  const std::vector<std::pair<std::string, std::string>> bad{
+      {"protocols { " + row + R"(loop_chunk: "0" })", "library.protocols[0].loop_chunk must be positive, got '0'"},
+      {"protocols { " + row + R"(loop_chunk: "big" })", "library.protocols[0].loop_chunk"},
+      {"protocols { " + row + R"(loop_chunk: "1MiB" } tree { )" + row + R"(loop_chunk: "1MiB" })",
+       "library.tree[0].loop_chunk: only the ring's protocols loop through the buffers"},
+      {"protocols { " + row + R"(} in_switch { )" + row + R"(loop_chunk: "1MiB" })",
+       "library.in_switch.loop_chunk: only the ring's protocols loop through the buffers"},
+  };
+  for (const auto& [block, error] : bad) {
+    EXPECT_NE(error_of(ring + R"( library { name: "mine" )" + block + " }").find(error), std::string::npos)
+        << block << ": " << error_of(ring + R"( library { name: "mine" )" + block + " }");
+  }
+}
+
 TEST(LibrarySpec, ClusterSpecsScaleOnTheCommandLine) {
   const std::string cluster = R"(name: "c" builder { kind: HIERARCHICAL nodes: 2 gpus_per_node: 8
       link { bandwidth: "100GB/s" latency: "1us" } nic { bandwidth: "50GB/s" latency: "1us" } })";

@@ -237,6 +237,48 @@ TEST(Library, NvlsRunsOnItsOwnChannels) {
   EXPECT_EQ(channels("ideal", Bytes{1} << 30, AlgorithmKind::kRing, Protocol::kSimple), 0u);
 }
 
+TEST(Library, NcclLoopsARingThroughItsBuffers) {
+  // enqueue.cc calcCollChunking: nLoops = ceil(bytes / (nChannels x nRanks x chunkSize)),
+  // chunk Simple 4 MiB / 8 steps x 4 = 2 MiB, LL128 614400 x 15/16 = 576000 B, LL 64 KiB / 2.
+  // An 8-rank ring on 24 channels: Simple 384 MiB a loop, LL128 110592000 B, LL 6 MiB.
+  const LibraryProfile nccl = library_by_name("nccl-ampere", "--library");
+  const auto loops = [&](CollectiveKind kind, AlgorithmKind a, Protocol p, Bytes bytes) {
+    return nccl.ring_loops(kind, a, p, bytes, 8);
+  };
+  using K = CollectiveKind;
+  using A = AlgorithmKind;
+  const Bytes mib = Bytes{1} << 20;
+  EXPECT_EQ(loops(K::kAllReduce, A::kRing, Protocol::kSimple, 384 * mib), 1u);
+  EXPECT_EQ(loops(K::kAllReduce, A::kRing, Protocol::kSimple, 384 * mib + 1), 2u);
+  EXPECT_EQ(loops(K::kAllReduce, A::kRing, Protocol::kSimple, Bytes{1} << 30), 3u);
+  EXPECT_EQ(loops(K::kAllGather, A::kRing, Protocol::kSimple, Bytes{16} << 30), 43u);  // 16 GiB / 384 MiB = 42.7
+  EXPECT_EQ(loops(K::kReduceScatter, A::kRing, Protocol::kLL128, 110592000), 1u);
+  EXPECT_EQ(loops(K::kReduceScatter, A::kRing, Protocol::kLL128, 110592001), 2u);
+  EXPECT_EQ(loops(K::kAllReduce, A::kRing, Protocol::kLL, 64 * mib), 11u);  // 64 / 6 = 10.7
+  // Fewer channels for a small call make a loop smaller: 256 KiB of LL on 8 channels
+  // (NcclRunsSmallCollectivesOnFewerChannels) is 8 x 8 x 32 KiB = 2 MiB a loop.
+  EXPECT_EQ(loops(K::kAllReduce, A::kRing, Protocol::kLL, 256 << 10), 1u);
+  // Only the ring's AllReduce, AllGather and ReduceScatter loop so; where the channels are not
+  // known (across nodes) or the library has no chunk (ideal), one loop.
+  EXPECT_EQ(loops(K::kAllReduce, A::kTree, Protocol::kSimple, Bytes{1} << 30), 1u);
+  EXPECT_EQ(loops(K::kBroadcast, A::kRing, Protocol::kSimple, Bytes{1} << 30), 1u);
+  EXPECT_EQ(library_by_name("nccl-hopper-multinode", "--library")
+                .ring_loops(K::kAllReduce, A::kRing, Protocol::kSimple, Bytes{1} << 30, 8),
+            1u);
+  EXPECT_EQ(library_by_name("ideal", "--library").ring_loops(K::kAllReduce, A::kRing, std::nullopt, Bytes{1} << 30, 8),
+            1u);
+  EXPECT_EQ(library_by_name("gloo", "--library").ring_loops(K::kAllReduce, A::kRing, std::nullopt, Bytes{1} << 30, 8),
+            1u);
+  // A run's costs carry its loops; a step waits its NVLink and PCIe latency once per loop, its
+  // network latency once; an estimate has one loop.
+  const ProtocolCosts run = nccl.costs(K::kAllReduce, A::kRing, Protocol::kSimple, Bytes{1} << 30, 8);
+  EXPECT_EQ(run.loops, 3u);
+  EXPECT_EQ(run.run_step_latency(LinkClass::kNvlink), 3 * ps_from_ns(3400));
+  EXPECT_EQ(run.run_step_latency(LinkClass::kPcie), 3 * ps_from_ns(5700));
+  EXPECT_EQ(run.run_step_latency(LinkClass::kNet), ps_from_us(14));
+  EXPECT_EQ(nccl.ranked_costs(K::kAllReduce, A::kRing, Protocol::kSimple).loops, 1u);
+}
+
 TEST(Library, NcclOnSeveralNodesByHost) {
   // tuning.cc with more than one node: a ring's step inside a node costs at least the
   // network's post overhead (1 us on Intel, 2 us on AMD; x3 for Simple), LL's cap is the
