@@ -517,7 +517,7 @@ ProtocolCosts LibraryProfile::costs(CollectiveKind kind, AlgorithmKind algorithm
   return c;
 }
 
-std::uint32_t LibraryProfile::ring_loops(CollectiveKind kind, AlgorithmKind algorithm, std::optional<Protocol> protocol,
+std::uint64_t LibraryProfile::ring_loops(CollectiveKind kind, AlgorithmKind algorithm, std::optional<Protocol> protocol,
                                          Bytes bytes, std::size_t ranks) const {
   const bool ring_collective =
       kind == CollectiveKind::kAllReduce || kind == CollectiveKind::kAllGather || kind == CollectiveKind::kReduceScatter;
@@ -525,8 +525,11 @@ std::uint32_t LibraryProfile::ring_loops(CollectiveKind kind, AlgorithmKind algo
   const Bytes chunk = costs(algorithm, protocol).loop_chunk_bytes;
   const std::uint32_t channels = call_channels(bytes, algorithm, protocol, ranks);
   if (chunk == 0 || channels == 0) return 1;
-  const Bytes per_loop = chunk * channels * ranks;
-  return static_cast<std::uint32_t>(std::max<Bytes>(1, (bytes + per_loop - 1) / per_loop));
+  // ceil(ceil(bytes / chunk) / (C x ranks)) = ceil(bytes / (chunk x C x ranks)), without the
+  // product's overflow.
+  const std::uint64_t chunks = bytes / chunk + (bytes % chunk != 0);
+  const std::uint64_t per_loop = std::uint64_t{channels} * ranks;
+  return std::max<std::uint64_t>(1, chunks / per_loop + (chunks % per_loop != 0));
 }
 
 // The built-in profiles, by name.

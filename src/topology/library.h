@@ -68,7 +68,7 @@ struct ProtocolCosts {
   Bytes loop_chunk_bytes = 0;
   /// The loops of the run these costs are for (LibraryProfile::ring_loops); 1 outside a run
   /// and in an estimate (NCCL's has no loop term).
-  std::uint32_t loops = 1;
+  std::uint64_t loops = 1;
 
   TimePs step_latency(LinkClass c) const { return step_latency_ps[static_cast<int>(c)]; }
   /// What a message of one step of a run waits on a route of class `c`: the step latency,
@@ -314,7 +314,7 @@ struct LibraryProfile {
   /// 1 for other collectives and algorithms, and where the profile knows neither its
   /// protocol's loop chunk nor its channels. An 8-GPU A100 AllReduce of 1 GiB on 24 channels
   /// with Simple's 2 MiB chunks: ceil(1 GiB / 384 MiB) = 3 loops.
-  std::uint32_t ring_loops(CollectiveKind kind, AlgorithmKind algorithm, std::optional<Protocol> protocol, Bytes bytes,
+  std::uint64_t ring_loops(CollectiveKind kind, AlgorithmKind algorithm, std::optional<Protocol> protocol, Bytes bytes,
                            std::size_t ranks) const;
   /// The costs the library ranks a run of `kind` by: the estimate's costs(algorithm, protocol)
   /// with its LL share, and no bandwidth factor (NCCL's ranking knows none).
