@@ -46,6 +46,14 @@ constexpr bool reduces_in_switch(AlgorithmKind kind) {
   return kind == AlgorithmKind::kNvls || kind == AlgorithmKind::kNvlsTree;
 }
 
+/// Whether a ring runs the collective in steps round the ring, every rank sending at once
+/// (AllReduce, AllGather, ReduceScatter: NCCL's ring patterns); Broadcast and Reduce run as
+/// a chain from or to the root instead.
+constexpr bool runs_round_the_ring(CollectiveKind kind) {
+  return kind == CollectiveKind::kAllReduce || kind == CollectiveKind::kAllGather ||
+         kind == CollectiveKind::kReduceScatter;
+}
+
 std::string_view collective_name(CollectiveKind kind);  // "allreduce"
 std::optional<CollectiveKind> collective_from_name(std::string_view name);
 std::string_view algorithm_name(AlgorithmKind kind);    // "ring-bidir"

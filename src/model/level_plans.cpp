@@ -228,8 +228,9 @@ Plan channel_chains_plan(const Topology& t, Kind kind, std::size_t channels, Ran
 Plan levels_plan(const Topology& t, Kind kind, Algo algorithm, const ModelOptions& o) {
   Levels lv;
   lv.p = t.npu_count();
-  const bool ring_family = kind == Kind::kAllReduce || kind == Kind::kAllGather || kind == Kind::kReduceScatter;
-  if (algorithm == Algo::kRing && o.channels > 1 && ring_family) return channel_rings_plan(t, kind, o.channels);
+  if (algorithm == Algo::kRing && o.channels > 1 && runs_round_the_ring(kind)) {
+    return channel_rings_plan(t, kind, o.channels);
+  }
   if (algorithm == Algo::kRing && o.channels > 1) return channel_chains_plan(t, kind, o.channels, o.root, o.chunks);
   if (algorithm == Algo::kRing || algorithm == Algo::kRingBidir) {
     lv.sizes = {static_cast<std::uint32_t>(lv.p)};

@@ -519,9 +519,7 @@ ProtocolCosts LibraryProfile::costs(CollectiveKind kind, AlgorithmKind algorithm
 
 std::uint64_t LibraryProfile::ring_loops(CollectiveKind kind, AlgorithmKind algorithm, std::optional<Protocol> protocol,
                                          Bytes bytes, std::size_t ranks) const {
-  const bool ring_collective =
-      kind == CollectiveKind::kAllReduce || kind == CollectiveKind::kAllGather || kind == CollectiveKind::kReduceScatter;
-  if (ideal() || algorithm != AlgorithmKind::kRing || !ring_collective || ranks < 2) return 1;
+  if (ideal() || algorithm != AlgorithmKind::kRing || !runs_round_the_ring(kind) || ranks < 2) return 1;
   const Bytes chunk = costs(algorithm, protocol).loop_chunk_bytes;
   const std::uint32_t channels = call_channels(bytes, algorithm, protocol, ranks);
   if (chunk == 0 || channels == 0) return 1;
