@@ -51,7 +51,8 @@ void check_timeline(const Topology& topology, CollectiveKind kind, const std::ve
     if (reduces_in_switch(algorithm)) continue;  // two or three flows per NPU
     const CollectiveConfig run = library_run(topology, o);
     const auto schedule = make_schedule(kind, algorithm, topology, run.root, run.channels, run.tree_node_gpus);
-    const ModelOptions model = model_options(run, o.library.costs(kind, algorithm, chosen.protocol));
+    const ModelOptions model =
+        model_options(run, o.library.costs(kind, algorithm, chosen.protocol, largest, topology.npu_count()));
     const std::size_t chunks =
         o.pipeline_as_library ? library_chunks(topology, kind, algorithm, largest, model, run) : run.chunks;
     const double messages = estimate_footprint(*schedule, chunks).messages;
