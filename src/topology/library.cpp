@@ -109,10 +109,12 @@ Bytes nccl_loop_chunk_bytes(Protocol protocol) {
 //
 // Collective channels of an 8-GPU NVSwitch node: 24 on A100 (NCCL_DEBUG=INFO on an HGX
 // A100, nccl-tests issue 100: "Channel 23/24") and on H100 (NCCL 2.19.3 finds 12 rings and
-// doubles them, nccl issue 1367); not known for Volta and Blackwell. NVLS runs on its own
+// doubles them, nccl issue 1367); 32 on B200 (NCCL_DEBUG=INFO on a DGX B200, nccl issue
+// 1646: "32 coll channels, ..."); not known for Volta. NVLS runs on its own
 // channels whatever the size: NVLS_NCHANNELS_SM90 16 on Hopper, NVLS_NCHANNELS_SM100_NVL 24
 // on Blackwell inside one node, NVLS_NCHANNELS_SM100 32 across nodes (nccl_clusters)
-// (src/transport/nvls.cc).
+// (src/transport/nvls.cc; the B200 log above counts 32 NVLS channels in its one node, from a
+// release it does not name: the source's 24 is kept).
 //
 // A Tree AllReduce's share of the link (above).
 constexpr double kTreeShare = 0.92;
@@ -143,7 +145,7 @@ const std::vector<NcclArchitecture>& nccl_architectures() {
       {"nccl", 141e9, 0.85, P2pChannels{1, 32, mib16, 4, {20e9, inf, 6.225e9}, kib16, 32, kib64}, 24, 16},
       {"nccl-volta", 39e9, std::nullopt, std::nullopt, 0, 0},
       {"nccl-ampere", 87.7e9, std::nullopt, P2pChannels{1, 16, mib16, 2, {12.2e9, inf, inf}, kib16, 32, kib64}, 24, 0},
-      {"nccl-blackwell", 2 * 141e9, 0.74, std::nullopt, 0, 24},
+      {"nccl-blackwell", 2 * 141e9, 0.74, std::nullopt, 32, 24},
   };
   return table;
 }

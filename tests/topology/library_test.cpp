@@ -219,8 +219,8 @@ TEST(Library, NcclRunsSmallCollectivesOnFewerChannels) {
 TEST(Library, NvlsRunsOnItsOwnChannels) {
   // src/transport/nvls.cc: NVLS_NCHANNELS_SM90 16 on Hopper, whatever the size; Blackwell 24
   // in a node (NVLS_NCHANNELS_SM100_NVL), 32 across nodes (NVLS_NCHANNELS_SM100). A ring
-  // keeps the communicator's 24, fewer when small; where the communicator's count is not
-  // known (Blackwell's, any across nodes) a ring's is not either (0).
+  // keeps the communicator's 24 (Blackwell's 32, nccl issue 1646), fewer when small; where
+  // the communicator's count is not known (any across nodes) a ring's is not either (0).
   const auto channels = [](const char* library, Bytes bytes, AlgorithmKind a, Protocol p) {
     return library_by_name(library, "--library").call_channels(bytes, a, p, 8);
   };
@@ -231,7 +231,10 @@ TEST(Library, NvlsRunsOnItsOwnChannels) {
   EXPECT_EQ(channels("nccl-hopper-multinode", Bytes{1} << 30, AlgorithmKind::kNvlsTree, Protocol::kSimple), 16u);
   EXPECT_EQ(channels("nccl-hopper-multinode", Bytes{1} << 30, AlgorithmKind::kRing, Protocol::kSimple), 0u);
   EXPECT_EQ(channels("nccl-blackwell", 8, AlgorithmKind::kNvls, Protocol::kSimple), 24u);
-  EXPECT_EQ(channels("nccl-blackwell", Bytes{1} << 30, AlgorithmKind::kRing, Protocol::kSimple), 0u);
+  EXPECT_EQ(channels("nccl-blackwell", Bytes{1} << 30, AlgorithmKind::kRing, Protocol::kSimple), 32u);
+  EXPECT_EQ(channels("nccl-blackwell", 1 << 20, AlgorithmKind::kRing, Protocol::kLL), 32u);
+  EXPECT_EQ(channels("nccl-blackwell", 256 << 10, AlgorithmKind::kRing, Protocol::kLL), 8u);
+  EXPECT_EQ(channels("nccl-blackwell-multinode", Bytes{1} << 30, AlgorithmKind::kRing, Protocol::kSimple), 0u);
   EXPECT_EQ(channels("nccl-blackwell-multinode", 8, AlgorithmKind::kNvls, Protocol::kSimple), 32u);
   EXPECT_EQ(channels("nccl-ampere", 8, AlgorithmKind::kNvls, Protocol::kSimple), 24u);  // no NVLS: all
   EXPECT_EQ(channels("ideal", Bytes{1} << 30, AlgorithmKind::kRing, Protocol::kSimple), 0u);
