@@ -55,3 +55,11 @@ run h100-node-alltoall-calibrated --measurements $V/h100_1node_8gpu_xxrjun_allto
 run h100-node-sendrecv-calibrated --measurements $V/h100_1node_8gpu_xxrjun_sendrecv.csv --topology-file $R/h100-node-calibrated.textproto
 run a100-node-sendrecv-calibrated --measurements $V/a100_1node_8gpu_sendrecv_liplus.csv --topology-file $R/a100-node-calibrated.textproto
 run h100-10node-sendrecv-calibrated --measurements $V/h100_10node_10gpu_1pernode_sendrecv.csv --topology-file $R/h100-10node-calibrated.textproto
+# The 10-node cluster calibrated on its own 8-GPUs-a-node log (all five collectives), then
+# checked on its 2- and 4-GPU logs: what such a fit carries across GPUs a node.
+fit h100-10node-8gpu --measurements tests/data/nccl-tests-h100-10node-8gpu.log --topology-file $CLUSTER \
+  --nodes 10 --gpus-per-node 8
+for g in 2 4; do
+  run h100-10node-${g}gpu-calibrated-on-8gpu --measurements tests/data/nccl-tests-h100-10node-${g}gpu.log \
+    --topology-file $R/h100-10node-8gpu-calibrated.textproto --nodes 10 --gpus-per-node $g
+done
