@@ -67,7 +67,8 @@ std::string calibrated_spec(const std::string& base_path, const Topology& topolo
   spec.set_description(spec.description() + " (calibrated)");
   std::ostringstream text;
   text << "# Calibrated from " << base_path << " by commsim calibrate: robust (soft-L1) least squares on the\n"
-       << "# relative error of " << result.before.rows.size() << " measured rows (" << join(fitted) << ").\n"
+       << "# relative error of " << result.before.rows.size() << " measured rows (" << join(fitted)
+       << "), each term held to its start with prior weight " << result.prior_weight << ".\n"
        << "# |error| median / p90 before: " << error_summary(result.before) << "\n"
        << "#                       after: " << error_summary(result.after) << "\n";
   if (const std::string by_operation = operation_summary(result.after); !by_operation.empty()) {
@@ -90,6 +91,13 @@ std::vector<std::string> files_option(const po::variables_map& vm, const char* n
   return vm.count(name) ? vm[name].as<std::vector<std::string>>() : std::vector<std::string>{};
 }
 
+// CalibrationOptions' default prior weight as --help shows it: "0.001".
+std::string default_prior_weight() {
+  std::ostringstream text;
+  text << CalibrationOptions{}.prior_weight;
+  return text.str();
+}
+
 }  // namespace
 
 int run_calibrate(const std::vector<std::string>& args, std::ostream& out) {
@@ -103,6 +111,10 @@ int run_calibrate(const std::vector<std::string>& args, std::ostream& out) {
   add_option(options, "output", "FILE",
              "write the base spec with the fitted library block and bandwidths (protobuf text format)");
   add_option(options, "max-iterations", "N", "Levenberg-Marquardt iterations at most (default 60)");
+  add_option(options, "prior-weight", "W",
+             "how strongly each term is held to the base library's value: a change of 1 us of a latency (1 of "
+             "a ratio) weighs as a relative error of W on one row (default " +
+                 default_prior_weight() + "; 0: the rows alone)");
   options.add(topology_options());
   options.add(prediction_options());
   const po::variables_map vm = parse_options(args, options);
@@ -129,6 +141,12 @@ int run_calibrate(const std::vector<std::string>& args, std::ostream& out) {
   if (const auto text = option_text(vm, "max-iterations")) {
     calibration.max_iterations = parse_count(*text, "--max-iterations", 1, 10000);
   }
+  if (const auto text = option_text(vm, "prior-weight")) {
+    calibration.prior_weight = parse_real(*text, "--prior-weight");
+    if (calibration.prior_weight < 0 || calibration.prior_weight > 1) {
+      throw InputError("--prior-weight: '" + *text + "' is out of range [0, 1]");
+    }
+  }
   const std::vector<std::string> fitted = files_option(vm, "measurements");
   const std::vector<std::string> held_out = files_option(vm, "holdout");
   const std::vector<Measurement> rows = read_measurement_files(fitted);
@@ -141,7 +159,8 @@ int run_calibrate(const std::vector<std::string>& args, std::ostream& out) {
       << topology.description() << "), library " << calibration.validation.library.name << "\n";
   print_terms(out, result.terms);
   if (const std::string references = reference_text(result); !references.empty()) out << "# " << references << "\n";
-  out << "# fit: " << result.iterations << " iterations, " << result.evaluations << " predictions of every row\n"
+  out << "# fit: " << result.iterations << " iterations, " << result.evaluations
+      << " predictions of every row, prior weight " << result.prior_weight << "\n"
       << "# |error| median / p90 before: " << error_summary(result.before) << "\n"
       << "# |error| median / p90 after:  " << error_summary(result.after) << "\n";
   if (const std::string by_operation = operation_summary(result.before); !by_operation.empty()) {

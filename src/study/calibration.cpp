@@ -9,7 +9,6 @@
 namespace commsim {
 namespace {
 
-constexpr double kPullToStart = 1e-4;
 constexpr double kRobustScale = 0.1;
 
 // A relative error e as a residual of the soft-L1 loss rho(e) = 2 c^2 (sqrt(1 + (e/c)^2) - 1),
@@ -130,7 +129,7 @@ class Fit {
     for (Eigen::Index i = 0; i < n; ++i) r[i] = robust_residual(result.rows[static_cast<std::size_t>(i)].error);
     for (Eigen::Index k = 0; k < x.size(); ++k) {
       const CalibrationTerm& t = terms_[static_cast<std::size_t>(k)];
-      r[n + k] = kPullToStart * (x[k] - t.get(start_)) / t.scale;
+      r[n + k] = options_.prior_weight * (x[k] - t.get(start_)) / t.scale;
     }
     return r;
   }
@@ -203,6 +202,7 @@ CalibrationResult calibrate(const Topology& topology, const std::vector<Measurem
   }
   result.iterations = solved.iterations;
   result.evaluations = solved.evaluations;
+  result.prior_weight = options.prior_weight;
   return result;
 }
 

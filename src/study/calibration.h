@@ -2,17 +2,21 @@
 // Calibration: the library terms (study/calibration_terms.h) that make a topology's
 // predictions match measured rows, by robust least squares on the relative error
 //   minimise  sum_i rho((predicted_i - measured_i) / measured_i)
-//             + sum_k (w (x_k - start_k) / scale_k)^2,   w = 1e-4,  lo_k <= x_k <= hi_k
+//             + sum_k (w (x_k - start_k) / scale_k)^2,   w = 1e-3,  lo_k <= x_k <= hi_k
 // rho(e) = 2 c^2 (sqrt(1 + (e/c)^2) - 1), c = 10% (the soft-L1 loss: e^2 for small errors,
 // linear for large ones, so the few rows no term can follow do not pull the rest off)
 // (study/bounded_least_squares.h). Every prediction is a full validation run (validation.h:
 // the algorithm and protocol chosen at each size by the profile being fitted, as NCCL
-// chooses by its own estimate). The small pull w toward the start splits what the data
-// cannot tell apart (two latencies that always add) by least change, scale by scale: an
-// intercept every row shows goes to the system's launch cost (scale 30 us) rather than the
-// library's own call latencies (1 us); it is strong enough that the solver settles that
-// split rather than stopping wherever its path left it, and too weak to move a term the data
-// determines (a bias below 0.1% of a row's time).
+// chooses by its own estimate). The pull w toward the start (the library's published
+// constants) is a prior: a change of one scale (1 us of a library latency, 30 us of the
+// launch, 1 of a ratio) weighs as a relative error of w on one row, so 1 us as 0.1%. It
+// splits what the data cannot tell apart (two latencies that always add) by least change,
+// scale by scale: an intercept every row shows goes to the system's launch cost rather than
+// the library's own call latencies. And it holds near the start what the rows barely show,
+// instead of letting a few rows drive terms to their bounds (a latency to 0, another to
+// hundreds of us): such fits match their table and carry badly to the system's other
+// operations. 1e-4 still settles the split but leaves those terms free; 1e-2 starts to
+// move terms the data determine. CalibrationOptions::prior_weight sets it.
 
 #include <vector>
 
@@ -25,6 +29,7 @@ namespace commsim {
 struct CalibrationOptions {
   ValidationOptions validation;  // its library is where the fit starts
   std::size_t max_iterations = 60;
+  double prior_weight = 1e-3;  // w above: the pull of each term toward its start, >= 0
 };
 
 struct FittedTerm {
@@ -46,6 +51,7 @@ struct CalibrationResult {
   ValidationResult holdout_before, holdout_after;  // rows kept out of the fit
   std::size_t iterations = 0;
   std::size_t evaluations = 0;  // validation runs
+  double prior_weight = 0;      // the options' pull toward the start it was fitted with
 };
 
 /// Throws InputError as validate_measurements does for a row the topology cannot hold, and

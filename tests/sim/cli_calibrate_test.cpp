@@ -65,6 +65,19 @@ TEST(CliCalibrate, SeveralCollectivesGetBandwidthFactorsBesideTheFirst) {
   EXPECT_NE(text.find("collective_bandwidth { collective: \"alltoall\" factor: 0.96 }"), std::string::npos) << text;
 }
 
+TEST(CliCalibrate, SaysThePriorWeightItFittedWith) {
+  const std::string spec = tmp_path("prior.textproto");
+  const CliResult r = run_commsim({"calibrate", "--measurements", kExcerpt, "--topology-file", kCluster,
+                                   "--max-iterations", "2", "--prior-weight", "0.01", "--output", spec});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find(" predictions of every row, prior weight 0.01\n"), std::string::npos) << r.out;
+  EXPECT_NE(read_file(spec).find("), each term held to its start with prior weight 0.01.\n"), std::string::npos);
+  const CliResult by_default =
+      run_commsim({"calibrate", "--measurements", kExcerpt, "--topology-file", kCluster, "--max-iterations", "2"});
+  ASSERT_EQ(by_default.status, 0) << by_default.err;
+  EXPECT_NE(by_default.out.find(" predictions of every row, prior weight 0.001\n"), std::string::npos) << by_default.out;
+}
+
 TEST(CliCalibrate, HoldoutIsReported) {
   const CliResult r = run_commsim(
       {"calibrate", "--measurements", kExcerpt, "--holdout", kExcerpt, "--topology-file", kCluster, "--max-iterations", "3"});
@@ -84,6 +97,10 @@ TEST(CliCalibrate, BadInputWritesNothing) {
   EXPECT_FALSE(std::filesystem::exists(spec));
   expect_error({"calibrate", "--measurements", kExcerpt, "--topology-file", kCluster, "--max-iterations", "0"},
                "--max-iterations");
+  expect_error({"calibrate", "--measurements", kExcerpt, "--topology-file", kCluster, "--prior-weight", "-0.5"},
+               "--prior-weight: '-0.5' is out of range [0, 1]");
+  expect_error({"calibrate", "--measurements", kExcerpt, "--topology-file", kCluster, "--prior-weight", "strong"},
+               "--prior-weight: cannot parse 'strong' (expected a number)");
   expect_error({"calibrate", "--measurements", kExcerpt, "--topology-file", kCluster, "--output", "/nonexistent/dir/x"},
                "/nonexistent/dir/x");
   const std::string empty = tmp_path("no-rows.log");
