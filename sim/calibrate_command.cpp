@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "command_line.h"
 #include "report/table.h"
+#include "run_progress.h"
 #include "study/calibration.h"
 #include "topology/spec_message.h"
 #include "topology_options.h"
@@ -115,6 +116,7 @@ int run_calibrate(const std::vector<std::string>& args, std::ostream& out) {
              "how strongly each term is held to the base library's value: a change of 1 us of a latency (1 of "
              "a ratio) weighs as a relative error of W on one row (default " +
                  default_prior_weight() + "; 0: the rows alone)");
+  add_quiet_option(options);
   options.add(topology_options());
   options.add(prediction_options());
   const po::variables_map vm = parse_options(args, options);
@@ -154,7 +156,12 @@ int run_calibrate(const std::vector<std::string>& args, std::ostream& out) {
   const Topology topology = topology_from_options(vm, default_topology_config(), measured_scale(rows));
   calibration.validation = validation_options(vm, topology);
 
+  // Progress on stderr once the fit has taken 2 s, by iteration: most fits end well before
+  // the last one allowed, so the time left it shows is at most.
+  Progress progress = run_progress(vm, calibration.max_iterations, "iterations (at most)");
+  calibration.on_iteration = [&] { progress.advance(); };
   const CalibrationResult result = calibrate(topology, rows, holdout, calibration);
+  progress.finish();
   out << "# commsim calibrate: " << rows.size() << " measured rows on " << topology.name() << " ("
       << topology.description() << "), library " << calibration.validation.library.name << "\n";
   print_terms(out, result.terms);

@@ -46,11 +46,12 @@ Progress::Progress(std::ostream& out, std::size_t total, std::string unit, Progr
       start_s_(clock_()),
       last_shown_s_(start_s_) {}
 
-std::string Progress::status() const {
+// The final state has no time left, whether all the items were done or the work ended sooner.
+std::string Progress::summary(bool with_time_left) const {
   const double elapsed = clock_() - start_s_;
   std::string text = std::to_string(done_) + "/" + std::to_string(total_) + " " + unit_ + ", " +
                      format_duration(elapsed) + " elapsed";
-  if (done_ > 0 && done_ < total_) {
+  if (with_time_left && done_ > 0 && done_ < total_) {
     const double work_done = work_before_.empty() ? static_cast<double>(done_) : work_before_[done_];
     const double work_left = work_before_.empty() ? static_cast<double>(total_ - done_) : work_before_.back() - work_done;
     if (work_done > 0) text += ", ~" + format_duration(elapsed * work_left / work_done) + " left";
@@ -74,17 +75,20 @@ void Progress::advance(std::size_t n) {
 
 void Progress::finish() {
   if (style_ == ProgressStyle::kQuiet || (!shown_ && clock_() - start_s_ < show_after_s_)) return;
+  if (style_ == ProgressStyle::kLines && shown_ && shown_done_ == done_) return;
   show(true);
 }
 
 void Progress::show(bool final) {
   last_shown_s_ = clock_();
+  shown_done_ = done_;
   switch (style_) {
     case ProgressStyle::kQuiet: return;
-    case ProgressStyle::kLines: out_ << status() << "\n"; break;
+    case ProgressStyle::kLines: out_ << summary(!final) << "\n"; break;
     case ProgressStyle::kBar: {
       const std::size_t filled = total_ == 0 ? kBarWidth : kBarWidth * done_ / total_;
-      out_ << "\r[" << std::string(filled, '#') << std::string(kBarWidth - filled, ' ') << "] " << status() << "\x1b[K";
+      out_ << "\r[" << std::string(filled, '#') << std::string(kBarWidth - filled, ' ') << "] " << summary(!final)
+           << "\x1b[K";
       if (final) out_ << "\n";
       break;
     }

@@ -33,7 +33,8 @@ class Progress {
   /// `n` more items done; redraws the bar (at most 10 times a second) or writes a line if
   /// the interval has passed.
   void advance(std::size_t n = 1);
-  /// The final state (all done or not), then a newline after a bar.
+  /// The final state (all done or not), then a newline after a bar; as lines, not again if
+  /// the last line already showed it.
   void finish();
 
   /// The work of each item (any unit), in the order they finish, where items differ: the
@@ -45,9 +46,10 @@ class Progress {
   /// Nothing will be shown (kQuiet): no need to weigh the items.
   bool quiet() const { return style_ == ProgressStyle::kQuiet; }
   /// "120/300 points, 0:12 elapsed, ~0:18 left" (no estimate before the first item).
-  std::string status() const;
+  std::string status() const { return summary(true); }
 
  private:
+  std::string summary(bool with_time_left) const;
   void show(bool final);
 
   std::ostream& out_;
@@ -58,6 +60,7 @@ class Progress {
   double interval_s_;
   double show_after_s_;
   bool shown_ = false;
+  std::size_t shown_done_ = 0;  // the count the last line or bar showed
   double start_s_;
   double last_shown_s_;
   std::size_t done_ = 0;

@@ -40,6 +40,7 @@ class Solver {
         lambda = std::max(lambda / 10, 1e-12);
         break;
       }
+      if (options_.on_iteration) options_.on_iteration();
     }
     result.evaluations = evaluations_;
     return result;

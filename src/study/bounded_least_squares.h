@@ -19,6 +19,7 @@ struct BoundedLeastSquaresOptions {
   std::size_t max_iterations = 60;
   double relative_step = 1e-4;       // forward difference: h = relative_step * max(|x|, scale)
   double cost_tolerance = 1e-10;     // stop when an accepted step lowers the cost by less (relative)
+  std::function<void()> on_iteration;  // after each iteration (at most max_iterations), if set
 };
 
 struct BoundedLeastSquaresResult {

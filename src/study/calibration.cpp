@@ -181,6 +181,7 @@ CalibrationResult calibrate(const Topology& topology, const std::vector<Measurem
   result.before = fit.validate(fit.at(fit.start()));
   BoundedLeastSquaresOptions solver;
   solver.max_iterations = options.max_iterations;
+  solver.on_iteration = options.on_iteration;
   const Eigen::VectorXd lo = fit.vector(&CalibrationTerm::lo);
   const Eigen::VectorXd hi = fit.vector(&CalibrationTerm::hi);
   const BoundedLeastSquaresResult solved =

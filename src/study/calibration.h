@@ -18,6 +18,7 @@
 // operations. 1e-4 still settles the split but leaves those terms free; 1e-2 starts to
 // move terms the data determine. CalibrationOptions::prior_weight sets it.
 
+#include <functional>
 #include <vector>
 
 #include "study/calibration_terms.h"
@@ -30,6 +31,7 @@ struct CalibrationOptions {
   ValidationOptions validation;  // its library is where the fit starts
   std::size_t max_iterations = 60;
   double prior_weight = 1e-3;  // w above: the pull of each term toward its start, >= 0
+  std::function<void()> on_iteration;  // after each of the fit's iterations, if set (progress)
 };
 
 struct FittedTerm {

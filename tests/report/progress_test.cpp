@@ -27,10 +27,24 @@ TEST(Progress, LinesEveryIntervalWithAnEstimateOfWhatIsLeft) {
   EXPECT_EQ(out.str(), "120/300 points, 0:12 elapsed, ~0:18 left\n");
   now = 130;
   progress.advance(180);
-  progress.finish();
+  progress.finish();  // the last line already says 300/300: not again
   EXPECT_EQ(out.str(), "120/300 points, 0:12 elapsed, ~0:18 left\n"
-                       "300/300 points, 0:30 elapsed\n"
                        "300/300 points, 0:30 elapsed\n");
+}
+
+TEST(Progress, AnEndBeforeTheTotalHasItsOwnLine) {
+  // A fit that converges at its 12th of at most 60 iterations: the last line came at 10;
+  // finish says where it ended.
+  double now = 0;
+  std::ostringstream out;
+  Progress progress(out, 60, "iterations (at most)", ProgressStyle::kLines, [&] { return now; }, 5);
+  now = 10;
+  progress.advance(10);
+  now = 12;
+  progress.advance(2);  // 2 s since the last line: none
+  progress.finish();
+  EXPECT_EQ(out.str(), "10/60 iterations (at most), 0:10 elapsed, ~0:50 left\n"
+                       "12/60 iterations (at most), 0:12 elapsed\n");
 }
 
 TEST(Progress, TimeLeftByTheWorkOfTheItemsWhereTheyDiffer) {
@@ -53,7 +67,7 @@ TEST(Progress, ABarRedrawnInPlaceOnATerminal) {
   progress.advance();
   progress.finish();
   EXPECT_EQ(out.str(), "\r[#####               ] 1/4 points, 0:01 elapsed, ~0:03 left\x1b[K"
-                       "\r[#####               ] 1/4 points, 0:01 elapsed, ~0:03 left\x1b[K\n");
+                       "\r[#####               ] 1/4 points, 0:01 elapsed\x1b[K\n");
 }
 
 TEST(Progress, AShortRunStaysSilent) {
