@@ -321,6 +321,23 @@ TEST(BoundedLeastSquares, FindsTheMinimumInsideAndStopsAtABound) {
   EXPECT_NEAR(bounded.cost, 4, 1e-9);  // (2 (0 + 1))^2 left at the bound
 }
 
+TEST(BoundedLeastSquares, SaysWhenEachIterationEnds) {
+  // The progress hook runs once at the end of every iteration, as many times as the result
+  // counts, and no more than max_iterations: here at most 2 on a problem that takes more.
+  const ResidualFunction r = [](const Eigen::VectorXd& x) { return Eigen::Vector2d(x[0] * x[0] - 3, std::exp(x[1]) - 2); };
+  const Eigen::Vector2d lo(-10, -10), hi(10, 10), scale(1, 1);
+  std::size_t calls = 0;
+  BoundedLeastSquaresOptions options;
+  options.on_iteration = [&] { ++calls; };
+  const auto solved = bounded_least_squares(r, Eigen::Vector2d(5, 5), lo, hi, scale, options);
+  EXPECT_GT(solved.iterations, 2u);
+  EXPECT_EQ(calls, solved.iterations);
+  calls = 0;
+  options.max_iterations = 2;
+  EXPECT_EQ(bounded_least_squares(r, Eigen::Vector2d(5, 5), lo, hi, scale, options).iterations, 2u);
+  EXPECT_EQ(calls, 2u);
+}
+
 TEST(CalibratedSpec, TheWrittenLibraryAndBandwidthsLoadBackAsFitted) {
   // A fitted profile written as a library block and read back is the same profile; the
   // spec's NVLink bandwidth scaled by 0.9 is the topology's scaled by 0.9.
