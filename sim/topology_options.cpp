@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "base/counted.h"
 #include "base/error.h"
 #include "collective/algorithms.h"
 #include "topology/builders.h"
@@ -206,7 +207,7 @@ std::string gpus_per_thread_line(const LibraryProfile& profile, std::size_t gpus
   const TimePs base_ps = profile.thread_issue_ps(gpus, 0);
   const TimePs per_channel_ps = profile.thread_issue_ps(gpus, 1) - base_ps;
   const std::string channels = per_channel_ps > 0 ? " + " + format_time(per_channel_ps) + " per channel it runs on" : "";
-  return "# one thread drives " + std::to_string(gpus) + " GPUs (nccl-tests -g " + std::to_string(gpus) +
+  return "# one thread drives " + counted(gpus, "GPU") + " (nccl-tests -g " + std::to_string(gpus) +
          "): a call takes at least " + format_time(base_ps) + channels + "\n";
 }
 

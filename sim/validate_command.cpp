@@ -2,6 +2,7 @@
 
 #include <optional>
 #include <ostream>
+#include <set>
 
 #include "base/error.h"
 #include "base/output_file.h"
@@ -59,6 +60,16 @@ void write_json(std::ostream& out, const std::string& topology, const Validation
   out << "\n]}\n";
 }
 
+// What the rows' host threads cost, as their files say they ran (nccl-tests -g G; a log's
+// nGpus): one line per count, in increasing order.
+std::string thread_lines(const LibraryProfile& library, const std::vector<Measurement>& rows) {
+  std::set<std::size_t> counts;
+  for (const Measurement& m : rows) counts.insert(m.gpus_per_thread);
+  std::string text;
+  for (const std::size_t gpus : counts) text += gpus_per_thread_line(library, gpus);
+  return text;
+}
+
 }  // namespace
 
 int run_validate(const std::vector<std::string>& args, std::ostream& out) {
@@ -102,7 +113,7 @@ int run_validate(const std::vector<std::string>& args, std::ostream& out) {
   const ValidationResult result = validate_measurements(topology, rows, validation);
   out << "# commsim validate: " << rows.size() << " measured rows on " << topology.name() << " ("
       << topology.description() << "), library " << validation.library.name << "\n"
-      << "# error = (predicted - measured) / measured: negative is optimistic\n";
+      << thread_lines(validation.library, rows) << "# error = (predicted - measured) / measured: negative is optimistic\n";
   print_validation_table(out, result);
   if (csv) {
     write_csv(csv->stream(), topology.name(), result);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "base/counted.h"
 #include "report/table.h"
 #include "study/read_measurements.h"
 #include "topology_options.h"
@@ -14,7 +15,7 @@ std::string percent(double fraction) { return fixed(100 * fraction, 1); }
 std::string summary_text(const char* regime, const ErrorSummary& s) {
   if (s.rows == 0) return std::string(regime) + " -";
   return std::string(regime) + " " + percent(s.median_abs_error) + "% / " + percent(s.p90_abs_error) + "% (" +
-         std::to_string(s.rows) + " rows)";
+         counted(s.rows, "row") + ")";
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <utility>
 
+#include "base/counted.h"
 #include "base/error.h"
 #include "base/name_table.h"
 #include "topology/topology_builder.h"
@@ -167,8 +168,7 @@ Topology build_hierarchical(const TopologyConfig& c) {
   const auto leaves = static_cast<std::uint32_t>((std::uint64_t{c.nodes} + leaf_size - 1) / leaf_size);
   const std::vector<double> ratios = oversubscription_per_level(c, 1);
 
-  std::string description = "hierarchical, " + std::to_string(c.nodes) + " nodes x " +
-                            std::to_string(c.gpus_per_node) + " GPUs";
+  std::string description = "hierarchical, " + counted(c.nodes, "node") + " x " + counted(c.gpus_per_node, "GPU");
   if (c.leaf_size > 0) description += ", " + std::to_string(c.leaf_size) + " nodes per leaf";
   TopologyBuilder b(c.name, description);
   for (std::uint32_t n = 0; n < c.nodes; ++n) {

@@ -17,7 +17,14 @@ TEST(CliValidate, AMeasuredLogAgainstItsPreset) {
   const CliResult r = run_commsim({"validate", "--measurements", kExcerpt, "--topology-file", kCluster, "--nodes", "10",
                                    "--gpus-per-node", "1", "--csv", csv});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("# commsim validate: 10 measured rows on h100-ib-cluster"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("# commsim validate: 10 measured rows on h100-ib-cluster (hierarchical, 10 nodes x 1 GPU)"),
+            std::string::npos)
+      << r.out;
+  // The log ran a process a GPU (nGpus 1): each call at least 2.1 + 3.64 us + 310 ns a channel.
+  EXPECT_NE(r.out.find("# one thread drives 1 GPU (nccl-tests -g 1): a call takes at least 5.74 us + 310 ns per "
+                       "channel it runs on\n"),
+            std::string::npos)
+      << r.out;
   // The 16 GiB row: measured 321112 us, the ring predicts 318945.10 us (48.5 GB/s NICs).
   EXPECT_NE(r.out.find("allgather  17179869120     10       ring  simple    1   321112.00   318945.10     -0.7"),
             std::string::npos)
@@ -55,10 +62,32 @@ TEST(CliValidate, ATableOfSeveralCollectivesSummarisesEachOperation) {
   const CliResult r = run_commsim({"validate", "--measurements", table, "--topology", "switch", "--npus", "8",
                                    "--bandwidth", "100GB/s", "--latency", "250ns", "--algorithm", "ring"});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("# |error| median / p90 by operation: allgather 20.0% / 20.0% (1 rows); allreduce 0.0% / "
-                       "0.0% (1 rows)\n# |error| median / p90: all 10.0%"),
+  EXPECT_NE(r.out.find("# |error| median / p90 by operation: allgather 20.0% / 20.0% (1 row); allreduce 0.0% / "
+                       "0.0% (1 row)\n# |error| median / p90: all 10.0%"),
             std::string::npos)
       << r.out;
+  // No comment of the table says how many GPUs a thread drove, and the ideal library has no such cost.
+  EXPECT_EQ(r.out.find("one thread drives"), std::string::npos) << r.out;
+}
+
+TEST(CliValidate, SaysWhatTheTablesThreadCostsAsTheirCommentsGiveIt) {
+  // "-g 8" in a comment: one thread drove the 8 GPUs, so under NCCL's profile a call takes at
+  // least 2.1 + 8 x 3.64 = 31.22 us, and 8 x 310 ns = 2.48 us more per channel it runs on.
+  const std::string table = tmp_path("one-thread.csv");
+  write_file(table,
+             "# test: all_reduce_perf -g 8\n"
+             "collective,nranks,nodes,gpus_per_node,size_bytes,count,type,redop,root,oop_time_us,oop_algbw_GBps,"
+             "oop_busbw_GBps,ip_time_us,ip_algbw_GBps,ip_busbw_GBps\n"
+             "all_reduce,8,1,8,32768,,float,sum,-1,43.83,0.75,1.31,,,\n");
+  const CliResult r = run_commsim({"validate", "--measurements", table, "--topology-file",
+                                   source_path("topologies/a100-nvswitch-node.textproto")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("library nccl-ampere\n# one thread drives 8 GPUs (nccl-tests -g 8): a call takes at least "
+                       "31.22 us + 2.48 us per channel it runs on\n# error ="),
+            std::string::npos)
+      << r.out;
+  // At 32 KiB the call runs on one channel: 31.22 + 2.48 = 33.70 us, 23.1% below 43.83.
+  EXPECT_NE(r.out.find("43.83       33.70    -23.1"), std::string::npos) << r.out;
 }
 
 TEST(CliValidate, BadInput) {
