@@ -63,7 +63,8 @@ class LogReader {
 
   MeasurementSet read(std::string_view text) {
     const std::vector<TextLine> lines = split_lines(text);
-    for (const TextLine& line : lines) {
+    for (TextLine line : lines) {
+      line.text = without_launcher_tag(line.text);
       note_nccl_version(line.text);
       if (is_comment(line.text)) {
         read_comment(line);

@@ -22,7 +22,8 @@
 //     process driving several GPUs (-g 8) and for MPI runs; the nodes are the distinct hosts;
 //   - the NCCL version from an "NCCL version 2.x.y" line (NCCL_DEBUG=VERSION or INFO), else
 //     from the header's nccl-library code.
-// Lines NCCL itself prints (NCCL_DEBUG=INFO: "host:pid:tid [0] NCCL INFO ...") are skipped.
+// Lines NCCL itself prints (NCCL_DEBUG=INFO: "host:pid:tid [0] NCCL INFO ...") are skipped,
+// and a launcher's tag before each line ("[1,0]<stdout>:", "[0] ", "0: ") is read past.
 // An in-place group that is all N/A is a row without an in-place time; N/A in #wrong means
 // the data was not checked.
 //

@@ -36,7 +36,8 @@ std::string_view measurement_format_name(MeasurementFormat format) {
 MeasurementFormat detect_measurement_format(std::string_view text, const std::string& origin) {
   const std::vector<TextLine> lines = split_lines(text);
   for (const TextLine& line : lines) {
-    if (is_comment(line.text) && is_nccl_tests_comment(line.text)) {
+    const std::string_view body = without_launcher_tag(line.text);
+    if (is_comment(body) && is_nccl_tests_comment(body)) {
       return MeasurementFormat::kNcclTestsLog;
     }
   }

@@ -44,6 +44,26 @@ bool is_comment(std::string_view line) {
   return !text.empty() && text.front() == '#';
 }
 
+std::string_view without_launcher_tag(std::string_view line) {
+  const auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
+  std::string_view text = line.substr(std::min(line.find_first_not_of(" \t"), line.size()));
+  if (text.starts_with('[')) {
+    const std::size_t close = text.find(']');
+    const std::string_view inside = text.substr(1, close == std::string_view::npos ? 0 : close - 1);
+    const bool rank = !inside.empty() && is_digit(inside.front()) &&
+                      std::all_of(inside.begin(), inside.end(), [&](char c) { return is_digit(c) || c == ','; });
+    if (!rank) return line;
+    text.remove_prefix(close + 1);
+    for (const std::string_view stream : {"<stdout>:", "<stderr>:"}) {
+      if (text.starts_with(stream)) text.remove_prefix(stream.size());
+    }
+    return text;
+  }
+  const std::size_t digits = std::min(text.find_first_not_of("0123456789"), text.size());
+  if (digits > 0 && digits < text.size() && text[digits] == ':') return text.substr(digits + 1);
+  return line;
+}
+
 std::vector<std::string_view> whitespace_fields(std::string_view line) {
   std::vector<std::string_view> fields;
   std::size_t i = 0;

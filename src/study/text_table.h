@@ -27,6 +27,11 @@ std::string_view trim_blanks(std::string_view text);
 bool is_blank(std::string_view line);
 /// The first character other than a blank is '#'.
 bool is_comment(std::string_view line);
+/// `line` without the tag a parallel launcher puts before each line of a rank's output:
+/// "[1,0]<stdout>:" (Open MPI's --tag-output), "[0] " (MPICH's -prepend-rank, Intel MPI's
+/// -l), "  0: " (Slurm's srun --label); `line` itself when it has none. A data row of
+/// nccl-tests starts with a bare number, never with '[' or "N:".
+std::string_view without_launcher_tag(std::string_view line);
 /// The words of `line`, split at runs of spaces and tabs.
 std::vector<std::string_view> whitespace_fields(std::string_view line);
 /// `words` begins with `start`: {"Avg", "bus", "bandwidth"}.

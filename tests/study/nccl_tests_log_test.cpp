@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "study/text_table.h"
 #include "study_test_support.h"
 
 namespace commsim {
@@ -273,6 +274,44 @@ TEST(NcclTestsLog, BadFieldValues) {
   EXPECT_CONTAINS(
       error_of("# Collective test starting: all_reduce_perf\n#  Rank  0 Group  0 Pid  12345\n"),
       "t.log:2: device line of rank 0 without 'on HOST'");
+}
+
+// Every line of `text` with `tag` before it, as a launcher labels a rank's output.
+std::string tagged(const std::string& text, const std::string& tag) {
+  std::string out;
+  std::size_t start = 0;
+  for (std::size_t end; (end = text.find('\n', start)) != std::string::npos; start = end + 1) {
+    out += tag + text.substr(start, end - start + 1);
+  }
+  return out;
+}
+
+TEST(NcclTestsLog, ReadsPastALaunchersTagOnEachLine) {
+  const std::string plain = run_of("all_reduce", kRow);
+  const MeasurementSet expected = parse_nccl_tests_log(plain, "t.log");
+  ASSERT_EQ(expected.rows.size(), 1u);
+  // Open MPI --tag-output, MPICH -prepend-rank / Intel MPI -l, Slurm srun --label.
+  for (const std::string tag : {"[1,0]<stdout>:", "[0] ", "  0: ", "12: "}) {
+    SCOPED_TRACE(tag);
+    const MeasurementSet set = parse_nccl_tests_log(tagged(plain, tag), "t.log");
+    ASSERT_EQ(set.rows.size(), 1u);
+    EXPECT_EQ(set.rows[0].operation.collective, CollectiveKind::kAllReduce);
+    EXPECT_EQ(set.rows[0].size_bytes, 1024u);
+    EXPECT_EQ(set.rows[0].ranks, 8u);
+    EXPECT_DOUBLE_EQ(set.rows[0].out_of_place.time_us, 20.15);
+    EXPECT_EQ(set.nccl_tests_version, expected.nccl_tests_version);
+  }
+}
+
+TEST(NcclTestsLog, ATagIsOnlyARankNumberInBracketsOrBeforeAColon) {
+  EXPECT_EQ(without_launcher_tag("[3]         1024   256"), "         1024   256");
+  EXPECT_EQ(without_launcher_tag("[2,5]<stderr>:# Using devices"), "# Using devices");
+  EXPECT_EQ(without_launcher_tag("  7:         1024"), "         1024");
+  // Not tags: a data row, NCCL's own line, a bracket that is no rank, a word before a colon.
+  for (const char* line : {"        1024           256     float", "host:12:34 [0] NCCL INFO x", "[x] 1024",
+                           "[] 1024", "# Out of bounds values : 0 OK", "1024"}) {
+    EXPECT_EQ(without_launcher_tag(line), line) << line;
+  }
 }
 
 TEST(NcclTestsLog, LogsWithoutRowsOrWithoutATestName) {

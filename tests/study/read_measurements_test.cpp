@@ -28,6 +28,9 @@ TEST(ReadMeasurements, FormatIsReadFromTheContent) {
                       "duration_ns\n"),
             MeasurementFormat::kP2pProfileLog);
   EXPECT_EQ(measurement_format_name(MeasurementFormat::kP2pProfileLog), "P2P profile log");
+  // A log whose every line a launcher tagged with its rank (Open MPI --tag-output).
+  EXPECT_EQ(format_of("[1,0]<stdout>:# nccl-tests version 2.17.8 nccl-headers=22902 nccl-library=22902\n"),
+            MeasurementFormat::kNcclTestsLog);
 }
 
 TEST(ReadMeasurements, FilesOfNoKnownFormat) {
