@@ -107,13 +107,15 @@ int run_validate(const std::vector<std::string>& args, std::ostream& out) {
     require_gnuplot();
     plot.emplace(*path);
   }
-  const std::vector<Measurement> rows = read_measurement_files(vm["measurements"].as<std::vector<std::string>>());
+  const std::vector<MeasurementSet> sets = read_measurement_sets(vm["measurements"].as<std::vector<std::string>>());
+  const std::vector<Measurement> rows = rows_of(sets);
   const Topology topology = topology_from_options(vm, default_topology_config(), measured_scale(rows));
   const ValidationOptions validation = validation_options(vm, topology);
   const ValidationResult result = validate_measurements(topology, rows, validation);
   out << "# commsim validate: " << rows.size() << " measured rows on " << topology.name() << " ("
       << topology.description() << "), library " << validation.library.name << "\n"
-      << thread_lines(validation.library, rows) << "# error = (predicted - measured) / measured: negative is optimistic\n";
+      << measured_with_lines(sets) << thread_lines(validation.library, rows)
+      << "# error = (predicted - measured) / measured: negative is optimistic\n";
   print_validation_table(out, result);
   if (csv) {
     write_csv(csv->stream(), topology.name(), result);

@@ -98,13 +98,31 @@ ValidationOptions validation_options(const po::variables_map& vm, const Topology
   return validation;
 }
 
-std::vector<Measurement> read_measurement_files(const std::vector<std::string>& paths) {
+std::vector<MeasurementSet> read_measurement_sets(const std::vector<std::string>& paths) {
+  std::vector<MeasurementSet> sets;
+  for (const std::string& path : paths) sets.push_back(read_measurements(path));
+  return sets;
+}
+
+std::vector<Measurement> rows_of(const std::vector<MeasurementSet>& sets) {
   std::vector<Measurement> rows;
-  for (const std::string& path : paths) {
-    const MeasurementSet set = read_measurements(path);
-    rows.insert(rows.end(), set.rows.begin(), set.rows.end());
-  }
+  for (const MeasurementSet& set : sets) rows.insert(rows.end(), set.rows.begin(), set.rows.end());
   return rows;
+}
+
+std::vector<Measurement> read_measurement_files(const std::vector<std::string>& paths) {
+  return rows_of(read_measurement_sets(paths));
+}
+
+std::string measured_with_lines(const std::vector<MeasurementSet>& sets) {
+  std::string text;
+  for (const MeasurementSet& set : sets) {
+    std::string what = set.device_name.empty() ? "" : set.device_name + ", ";
+    what += set.nccl_version.empty() ? "NCCL release not stated" : "NCCL " + set.nccl_version;
+    if (!set.nccl_tests_version.empty()) what += ", nccl-tests " + set.nccl_tests_version;
+    text += "# measured: " + set.origin + ": " + what + "\n";
+  }
+  return text;
 }
 
 SpecScale measured_scale(const std::vector<Measurement>& rows) {

@@ -35,8 +35,14 @@ po::options_description prediction_options();
 /// Throws InputError on a bad value (topology_options.h, library_from_options).
 ValidationOptions validation_options(const po::variables_map& vm, const Topology& topology);
 
-/// Every row of every file, in order (study/read_measurements.h).
+/// Every file's rows and what it says of its run (study/read_measurements.h), in order.
+std::vector<MeasurementSet> read_measurement_sets(const std::vector<std::string>& paths);
+/// Every row of every file, in order.
 std::vector<Measurement> read_measurement_files(const std::vector<std::string>& paths);
+std::vector<Measurement> rows_of(const std::vector<MeasurementSet>& sets);
+/// "# measured: FILE: NVIDIA H100 80GB HBM3, NCCL 2.29.2, nccl-tests 2.17.8\n", a line a file,
+/// with what it says ("NCCL release not stated" where it names none).
+std::string measured_with_lines(const std::vector<MeasurementSet>& sets);
 /// The nodes and GPUs per node every row says it ran on (each empty where rows disagree or
 /// do not say), for topology_from_options.
 SpecScale measured_scale(const std::vector<Measurement>& rows);

@@ -20,6 +20,10 @@ TEST(CliValidate, AMeasuredLogAgainstItsPreset) {
   EXPECT_NE(r.out.find("# commsim validate: 10 measured rows on h100-ib-cluster (hierarchical, 10 nodes x 1 GPU)"),
             std::string::npos)
       << r.out;
+  // What the log says of its run: the GPUs' name, NCCL's release (its nccl-library code), the tool's.
+  EXPECT_NE(r.out.find("# measured: " + kExcerpt + ": NVIDIA H100 80GB HBM3, NCCL 2.29.2, nccl-tests 2.17.8\n"),
+            std::string::npos)
+      << r.out;
   // The log ran a process a GPU (nGpus 1): each call at least 2.1 + 3.64 us + 310 ns a channel.
   EXPECT_NE(r.out.find("# one thread drives 1 GPU (nccl-tests -g 1): a call takes at least 5.74 us + 310 ns per "
                        "channel it runs on\n"),
@@ -82,8 +86,9 @@ TEST(CliValidate, SaysWhatTheTablesThreadCostsAsTheirCommentsGiveIt) {
   const CliResult r = run_commsim({"validate", "--measurements", table, "--topology-file",
                                    source_path("topologies/a100-nvswitch-node.textproto")});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("library nccl-ampere\n# one thread drives 8 GPUs (nccl-tests -g 8): a call takes at least "
-                       "31.22 us + 2.48 us per channel it runs on\n# error ="),
+  EXPECT_NE(r.out.find("library nccl-ampere\n# measured: " + table + ": NCCL release not stated\n"
+                       "# one thread drives 8 GPUs (nccl-tests -g 8): a call takes at least 31.22 us + 2.48 us per "
+                       "channel it runs on\n# error ="),
             std::string::npos)
       << r.out;
   // At 32 KiB the call runs on one channel: 31.22 + 2.48 = 33.70 us, 23.1% below 43.83.
