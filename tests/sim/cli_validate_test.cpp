@@ -30,13 +30,13 @@ TEST(CliValidate, AMeasuredLogAgainstItsPreset) {
             std::string::npos)
       << r.out;
   // The 16 GiB row: measured 321112 us, the ring predicts 318945.10 us (48.5 GB/s NICs).
-  EXPECT_NE(r.out.find("allgather  17179869120     10       ring  simple    1   321112.00   318945.10     -0.7"),
+  EXPECT_NE(r.out.find("allgather  17179869120     10       ring  simple   16   321112.00   318945.10     -0.7"),
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("# |error| median / p90: all 2.0% / 2.8% (10 rows)"), std::string::npos) << r.out;
   const std::string rows = read_file(csv);
   EXPECT_EQ(rows.rfind("source,operation,topology,nranks,size_bytes,algorithm,protocol,channels,measured_time_us,", 0), 0u);
-  EXPECT_NE(rows.find(",allgather,h100-ib-cluster,10,17179869120,ring,simple,1,321112.000000,318945.095013,-0.006748"),
+  EXPECT_NE(rows.find(",allgather,h100-ib-cluster,10,17179869120,ring,simple,16,321112.000000,318945.095013,-0.006748"),
             std::string::npos)
       << rows;
 }

@@ -94,6 +94,14 @@ TEST(SpecFile, ShippedLibrariesParse) {
                 .costs(Protocol::kSimple)
                 .step_latency(LinkClass::kNvlink),
             ps_from_us(6));
+  // Across nodes of 8 H100s NCCL_DEBUG=INFO counts 16 collective channels (nccl issues 1453,
+  // 1357, 1752): the preset says so, the built-in multi-node profile does not know it; NVLS
+  // keeps its own 16 either way. A 1 GiB ring AllGather runs on all 16, 32 KiB of LL on 1.
+  const LibraryProfile cluster = load_topology_file(kTopologies + "h100-ib-cluster.textproto").library();
+  EXPECT_EQ(cluster.collective_channels, 16u);
+  EXPECT_EQ(library_by_name("nccl-hopper-multinode", "--library").collective_channels, 0u);
+  EXPECT_EQ(cluster.call_channels(Bytes{1} << 30, AlgorithmKind::kRing, Protocol::kSimple, 16), 16u);
+  EXPECT_EQ(cluster.call_channels(Bytes{32} << 10, AlgorithmKind::kRing, Protocol::kLL, 16), 1u);
   // Without peer access the pair pays PCIe steps, and has no LL128 (NCCL enables it only
   // over NVLink).
   const Topology pcie = load_topology_file(kTopologies + "pcie-2080ti-pair-no-p2p.textproto");
