@@ -108,19 +108,59 @@ struct NcclTreeLayout {
     }
     return step;
   }
+  /// Every edge of every tree both ways, `units` each, `count` times: a pipeline cycle.
+  Step every_edge(double units, double count) const {
+    Step all{{}, count, true};
+    for (const bool up : {true, false}) {
+      for (std::size_t i = 1; i < g; ++i) {
+        const Step hops = chain_hops(i, up, units);
+        all.sends.insert(all.sends.end(), hops.sends.begin(), hops.sends.end());
+      }
+      const Step hops = node_hops(0, up, units);
+      all.sends.insert(all.sends.end(), hops.sends.begin(), hops.sends.end());
+    }
+    return all;
+  }
   static void add(Step& step, Rank child, Rank parent, bool up, double units) {
     step.sends.push_back(up ? Send{child, parent, units} : Send{parent, child, units});
   }
 };
 
+// NCCL's estimate of its tree (tuning.cc, ncclTopoGetAlgoTime): the fill's latency,
+// 2((G-1) intraLat + D interLat), and the bytes at the pipeline's steady rate, with neither
+// the fill's bytes nor a latency per chunk:
+//   T = 2(G-1) a + 2D a' + n/T b_all [+ n/T g]
+// the limit of the run's formula above as its chunks grow, less their cycles' latency.
+Plan nccl_tree_estimate(const NcclTreeLayout& layout) {
+  const double u = 1.0 / static_cast<double>(layout.trees);
+  const double g = static_cast<double>(layout.g), depth = static_cast<double>(layout.max_depth());
+  Plan plan{{}, "2(G-1) a + 2D a' + n/T b'', G GPUs a node, T trees, D the depth of the tree of nodes, b'' with "
+                "every edge busy (NCCL's estimate)",
+            true};
+  plan.channels = layout.trees;
+  if (layout.g > 1) {
+    Phase chains{"node chains", 2 * (g - 1), 0, 0};
+    chains.steps.push_back(layout.chain_hops(layout.g - 1, true, u));
+    plan.phases.push_back(std::move(chains));
+  }
+  if (layout.nodes > 1) {
+    Phase across{"tree across nodes", 2 * depth, 0, 0};
+    across.steps.push_back(layout.node_hops(0, true, u));
+    plan.phases.push_back(std::move(across));
+  }
+  plan.phases.push_back({"pipeline", 0, u, u, {layout.every_edge(u, 1)}});
+  return plan;
+}
+
 }  // namespace
 
-Plan nccl_tree(std::size_t p, std::size_t node_gpus, std::size_t trees, std::size_t chunks) {
+Plan nccl_tree(std::size_t p, std::size_t node_gpus, std::size_t trees, std::size_t chunks, bool estimate) {
   if (p % node_gpus != 0) {
     throw InputError("tree: nodes of " + std::to_string(node_gpus) + " GPUs do not divide " + std::to_string(p) +
                      " ranks");
   }
   const NcclTreeLayout layout(p, node_gpus, std::max<std::size_t>(trees, 2));
+  if (estimate) return nccl_tree_estimate(layout);
   const double u = 1.0 / static_cast<double>(layout.trees * chunks);  // a chunk of one tree's share
   const double g = static_cast<double>(node_gpus), depth = static_cast<double>(layout.max_depth());
   Plan plan{{}, "2(G-1) (a + n/(TC) b) + 2D (a' + n/(TC) b') + (C-1) (a'' + n/(TC) b''), G GPUs a node, "
@@ -140,18 +180,8 @@ Plan nccl_tree(std::size_t p, std::size_t node_gpus, std::size_t trees, std::siz
     plan.phases.push_back(std::move(across));
   }
   if (chunks > 1) {
-    // Every edge of every tree both ways, a chunk each: one pipeline cycle.
     const double cycles = static_cast<double>(chunks - 1);
-    Step all{{}, cycles, true};
-    for (const bool up : {true, false}) {
-      for (std::size_t i = 1; i < node_gpus; ++i) {
-        const Step hops = layout.chain_hops(i, up, u);
-        all.sends.insert(all.sends.end(), hops.sends.begin(), hops.sends.end());
-      }
-      const Step hops = layout.node_hops(0, up, u);
-      all.sends.insert(all.sends.end(), hops.sends.begin(), hops.sends.end());
-    }
-    plan.phases.push_back({"pipeline", cycles, cycles * u, cycles * u, {std::move(all)}});
+    plan.phases.push_back({"pipeline", cycles, cycles * u, cycles * u, {layout.every_edge(u, cycles)}});
   }
   return plan;
 }
@@ -349,7 +379,8 @@ Plan plan(const Topology& t, Kind kind, Algo algorithm, const ModelOptions& o) {
     case Algo::kDimensional: return levels_plan(t, kind, algorithm, o);
     case Algo::kTree:
       if (kind != Kind::kAllReduce) return binomial(p, o.root, kind == Kind::kReduce);
-      return o.tree_node_gpus > 1 ? nccl_tree(p, o.tree_node_gpus, o.channels, o.chunks) : double_binary_tree(p);
+      return o.tree_node_gpus > 1 ? nccl_tree(p, o.tree_node_gpus, o.channels, o.chunks, o.estimate)
+                                  : double_binary_tree(p);
     case Algo::kRecursiveDoubling:
     case Algo::kRecursiveHalving:
     case Algo::kRabenseifner: return recursive(kind, algorithm, p);

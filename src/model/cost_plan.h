@@ -68,7 +68,7 @@ Plan plan(const Topology& t, Kind kind, Algo algorithm, const ModelOptions& o);
 Plan levels_plan(const Topology& t, Kind kind, Algo algorithm, const ModelOptions& o);
 Plan binomial(std::size_t p, Rank root, bool reduce);
 Plan double_binary_tree(std::size_t p);
-Plan nccl_tree(std::size_t p, std::size_t node_gpus, std::size_t trees, std::size_t chunks);
+Plan nccl_tree(std::size_t p, std::size_t node_gpus, std::size_t trees, std::size_t chunks, bool estimate = false);
 Plan recursive(Kind kind, Algo algorithm, std::size_t p);
 Plan direct_plan(Kind kind, std::size_t p);
 Plan pairwise(std::size_t p);

@@ -110,6 +110,26 @@ TEST(NcclTree, ATreePerChannelSpreadsTheNodesTrafficOverItsNics) {
   EXPECT_GE(seconds_from_ps(r.time_ps), 6 * (0.6e-6 + kMiB / 4 / 50e9) + across);
 }
 
+TEST(NcclTree, NcclsEstimateIsTheFillsLatencyAndTheSteadyRate) {
+  // NCCL ranks its tree by latency + bytes / its rate (tuning.cc): the fill's latency with
+  // none of its bytes, no latency per chunk. 4 nodes x 4 GPUs, 2 trees of n/2, links without
+  // latency, 0.6 us a step in a node and 5 us across: 2 x 3 x 0.6 + 2 x 2 x 5 = 23.6 us, and
+  // n at the busiest port with every edge busy: in tree 0 node 2's head takes both child
+  // nodes' halves and its parent's (and sends as much), 1.5 n through a 25 GB/s NIC:
+  //   23.6 us + 1.5 MiB / 25 GB/s = 86.51456 us,
+  // where the run's form with one chunk pays every level's bytes (212.34368 us, above).
+  const Topology four = cluster(4, 4, 0);
+  const ProtocolCosts steps{0, {ps_from_ns(600), ps_from_us(1), ps_from_us(5)}, 1};
+  ModelOptions o;
+  o.tree_node_gpus = 4;
+  o.library = steps;
+  o.estimate = true;
+  for (const std::size_t chunks : {1u, 16u}) {  // the estimate has no chunks
+    o.chunks = chunks;
+    EXPECT_NEAR(collective_cost(four, kAllReduce, A::kTree, kMiB, o).time_s(0), 23.6e-6 + 1.5 * kMiB / 25e9, 1e-15);
+  }
+}
+
 TEST(NcclTree, ReproducesNcclsLatencyFormula) {
   // tuning.cc, Tree AllReduce: base + 2((G-1) intraLat + log2(N) interLat). Under the
   // built-in nccl's Tree LL row (6.8 us; 0.6 us NVLink, 5 us network), 0 bytes, links

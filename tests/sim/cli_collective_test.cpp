@@ -110,7 +110,9 @@ TEST(CliCollective, AThreadDrivingEightGpusIssuesACallPerChannelItRunsOn) {
   // nccl-tests -g 8 on the A100 node: one thread launches 8 kernels a call, 2.1 + 8 x (3.64 +
   // 0.31 a channel) us: 33.7 us on the one channel NCCL runs a 32 KiB ring LL AllReduce on,
   // above the call's own 22.96 us; 51.06 us on 8 channels at 256 KiB; 90.74 us on all 24 at
-  // 1 MiB, above its own 52.58 us. The closed form alike.
+  // 1 MiB, where NCCL's estimate turns to its tree (a chain through the 8 GPUs and back) under
+  // LL128: 14 + 14 x 1.25 us + 2 n / (240 GB/s x 0.92 x 7/9) = 43.7 us against ring LL's
+  // 15 + 1.75 n / 60 GB/s = 45.6 us. The closed form alike.
   const CliResult r = run_commsim({"collective", "--topology-file", source_path("topologies/a100-nvswitch-node.textproto"),
                                    "--sizes", "32K:1M", "--gpus-per-thread", "8"});
   ASSERT_EQ(r.status, 0) << r.err;
@@ -123,7 +125,7 @@ TEST(CliCollective, AThreadDrivingEightGpusIssuesACallPerChannelItRunsOn) {
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("      262144        65536  float       ring      ll    8       51.06"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("     1048576       262144  float       ring      ll   24       90.74"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("     1048576       262144  float       tree   ll128   24       90.74"), std::string::npos) << r.out;
   // A library file with more channels than NCCL has: commsim: error, exit 2, before any work.
   const std::string too_many = tmp_path("too-many-channels.textproto");
   write_file(too_many, "name: \"nccl\"\ncollective_channels: 65\n");
@@ -217,6 +219,22 @@ TEST(CliCollective, NcclAlgorithmIsWhatNcclWouldPick) {
   const CliResult forced = run_commsim({"collective", "--topology-file", datasheet_h100(), "--library", "nccl",
                                         "--algorithm", "nccl", "--protocol", "simple", "--size", "1M"});
   EXPECT_NE(forced.out.find("float       ring  simple   24       67.08"), std::string::npos) << forced.out;
+}
+
+TEST(CliCollective, NcclRanksItsTreeByItsOwnEstimate) {
+  // NCCL ranks its tree by the fill's latency and the bytes at the steady rate (tuning.cc);
+  // 64 nodes of 8 Hopper GPUs run TREE/LL128 at 16 MiB and NVLS_TREE from 32 MiB
+  // (NCCL_DEBUG=INFO in NVIDIA/nccl issue 1752: "AllReduce: 16777216 Bytes -> Algo TREE proto
+  // LL128", "33554432 Bytes -> Algo NVLS_TREE proto SIMPLE"). Ranked by the run's form with
+  // its fill, the tree lost to NVLS-tree from 1 MiB; by NCCL's it keeps to 8 MiB.
+  const CliResult r = run_commsim({"collective", "--topology-file", source_path("topologies/h100-ib-cluster.textproto"),
+                                   "--nodes", "64", "--sizes", "1M:32M"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* row : {"     1048576       262144  float       tree   ll128   16",
+                          "     8388608      2097152  float       tree   ll128   16",
+                          "    33554432      8388608  float  nvls-tree  simple   16"}) {
+    EXPECT_NE(r.out.find(row), std::string::npos) << row << "\n" << r.out;
+  }
 }
 
 TEST(CliCollective, EachRowSaysTheChannelsItRunsOn) {

@@ -96,13 +96,14 @@ TEST(Replay, ALibraryPipelinesReplayedCollectivesAsCommsimCollectiveDoes) {
 }
 
 TEST(Replay, ALibraryRunsNcclsChoiceOnItsChannelsAndTreesAsCommsimCollectiveDoes) {
-  // An AllReduce of every rank on 2 nodes x 4 GPUs under NCCL's profile, with no algorithm
+  // An AllReduce of every rank on 4 nodes x 4 GPUs under NCCL's profile, with no algorithm
   // asked for: the replay runs what `commsim collective` picks (NCCL's tree, chained in
-  // each node, 4 trees, at 64 KiB; 4 rail-aligned rings at 64 MiB), on the same channels,
-  // tree layout, protocol and chunks: the same time to the picosecond.
+  // each node, at 64 KiB; 4 rail-aligned rings at 64 MiB, where on 2 nodes the tree would
+  // still win), on the same channels, tree layout, protocol and chunks: the same time to the
+  // picosecond.
   TopologyConfig c;
   c.kind = TopologyKind::kHierarchical;
-  c.nodes = 2;
+  c.nodes = 4;
   c.gpus_per_node = 4;
   const Topology cluster = build_topology(c);
   const LibraryProfile nccl = library_by_name("nccl", "--library");
@@ -116,7 +117,7 @@ TEST(Replay, ALibraryRunsNcclsChoiceOnItsChannelsAndTreesAsCommsimCollectiveDoes
                                         std::pair{Bytes{64} << 20, AlgorithmKind::kRing}}) {
     const CollectivePoint point = run_collective_point(cluster, CollectiveKind::kAllReduce, std::nullopt, size, study);
     EXPECT_EQ(point.algorithm, algorithm) << size;
-    const Workload w = generate_collective({CollectiveKind::kAllReduce, 8, size, std::nullopt});
+    const Workload w = generate_collective({CollectiveKind::kAllReduce, 16, size, std::nullopt});
     const ReplayResult r = replay_workload(w, cluster, options);
     ASSERT_EQ(r.collectives.size(), 1u);
     EXPECT_EQ(r.collectives[0].call.algorithm, algorithm) << size;
