@@ -380,7 +380,6 @@ std::optional<Protocol> fastest_protocol(const Topology& topology, CollectiveKin
   if (reduces_in_switch(algorithm)) {  // NCCL runs NVLS with Simple only
     return profile.ideal() ? std::nullopt : std::optional<Protocol>(Protocol::kSimple);
   }
-  options.estimate = true;
   return profile.fastest(kind, algorithm, [&](const ProtocolCosts& costs) {
     options.library = costs;
     return collective_cost(topology, kind, algorithm, size, options).time_s(options.gamma_s_per_byte);

@@ -38,8 +38,7 @@ struct ModelOptions {
   Rank root = 0;                // Broadcast and Reduce
   /// Caps on every message's rate by its route's class (collective_rate_caps).
   RateCapsByClass rate_caps_by_class = kNoRateCaps;
-  /// NCCL's estimate (ncclTopoGetAlgoTime), by which a library ranks algorithms and
-  /// protocols: a step's latency is the library's per-step latency alone, which NCCL measured
+  /// NCCL's estimate (ncclTopoGetAlgoTime), by which a library ranks algorithms: a step's latency is the library's per-step latency alone, which NCCL measured
   /// over the whole hop (tuning.cc has no wire term), not that plus the route's latency; and
   /// NCCL's tree is its fill's latency plus the bytes at its steady rate, latency + bytes /
   /// bandwidth (algorithm_plans.cpp, nccl_tree_estimate), whatever `chunks` says.
