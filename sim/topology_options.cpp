@@ -59,7 +59,9 @@ po::options_description topology_options(const std::string& caption) {
              "see topologies/");
   add_option(o, "topology", "KIND",
              "build a topology: ring, switch, fully-connected, tree, hierarchical, mesh, torus");
-  add_option(o, "npus", "N", "NPUs of a ring, switch, fully-connected or tree (default 8)");
+  add_option(o, "npus", "N",
+             "NPUs of a ring, switch, fully-connected or tree (default 8); with --topology-file, a "
+             "one-node (switch) spec's GPUs, as --gpus-per-node");
   add_option(o, "dims", "AxB[xC]", "mesh or torus dimensions, e.g. 4x4 or 4x4x4");
   add_option(o, "arity", "K", "tree: children per switch (default 2)");
   add_option(o, "oversubscription", "R[,R..]",
@@ -81,18 +83,26 @@ po::options_description topology_options(const std::string& caption) {
 namespace {
 
 // No --topology: the fallback, or a spec file, which a cluster spec may scale (its count of
-// nodes and of GPUs per node) and a one-node switch spec its GPUs; other builder options are
-// an error.
+// nodes and of GPUs per node) and a one-node switch spec its GPUs (--gpus-per-node, or
+// --npus as for a built switch); other builder options are an error.
 Topology file_or_fallback(const po::variables_map& vm, const std::optional<std::string>& file,
                           const TopologyConfig& fallback, const SpecScale& measured) {
+  const spec::TopologySpec message = file ? read_spec_message(*file) : spec::TopologySpec{};
+  const auto kind = message.has_builder() ? std::optional(message.builder().kind()) : std::nullopt;
   const auto scales = [&](std::string_view option) {
-    return file && (option == "nodes" || option == "gpus-per-node");
+    return file && (option == "nodes" || option == "gpus-per-node" ||
+                    (option == "npus" && kind == spec::SWITCH));
   };
   for (const BuilderParameter& parameter : builder_parameters()) {
     if (vm.count(std::string(parameter.option)) && !scales(parameter.option)) {
       throw InputError("--" + std::string(parameter.option) + " needs --topology KIND" +
-                       (file ? " (a spec file gives its own parameters)" : ""));
+                       (file ? " (a spec file gives its own parameters; --nodes N and --gpus-per-node G "
+                               "scale a cluster spec, --gpus-per-node G a one-node one)"
+                             : ""));
     }
+  }
+  if (vm.count("npus") && vm.count("gpus-per-node")) {
+    throw InputError("--npus and --gpus-per-node both give a one-node spec's GPUs: give one of them");
   }
   if (!file) {  // the default node scales to a one-node run's GPUs, as a switch spec does
     TopologyConfig c = fallback;
@@ -104,10 +114,9 @@ Topology file_or_fallback(const po::variables_map& vm, const std::optional<std::
   SpecScale scale;
   if (vm.count("nodes")) scale.nodes = count_option(vm, "nodes", 0, 1);
   if (vm.count("gpus-per-node")) scale.gpus_per_node = count_option(vm, "gpus-per-node", 0, 1);
+  if (vm.count("npus")) scale.gpus_per_node = count_option(vm, "npus", 0, 1);
   // Only a hierarchical builder spec, or a switch one (one node) for a one-node run, scales:
   // what the measurements say fills in the rest.
-  const spec::TopologySpec message = read_spec_message(*file);
-  const auto kind = message.has_builder() ? std::optional(message.builder().kind()) : std::nullopt;
   if (kind == spec::HIERARCHICAL) {
     if (!scale.nodes) scale.nodes = measured.nodes;
     if (!scale.gpus_per_node) scale.gpus_per_node = measured.gpus_per_node;

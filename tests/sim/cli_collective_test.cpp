@@ -106,6 +106,18 @@ TEST(CliCollective, IdealLibraryIsTheWireAlone) {
   EXPECT_EQ(r.out, read_file(source_path("tests/golden/collective_allreduce_h100.txt")));
 }
 
+TEST(CliCollective, NpusOfAOneNodeSpecAreItsGpus) {
+  // 4 of the H100 node's GPUs, as a table of 4 ranks on one node measures them: --npus 4 is
+  // --gpus-per-node 4 there, byte for byte.
+  const std::string node = source_path("topologies/h100-nvswitch-node.textproto");
+  const CliResult npus = run_commsim({"collective", "--topology-file", node, "--npus", "4", "--sizes", "1M:1G"});
+  ASSERT_EQ(npus.status, 0) << npus.err;
+  EXPECT_NE(npus.out.find("allreduce, 4 ranks on h100-nvswitch-node (switch, 4 NPUs)"), std::string::npos) << npus.out;
+  const CliResult gpus = run_commsim({"collective", "--topology-file", node, "--gpus-per-node", "4", "--sizes", "1M:1G"});
+  ASSERT_EQ(gpus.status, 0) << gpus.err;
+  EXPECT_EQ(npus.out, gpus.out);
+}
+
 TEST(CliCollective, AThreadDrivingEightGpusIssuesACallPerChannelItRunsOn) {
   // nccl-tests -g 8 on the A100 node: one thread launches 8 kernels a call, 2.1 + 8 x (3.64 +
   // 0.31 a channel) us: 33.7 us on the one channel NCCL runs a 32 KiB ring LL AllReduce on,

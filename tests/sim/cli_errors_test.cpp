@@ -75,6 +75,13 @@ graph {
   expect_error({"collective", "--topology-file", node, "--nodes", "2"},
                node + ": a switch builder spec is one node, not 2");
   expect_error({"collective", "--topology-file", node, "--gpus-per-node", "0"}, "--gpus-per-node");
+  expect_error({"collective", "--topology-file", node, "--npus", "4", "--gpus-per-node", "4"},
+               "--npus and --gpus-per-node both give a one-node spec's GPUs: give one of them");
+  // A cluster spec has nodes and GPUs a node, not a count of NPUs.
+  const std::string cluster = source_path("topologies/h100-ib-cluster.textproto");
+  expect_error({"collective", "--topology-file", cluster, "--npus", "16"},
+               "--npus needs --topology KIND (a spec file gives its own parameters; --nodes N and "
+               "--gpus-per-node G scale a cluster spec, --gpus-per-node G a one-node one)");
 }
 
 TEST(CliErrors, P2pOptions) {
