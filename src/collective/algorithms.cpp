@@ -3,6 +3,7 @@
 #include "base/error.h"
 #include "collective/barrier.h"
 #include "collective/direct.h"
+#include "collective/footprint.h"
 #include "collective/multilevel.h"
 #include "collective/recursive.h"
 #include "collective/ring.h"
@@ -109,6 +110,9 @@ std::unique_ptr<Schedule> make_schedule(CollectiveKind kind, AlgorithmKind algor
                                         Rank root, std::size_t channels, std::size_t tree_node_gpus) {
   if (const auto reason = inapplicable_reason(kind, algorithm, topology)) throw InputError(*reason);
   if (algorithm == A::kRing && channels > 1 && has_channel_rings(kind)) {
+    check_lanes(topology.npu_count(), channels, 1,
+                "ring " + std::string(collective_name(kind)) + " on " + std::to_string(topology.npu_count()) +
+                    " ranks in " + std::to_string(channels) + " rings");
     std::vector<std::vector<Rank>> orders;
     for (std::size_t c = 0; c < channels; ++c) orders.push_back(topology.ring_order(c, channels));
     return make_channel_ring_schedule(kind, std::move(orders), root);

@@ -174,8 +174,11 @@ class BruckSchedule : public Schedule {
 }  // namespace
 
 std::unique_ptr<Schedule> make_direct_schedule(CollectiveKind kind, AlgorithmKind algorithm, std::size_t ranks) {
-  COMMSIM_CHECK(block_space(kind, ranks) <= std::numeric_limits<std::uint32_t>::max(),
-                "block ids are 32-bit: too many ranks for " + std::string(collective_name(kind)));
+  if (block_space(kind, ranks) > std::numeric_limits<std::uint32_t>::max()) {
+    throw InputError(std::string(algorithm_name(algorithm)) + " " + std::string(collective_name(kind)) + " on " +
+                     std::to_string(ranks) + " ranks has " + std::to_string(block_space(kind, ranks)) +
+                     " blocks of data; their ids are 32-bit (at most 65535 ranks for AllToAll)");
+  }
   switch (algorithm) {
     case AlgorithmKind::kDirect: return std::make_unique<DirectSchedule>(kind, ranks);
     case AlgorithmKind::kPairwise: return std::make_unique<PairwiseSchedule>(ranks);

@@ -51,9 +51,10 @@ namespace {
 // Why a run whose footprint is `f` is beyond the limits, named `run`; nothing if it is not.
 std::optional<std::string> excess(const CollectiveFootprint& f, const std::string& run) {
   if (f.memory_bytes > kMaxCollectiveMemoryBytes) {
-    return run + " needs about " + rounded(f.memory_bytes / 1e9, " GB") + " of memory (" +
-           rounded(f.peak_flows, "") + " messages in flight); the limit is " +
-           rounded(kMaxCollectiveMemoryBytes / 1e9, " GB");
+    const std::string held = f.peak_flows > 0 ? rounded(f.peak_flows, "") + " messages in flight"
+                                              : rounded(f.lanes, "") + " rank x channel x chunk programs";
+    return run + " needs about " + rounded(f.memory_bytes / 1e9, " GB") + " of memory (" + held +
+           "); the limit is " + rounded(kMaxCollectiveMemoryBytes / 1e9, " GB");
   }
   if (f.messages > kMaxCollectiveMessages) {
     return run + " sends about " + rounded(f.messages, "") + " messages; the limit is " +
@@ -65,6 +66,10 @@ std::optional<std::string> excess(const CollectiveFootprint& f, const std::strin
   return std::nullopt;
 }
 
+std::string with_chunks(const std::string& what, std::size_t chunks) {
+  return what + " with " + std::to_string(chunks) + " chunk" + (chunks > 1 ? "s" : "");
+}
+
 }  // namespace
 
 std::size_t chunks_within_limits(const Schedule& schedule, std::size_t chunks) {
@@ -73,8 +78,14 @@ std::size_t chunks_within_limits(const Schedule& schedule, std::size_t chunks) {
 }
 
 void check_footprint(const Schedule& schedule, std::size_t chunks, const std::string& what) {
-  const std::string run = what + " with " + std::to_string(chunks) + " chunk" + (chunks > 1 ? "s" : "");
-  if (const auto why = excess(estimate_footprint(schedule, chunks), run)) throw InputError(*why);
+  if (const auto why = excess(estimate_footprint(schedule, chunks), with_chunks(what, chunks))) throw InputError(*why);
+}
+
+void check_lanes(std::size_t ranks, std::size_t channels, std::size_t chunks, const std::string& what) {
+  CollectiveFootprint f;
+  f.lanes = static_cast<double>(ranks) * static_cast<double>(channels) * static_cast<double>(chunks);
+  f.memory_bytes = f.lanes * kBytesPerLane;
+  if (const auto why = excess(f, with_chunks(what, chunks))) throw InputError(*why);
 }
 
 }  // namespace commsim

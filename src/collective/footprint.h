@@ -43,4 +43,10 @@ std::size_t chunks_within_limits(const Schedule& schedule, std::size_t chunks);
 /// the limit when the footprint is beyond a limit, or the lanes beyond 32-bit indices.
 void check_footprint(const Schedule& schedule, std::size_t chunks, const std::string& what);
 
+/// The limits on what is known before a schedule is built: its lanes (ranks x channels x
+/// chunks). A schedule of C channel rings holds C orders of the p ranks, so one that the
+/// lanes alone put beyond a limit is refused before it is built (1,600 rings of 3,200 ranks
+/// once took 4 GB and minutes before check_footprint could refuse it).
+void check_lanes(std::size_t ranks, std::size_t channels, std::size_t chunks, const std::string& what);
+
 }  // namespace commsim

@@ -70,6 +70,10 @@ std::optional<std::string> p2p_pattern_misfit(const P2pPattern& pattern, std::si
     return "every rank would send to itself on " + std::to_string(npus) + " NPUs";
   }
   if (pattern.kind == Kind::kAllPairs && npus < 2) return "needs at least 2 NPUs";
+  if (pattern.kind == Kind::kAllPairs && npus > kMaxAllPairsNpus) {
+    return "runs each of the " + std::to_string(npus * (npus - 1)) + " pairs of " + std::to_string(npus) +
+           " NPUs alone; the limit is " + std::to_string(kMaxAllPairsNpus) + " NPUs";
+  }
   return std::nullopt;
 }
 

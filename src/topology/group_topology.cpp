@@ -4,6 +4,7 @@
 #include <string>
 
 #include "base/error.h"
+#include "topology/routing.h"
 #include "topology/topology_builder.h"
 
 namespace commsim {
@@ -60,6 +61,26 @@ std::vector<bool> links_spanned(const Topology& topology, const std::vector<Rank
   return kept;
 }
 
+// A group that keeps every link keeps them in the topology's order and direction, so its
+// channels are the topology's, and its routes can be the topology's between its members:
+// from a built topology's router, O(route) each, where Dijkstra's fastest path from every
+// member of a 4,096-member data-parallel group of a 32,768-GPU cluster took minutes.
+class MemberRouter final : public Router {
+ public:
+  MemberRouter(Topology topology, std::vector<Rank> members)
+      : topology_(std::move(topology)), members_(std::move(members)) {}
+  void append_route(Rank src, Rank dst, Route& route) const override {
+    Route part;
+    topology_.route_into(members_[src], members_[dst], part);
+    route.insert(route.end(), part.begin(), part.end());
+  }
+  std::size_t table_entries() const override { return members_.size() + topology_.route_table_entries(); }
+
+ private:
+  Topology topology_;
+  std::vector<Rank> members_;
+};
+
 }  // namespace
 
 Topology group_topology(const Topology& topology, const std::vector<Rank>& members) {
@@ -95,6 +116,9 @@ Topology group_topology(const Topology& topology, const std::vector<Rank>& membe
     if (kept[l]) builder.add_link(new_id[link.first], new_id[link.second], link.params);
   }
   builder.set_shape(group_shape(topology, members));
+  if (members.size() > kMostMembersRouted && topology.has_router()) {
+    builder.set_router(std::make_shared<MemberRouter>(topology, members));
+  }
   Topology group = std::move(builder).build();
   group.set_library(topology.library());
   std::vector<std::pair<Rank, Rank>> no_peer;

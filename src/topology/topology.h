@@ -74,6 +74,8 @@ class Topology {
   /// Dijkstra's fastest path from `src` to `dst`, as an explicit graph routes; on a built
   /// topology other than a grid the same as route() (tests compare the two).
   Route fastest_route(Rank src, Rank dst) const;
+  /// Whether its routes come from a builder's router (routing.h), not Dijkstra's search.
+  bool has_router() const { return router_ != nullptr; }
   /// The numbers kept to route (link ids, offsets, Dijkstra's predecessor links and
   /// distances), 4 to 8 bytes each: O(levels) for a built kind, whatever pairs were routed;
   /// for an explicit graph at most FastestPathTrees' bound plus one tree.

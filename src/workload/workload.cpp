@@ -41,45 +41,45 @@ std::string cycle_text(const RankTrace& rank, const std::vector<std::size_t>& cy
 // Checks a group the first time a collective uses it, so that the message names that node.
 class GroupChecker {
  public:
-  explicit GroupChecker(const Workload& workload)
-      : workload_(workload), checked_(workload.groups.size(), false) {}
+  explicit GroupChecker(const Workload& workload) : workload_(workload), sorted_(workload.groups.size()) {}
 
   void check(Rank rank, const WorkloadNode& node) {
     if (!node.group) return;  // all ranks, which include this one
-    const std::string where = node_context(workload_, rank, node);
+    // Where, for a message: built only when there is one (a trace has millions of nodes).
+    const auto where = [&] { return node_context(workload_, rank, node); };
     if (*node.group >= workload_.groups.size()) {
-      throw InputError(where + ": collective group index " + std::to_string(*node.group) +
+      throw InputError(where() + ": collective group index " + std::to_string(*node.group) +
                        " does not exist (the trace has " + std::to_string(workload_.groups.size()) +
                        " groups)");
     }
     const CommGroup& group = workload_.groups[*node.group];
-    const std::string named = "collective group '" + group.name + "'";
-    if (!checked_[*node.group]) {
-      if (group.ranks.empty()) throw InputError(where + ": " + named + " has no ranks");
+    const auto named = [&] { return "collective group '" + group.name + "'"; };
+    std::vector<Rank>& members = sorted_[*node.group];
+    if (members.empty()) {
+      if (group.ranks.empty()) throw InputError(where() + ": " + named() + " has no ranks");
       std::vector<bool> seen(workload_.rank_count(), false);
       for (const Rank member : group.ranks) {
         if (member >= workload_.rank_count()) {
-          throw InputError(where + ": " + named + " names rank " + std::to_string(member) +
+          throw InputError(where() + ": " + named() + " names rank " + std::to_string(member) +
                            ", outside the trace's " + rank_range(workload_.rank_count()));
         }
         if (seen[member]) {
-          throw InputError(where + ": " + named + " names rank " + std::to_string(member) +
+          throw InputError(where() + ": " + named() + " names rank " + std::to_string(member) +
                            " twice");
         }
         seen[member] = true;
       }
-      checked_[*node.group] = true;
+      members = group.ranks;
+      std::sort(members.begin(), members.end());
     }
-    for (const Rank member : group.ranks) {
-      if (member == rank) return;
-    }
-    throw InputError(where + ": " + named + " does not include rank " + std::to_string(rank) +
+    if (std::binary_search(members.begin(), members.end(), rank)) return;
+    throw InputError(where() + ": " + named() + " does not include rank " + std::to_string(rank) +
                      ", which runs the collective");
   }
 
  private:
   const Workload& workload_;
-  std::vector<bool> checked_;
+  std::vector<std::vector<Rank>> sorted_;  // each group's members in order, once checked
 };
 
 void check_rank(const Workload& workload, Rank r, GroupChecker& groups) {

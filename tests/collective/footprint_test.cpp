@@ -64,5 +64,18 @@ TEST(Footprint, RunsBeyondTheLimitsAreRefusedWithTheEstimate) {
                InputError);
 }
 
+TEST(Footprint, LanesAloneAreCheckedBeforeASchedule) {
+  // 64 x 2^26 = 2^32 lanes of 64 B: 275 GB, refused; 64 x 1024 lanes: 4 MB, passes.
+  EXPECT_NO_THROW(check_lanes(64, 1024, 1, "ring allreduce on 64 ranks in 1024 rings"));
+  try {
+    check_lanes(64, std::size_t{1} << 26, 1, "ring allreduce on 64 ranks in 67108864 rings");
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "ring allreduce on 64 ranks in 67108864 rings with 1 chunk needs about 275 GB of memory (4.29e+09 rank "
+              "x channel x chunk programs); the limit is 8.59 GB");
+  }
+}
+
 }  // namespace
 }  // namespace commsim

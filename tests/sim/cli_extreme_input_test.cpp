@@ -115,6 +115,22 @@ TEST(CliExtremeInput, WorkBeyondReasonIsRefusedUpFront) {
             0);
   expect_error({"replay", "--trace", trace, "--topology", "switch", "--npus", "4096"},
                trace + ": rank 4095: node 1 (alltoall): direct alltoall of 4096 ranks with 1 chunk needs about 10.1 GB");
+  // A cluster spec scaled to 100,000 GPUs a node: one ring per GPU of a node, each through
+  // all 200,000 ranks, refused before the rings are built (they once took minutes and all of
+  // memory); its AllToAll has more blocks than 32-bit ids count (was an internal error).
+  const std::string cluster = source_path("topologies/h100-ib-cluster.textproto");
+  const std::vector<std::string> huge = {"--topology-file", cluster, "--gpus-per-node", "100000", "--size", "1K"};
+  std::vector<std::string> args = {"collective"};
+  args.insert(args.end(), huge.begin(), huge.end());
+  expect_error(args, "ring allreduce on 200000 ranks in 100000 rings with 1 chunk needs about 1.28e+03 GB of memory "
+                     "(2e+10 rank x channel x chunk programs); the limit is 8.59 GB");
+  args.insert(args.end(), {"--collective", "alltoall"});
+  expect_error(args, "direct alltoall on 200000 ranks has 40000000000 blocks of data; their ids are 32-bit (at most "
+                     "65535 ranks for AllToAll)");
+  args = {"p2p", "--pattern", "all-pairs"};
+  args.insert(args.end(), huge.begin(), huge.end());
+  expect_error(args, "--pattern all-pairs: runs each of the 39999800000 pairs of 200000 NPUs alone; the limit is "
+                     "4096 NPUs");
   expect_error({"collective", "--size", "1K", "--chunks", "1048576"},
                "--chunks 1048576 is more than the 1024 bytes of the smallest size: every chunk needs a byte");
   expect_error({"collective", "--size", "1G", "--chunks", "1048576", "--topology", "ring", "--npus", "1024"},

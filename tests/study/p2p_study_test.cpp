@@ -127,6 +127,9 @@ TEST(P2pStudy, PatternsAndTheirMisfits) {
   EXPECT_THROW(parse_p2p_pattern("shift:0", "test"), InputError);
   EXPECT_EQ(p2p_pattern_misfit(pattern("shift:4"), 4), "every rank would send to itself on 4 NPUs");
   EXPECT_TRUE(p2p_pattern_misfit(pattern("all-pairs"), 1));
+  EXPECT_FALSE(p2p_pattern_misfit(pattern("all-pairs"), 4096));
+  EXPECT_EQ(p2p_pattern_misfit(pattern("all-pairs"), 4097),
+            "runs each of the 16781312 pairs of 4097 NPUs alone; the limit is 4096 NPUs");
   EXPECT_TRUE(p2p_pattern_misfit(pattern("one-way", 2, 2), 4));
   EXPECT_FALSE(p2p_pattern_misfit(pattern("bidirectional", 3, 0), 4));
   EXPECT_THROW(study_p2p(ring4(), pattern("one-way", 0, 4), {1}, {}), InputError);

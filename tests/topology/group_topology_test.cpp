@@ -12,13 +12,15 @@
 namespace commsim {
 namespace {
 
-Topology two_nodes_of_four() {
+Topology cluster(std::uint32_t nodes, std::uint32_t gpus_per_node) {
   TopologyConfig c;
   c.kind = TopologyKind::kHierarchical;
-  c.nodes = 2;
-  c.gpus_per_node = 4;
+  c.nodes = nodes;
+  c.gpus_per_node = gpus_per_node;
   return build_topology(c);
 }
+
+Topology two_nodes_of_four() { return cluster(2, 4); }
 
 TEST(GroupTopology, MembersKeepTheirRoutesAndLinks) {
   const Topology whole = two_nodes_of_four();
@@ -60,6 +62,24 @@ TEST(GroupTopology, EqualBlocksOfGpusOnSeveralNodesAreHierarchical) {
   ring.kind = TopologyKind::kRing;
   ring.npus = 8;
   EXPECT_EQ(hierarchical_levels(group_topology(build_topology(ring), {0, 4})), Levels{});
+}
+
+TEST(GroupTopology, ALargeGroupRoutesAsTheWholeDoesAndAsItsFastestPaths) {
+  // 1,025 GPUs, one a node (more than a group lists the routes of): every link stays, in the
+  // cluster's order, and the group routes by the cluster's router rather than by a
+  // fastest-path search from each member; the routes are those fastest paths all the same.
+  const Topology whole = cluster(1025, 2);
+  std::vector<Rank> members;
+  for (Rank node = 0; node < 1025; ++node) members.push_back(2 * node + 1);
+  const Topology group = group_topology(whole, members);
+  ASSERT_EQ(group.link_count(), whole.link_count());
+  EXPECT_TRUE(group.has_router());
+  for (const auto& [a, b] : std::vector<std::pair<Rank, Rank>>{{0, 1}, {1, 0}, {0, 1024}, {517, 3}}) {
+    EXPECT_EQ(group.route(a, b), whole.route(members[a], members[b])) << a << " -> " << b;
+    EXPECT_EQ(group.route(a, b), group.fastest_route(a, b)) << a << " -> " << b;
+  }
+  // A small group has no router: its routes are its own graph's fastest paths.
+  EXPECT_FALSE(group_topology(whole, {1, 3}).has_router());
 }
 
 TEST(GroupTopology, ARingGroupRoutesThroughTheNpusBetween) {
