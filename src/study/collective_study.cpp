@@ -137,6 +137,32 @@ PlannedPoint plan_collective_point(const Topology& topology, CollectiveKind kind
   return planned;
 }
 
+namespace {
+
+// Whether a topology is one node whose NPUs talk over NVLink alone (a switch or graph with
+// no network or PCIe link): where the library's one-node ramp applies.
+bool nvlink_node(const Topology& topology) {
+  return topology.shape().kind != TopologyKind::kHierarchical &&
+         std::all_of(topology.links().begin(), topology.links().end(),
+                     [](const Link& l) { return link_class(l.params.kind) == LinkClass::kNvlink; });
+}
+
+}  // namespace
+
+TimePs one_node_ramp_floor_ps(const Topology& topology, CollectiveKind kind, const NcclChoice& choice, Bytes size,
+                              const CollectiveStudyOptions& options) {
+  const std::optional<double> ramp = options.library.one_node_ramp_at(size);
+  if (!ramp || kind == CollectiveKind::kBarrier || !nvlink_node(topology)) return 0;
+  // The same algorithm and protocol at the ramp's last size, where it runs at its asymptote.
+  const Bytes top = options.library.one_node_ramp.back().bytes;
+  CollectiveStudyOptions at_top = options;
+  at_top.protocol = choice.protocol;
+  const PlannedPoint planned = plan_collective_point(topology, kind, choice.algorithm, top, at_top);
+  const ModelOptions model = model_options(planned.run, planned.run.library);
+  const double top_s = collective_cost(topology, kind, choice.algorithm, top, model).time_s(model.gamma_s_per_byte);
+  return ps_from_seconds(top_s * (static_cast<double>(size) / static_cast<double>(top)) / *ramp);
+}
+
 CollectivePoint run_collective_point(const Topology& topology, CollectiveKind kind, AlgorithmChoice algorithm,
                                      Bytes size, const CollectiveStudyOptions& options) {
   const PlannedPoint planned = plan_collective_point(topology, kind, algorithm, size, options);
@@ -151,7 +177,10 @@ CollectivePoint run_collective_point(const Topology& topology, CollectiveKind ki
   const CollectiveResult result = simulate_collective(topology, kind, choice.algorithm, size, run);
   point.channels =
       collective_call_channels(topology, kind, choice.algorithm, size, choice.protocol, options.library, run.channels);
-  const TimePs issue_ps = options.library.thread_issue_ps(options.gpus_per_thread, point.channels);
+  // A call takes at least what the thread issuing it allows and what the one-node ramp
+  // gives its size, sim and model alike.
+  const TimePs issue_ps = std::max(options.library.thread_issue_ps(options.gpus_per_thread, point.channels),
+                                   one_node_ramp_floor_ps(topology, kind, choice, size, options));
   point.sim_ps = std::max(result.time_ps, issue_ps);
   point.verify_error = result.verify_error;
   point.link_stats = result.link_stats;

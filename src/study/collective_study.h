@@ -43,6 +43,14 @@ struct CollectiveStudyOptions {
 };
 
 
+/// The least time a collective of `size` inside one NVLink node takes under the library's
+/// one-node ramp (LibraryProfile::one_node_ramp): the closed form of the same algorithm and
+/// protocol at the ramp's last size, scaled to `size` and divided by the ramp at `size`. 0
+/// where the ramp does not apply (below its first size, a barrier, a topology with a network
+/// or PCIe link, a library without one).
+TimePs one_node_ramp_floor_ps(const Topology& topology, CollectiveKind kind, const NcclChoice& choice, Bytes size,
+                              const CollectiveStudyOptions& options);
+
 /// A timeline holds at most this many messages (about 250 MB of Chrome trace JSON, what
 /// Perfetto's UI loads comfortably); a study asked for a larger one is refused up front.
 inline constexpr double kMaxTimelineMessages = 1 << 20;

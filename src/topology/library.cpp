@@ -150,8 +150,24 @@ const std::vector<NcclArchitecture>& nccl_architectures() {
   return table;
 }
 
+// A collective inside one NVLink node, its bus bandwidth by size over its bus bandwidth at
+// the size's largest measured: SimAI's empirical ratios of nccl-tests runs on one 8-GPU node
+// (aliyun/SimAI, astra-sim-alibabacloud/inputs/ratio/nvlink_ratio.csv, the one-machine
+// column "单机(NVLinkx)", 16 MiB to 16 GiB; 0.81 at 16 GiB is that node's asymptote over its
+// datasheet link, so the ramp is each ratio over 0.81). The H100 node's AllGather in
+// results/validation runs the same ramp (0.657 at 32 MiB against 0.679, 0.90 at 256 MiB
+// against 0.90): NCCL's per-step latencies leave most of it out.
+const std::vector<SizeRatio>& simai_one_node_ramp() {
+  static const std::vector<SizeRatio> ramp{
+      {Bytes{16} << 20, 0.45},  {Bytes{32} << 20, 0.55}, {Bytes{64} << 20, 0.65}, {Bytes{128} << 20, 0.69},
+      {Bytes{256} << 20, 0.73}, {Bytes{512} << 20, 0.76}, {Bytes{1} << 30, 0.77},  {Bytes{2} << 30, 0.78},
+      {Bytes{4} << 30, 0.79},   {Bytes{8} << 30, 0.80},   {Bytes{16} << 30, 0.81}};
+  return ramp;
+}
+
 LibraryProfile nccl_library(const NcclArchitecture& arch) {
   LibraryProfile p;
+  p.one_node_ramp = simai_one_node_ramp();
   p.thread_launch = kNcclThreadLaunch;
   p.collective_channels = arch.collective_channels;
   p.nvls_channels = arch.nvls_channels;
@@ -344,6 +360,18 @@ std::vector<std::pair<std::string, std::string>> describe_library(const LibraryP
     }
     lines.emplace_back("ll share", text + " on ll's efficiency");
   }
+  if (!profile.one_node_ramp.empty()) {  // "one node: 16M 0.556, 32M 0.679, ..."
+    std::string text;
+    for (const SizeRatio& point : profile.one_node_ramp) {
+      char ratio[64];
+      std::snprintf(ratio, sizeof ratio, "%s %.3g", format_size(point.bytes).c_str(),
+                    profile.one_node_ramp_at(point.bytes).value_or(1.0));
+      text += (text.empty() ? "" : ", ") + std::string(ratio);
+    }
+    lines.emplace_back("one node", "a collective on NVLink alone takes at least its time at " +
+                                       format_size(profile.one_node_ramp.back().bytes) +
+                                       " scaled to its size and divided by the ramp: " + text);
+  }
   if (profile.launch_ps > 0) lines.emplace_back("launch", format_time(profile.launch_ps) + " more on every call");
   if (!profile.thread_launch.none()) {
     lines.emplace_back("thread", "a thread driving G GPUs issues a call at most every " +
@@ -483,6 +511,20 @@ static double factor_of(const std::vector<std::pair<CollectiveKind, double>>& fa
     if (k == kind) return factor;
   }
   return 1;
+}
+
+std::optional<double> LibraryProfile::one_node_ramp_at(Bytes size) const {
+  if (one_node_ramp.empty() || size < one_node_ramp.front().bytes || size >= one_node_ramp.back().bytes) {
+    return std::nullopt;
+  }
+  const double last = one_node_ramp.back().ratio;
+  const auto above = std::upper_bound(one_node_ramp.begin(), one_node_ramp.end(), size,
+                                      [](Bytes b, const SizeRatio& point) { return b < point.bytes; });
+  const SizeRatio& lo = *(above - 1);
+  const SizeRatio& hi = *above;
+  const double x = std::log2(static_cast<double>(size) / static_cast<double>(lo.bytes)) /
+                   std::log2(static_cast<double>(hi.bytes) / static_cast<double>(lo.bytes));
+  return (lo.ratio + x * (hi.ratio - lo.ratio)) / last;
 }
 
 double LibraryProfile::bandwidth_factor(CollectiveKind kind) const { return factor_of(collective_bandwidth, kind); }

@@ -183,6 +183,12 @@ std::string describe_thread_launch(const ThreadLaunch& launch);
 std::uint32_t nccl_call_channels(std::uint32_t channels, Bytes bytes, AlgorithmKind algorithm,
                                  std::optional<Protocol> protocol, std::size_t ranks);
 
+/// A ratio measured at a size (LibraryProfile::one_node_ramp).
+struct SizeRatio {
+  Bytes bytes = 0;
+  double ratio = 1;
+};
+
 /// A library's costs by protocol, in the order it prefers them on a tie.
 using ProtocolRows = std::vector<std::pair<Protocol, ProtocolCosts>>;
 
@@ -227,6 +233,17 @@ struct LibraryProfile {
   /// collectives left out: 1. Part of the estimate: it ranks protocols by it.
   std::vector<std::pair<CollectiveKind, double>> ll_share;
   double ll_factor(CollectiveKind kind) const;
+
+  /// How far below its asymptote a collective inside one node (NVLink only) runs at a size:
+  /// its bus bandwidth at each size as a fraction of its bus bandwidth at the largest size
+  /// given, measured over many runs (one_node_ramp_at). Empty: none. NCCL's estimate has no
+  /// such term (its latency terms account for a small part of it), so it is not part of an
+  /// estimate and never moves the choice.
+  std::vector<SizeRatio> one_node_ramp;
+  /// The fraction one_node_ramp gives `size`: its ratio over the last point's, log-linear in
+  /// the size between points; none below the first point and from the last on (there a
+  /// collective runs at its asymptote).
+  std::optional<double> one_node_ramp_at(Bytes size) const;
 
   /// The system's own cost per call beyond the library's: kernel launch and host
   /// synchronisation as the measured machine pays them. Published nccl-tests tables put small

@@ -309,6 +309,24 @@ std::vector<std::pair<CollectiveKind, double>> collective_factors(
   return factors;
 }
 
+// A ramp's points: sizes increasing, ratios in (0, 1].
+std::vector<SizeRatio> ramp_points(const google::protobuf::RepeatedPtrField<pb::SizeRatioSpec>& specs,
+                                   const std::string& where) {
+  std::vector<SizeRatio> points;
+  for (int i = 0; i < specs.size(); ++i) {
+    const std::string at = where + ".one_node_ramp[" + std::to_string(i) + "]";
+    const Bytes bytes = parse_size(specs[i].size(), at + ".size");
+    if (!points.empty() && bytes <= points.back().bytes) {
+      throw InputError(at + ".size (" + specs[i].size() + ") is not above the size before it: give sizes in increasing order");
+    }
+    if (!(specs[i].ratio() > 0 && specs[i].ratio() <= 1)) {
+      throw InputError(at + ".ratio must be in (0, 1], got " + std::to_string(specs[i].ratio()));
+    }
+    points.push_back({bytes, specs[i].ratio()});
+  }
+  return points;
+}
+
 // Rows of protocol costs (`field`: "protocols" or "tree"), each protocol once.
 ProtocolRows protocol_rows(const google::protobuf::RepeatedPtrField<pb::ProtocolSpec>& specs, const std::string& where,
                            const std::string& field) {
@@ -422,6 +440,10 @@ LibraryProfile costs_from_spec(const spec::LibrarySpec& spec, const std::string&
     profile.launch_ps = parse_time(spec.launch(), where + ".launch");
   }
   read_thread_launch(spec, where, profile);
+  if (spec.one_node_ramp_size() > 0) {
+    if (profile.ideal()) throw InputError(where + ".one_node_ramp: the ideal library has no calls to bound");
+    profile.one_node_ramp = ramp_points(spec.one_node_ramp(), where);
+  }
   return profile;
 }
 
@@ -440,6 +462,9 @@ LibraryProfile library_from_spec(const spec::LibrarySpec& spec, const std::strin
   }
   if (spec.estimate().collective_bandwidth_size() > 0) {
     throw InputError(at + ".collective_bandwidth: an estimate has no collective factors (NCCL's ranking knows none)");
+  }
+  if (spec.estimate().one_node_ramp_size() > 0) {
+    throw InputError(at + ".one_node_ramp: an estimate has no ramp (NCCL's ranking knows none)");
   }
   LibraryProfile estimate = costs_from_spec(spec.estimate(), at);
   if (protocols_of(estimate.protocols) != protocols_of(profile.protocols)) {

@@ -141,6 +141,11 @@ pb::LibrarySpec library_message(const LibraryProfile& profile) {
   if (launch.per_channel_ps > 0) out.set_thread_launch_per_channel(time_text(launch.per_channel_ps));
   if (profile.collective_channels > 0) out.set_collective_channels(profile.collective_channels);
   if (profile.nvls_channels > 0) out.set_nvls_channels(profile.nvls_channels);
+  for (const SizeRatio& point : profile.one_node_ramp) {
+    pb::SizeRatioSpec& r = *out.add_one_node_ramp();
+    r.set_size(std::to_string(point.bytes) + "B");
+    r.set_ratio(rounded(point.ratio));
+  }
   if (profile.estimate) {  // its costs alone: the channels a send runs on are the profile's
     *out.mutable_estimate() = library_message(*profile.estimate);
     out.mutable_estimate()->clear_p2p();
@@ -151,6 +156,7 @@ pb::LibrarySpec library_message(const LibraryProfile& profile) {
     out.mutable_estimate()->clear_thread_launch_per_channel();
     out.mutable_estimate()->clear_collective_channels();
     out.mutable_estimate()->clear_nvls_channels();
+    out.mutable_estimate()->clear_one_node_ramp();
   }
   return out;
 }

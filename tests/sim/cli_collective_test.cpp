@@ -220,7 +220,10 @@ TEST(CliCollective, NcclAlgorithmIsWhatNcclWouldPick) {
   // 414 GB/s. LL wins to 2 MiB, LL128 from 4 to 32 MiB, Simple from 64 MiB on. At 1 GiB the
   // ring runs 3 loops of 24 channels x 8 ranks x 2 MiB, its 14 steps waiting 3.4 us each
   // loop: 2 x 14 x 3.4 = 95.2 us above NCCL's one-loop estimate of 4238.66 us.
-  const CliResult r = run_commsim({"collective", "--topology-file", datasheet_h100(), "--library", "nccl", "--sizes", "1M:1G"});
+  // NCCL's formula alone: the library without its one-node ramp (a single size turns it off).
+  const std::string no_ramp = tmp_path("nccl-without-ramp.textproto");
+  write_file(no_ramp, "name: \"nccl\"\none_node_ramp { size: \"16GiB\" ratio: 1 }\n");
+  const CliResult r = run_commsim({"collective", "--topology-file", datasheet_h100(), "--library-file", no_ramp, "--sizes", "1M:1G"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("# algorithm nccl: model of the algorithm NCCL would pick"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("     1048576       262144  float       ring      ll   24       38.31"), std::string::npos) << r.out;
@@ -231,6 +234,53 @@ TEST(CliCollective, NcclAlgorithmIsWhatNcclWouldPick) {
   const CliResult forced = run_commsim({"collective", "--topology-file", datasheet_h100(), "--library", "nccl",
                                         "--algorithm", "nccl", "--protocol", "simple", "--size", "1M"});
   EXPECT_NE(forced.out.find("float       ring  simple   24       67.08"), std::string::npos) << forced.out;
+}
+
+TEST(CliCollective, OneNodeRampBoundsACallByItsTimeAtTheLastSize) {
+  // On one NVLink node a call takes at least its time at 16 GiB scaled to its size, over
+  // SimAI's ramp there (nvlink_ratio.csv, one machine: 0.55 at 32 MiB over 0.81 at 16 GiB).
+  // The H100 node's ring AllGather under Simple: 41575.71 us at 16 GiB (the run's closed
+  // form), so at 32 MiB at least 41575.71 / 512 / (0.55 / 0.81) = 119.59 us, above the
+  // formula's 8.4 + 7 x (3.4 + 0.5) + 7/8 x 32 MiB / 370.8 GB/s = 35.7 + 79.18 = 114.88 us;
+  // at 16 GiB itself the formula alone.
+  const std::string node = source_path("topologies/h100-nvswitch-node.textproto");
+  const std::vector<std::string> ring = {"collective", "--topology-file", node, "--collective", "allgather",
+                                         "--algorithm", "ring", "--protocol", "simple"};
+  auto at = [&](const char* size) {
+    std::vector<std::string> args = ring;
+    args.insert(args.end(), {"--size", size});
+    const CliResult r = run_commsim(args);
+    EXPECT_EQ(r.status, 0) << r.err;
+    return r.out;
+  };
+  const std::string top = at("16G");
+  EXPECT_NE(top.find(" 17179869184    536870912  float  simple   24    41575.71"), std::string::npos) << top;
+  const std::string mid = at("32M");
+  EXPECT_NE(mid.find("    33554432      1048576  float  simple   24      119.59"), std::string::npos) << mid;
+  EXPECT_NE(mid.find("1.0000"), std::string::npos) << mid;  // sim and model alike
+  // Below the ramp's first size (16 MiB), or with the ramp off: the formula alone, 35.7 us +
+  // 7/8 x 8 MiB / 370.8 GB/s = 55.50 us at 8 MiB.
+  const std::string small = at("8M");
+  EXPECT_NE(small.find("     8388608       262144  float  simple   24       55.50"), std::string::npos) << small;
+  const std::string no_ramp = tmp_path("no-ramp.textproto");
+  write_file(no_ramp, "name: \"nccl\"\none_node_ramp { size: \"16GiB\" ratio: 1 }\n");
+  std::vector<std::string> off = ring;
+  off.insert(off.end(), {"--library-file", no_ramp, "--size", "32M", "--verbose"});
+  const CliResult formula = run_commsim(off);
+  EXPECT_NE(formula.out.find("    33554432      1048576  float  simple   24      114.88"), std::string::npos)
+      << formula.out;
+  // topo lists the ramp among the profile's terms.
+  const CliResult named = run_commsim({"topo", "--topology-file", node});
+  EXPECT_NE(named.out.find("  one node    a collective on NVLink alone takes at least its time at 16G scaled to its "
+                           "size and divided by the ramp: 16M 0.556, 32M 0.679, 64M 0.802"),
+            std::string::npos)
+      << named.out;
+  // A ramp out of order, or a ratio past 1: commsim: error, exit 2.
+  write_file(no_ramp, "name: \"nccl\"\none_node_ramp { size: \"1G\" ratio: 0.5 } one_node_ramp { size: \"1M\" ratio: 1 }\n");
+  expect_error({"collective", "--library-file", no_ramp},
+               no_ramp + ".one_node_ramp[1].size (1M) is not above the size before it: give sizes in increasing order");
+  write_file(no_ramp, "name: \"nccl\"\none_node_ramp { size: \"1G\" ratio: 1.5 }\n");
+  expect_error({"collective", "--library-file", no_ramp}, "one_node_ramp[0].ratio must be in (0, 1], got 1.5");
 }
 
 TEST(CliCollective, NcclRanksItsTreeByItsOwnEstimate) {

@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "collective/simulate.h"
+#include "study/collective_study.h"
 #include "study/validation.h"
 #include "study_test_support.h"
 #include "topology/spec_file.h"
@@ -24,12 +27,17 @@ const MeasuredOperation kAllReduce = MeasuredOperation::of(CollectiveKind::kAllR
 
 TEST(Validation, MeasurementsMadeByTheSimulatorItselfHaveNoError) {
   // The default node's own predictions, fed back as measurements: every error is 0, and the
-  // rows say what NCCL would run (NVLS at 1 GiB).
+  // rows say what NCCL would run (NVLS at 1 GiB, at least the one-node ramp's bound).
   const Topology node = build_topology(default_topology_config());
   CollectiveConfig config;
   config.library = node.library().costs(CollectiveKind::kAllReduce, AlgorithmKind::kNvls, std::nullopt);
-  const double nvls_us = us_from_ps(simulate_collective(node, CollectiveKind::kAllReduce, AlgorithmKind::kNvls,
-                                                        Bytes{1} << 30, config).time_ps);
+  CollectiveStudyOptions options;
+  options.library = node.library();
+  const TimePs ramp_ps = one_node_ramp_floor_ps(node, CollectiveKind::kAllReduce,
+                                                {AlgorithmKind::kNvls, Protocol::kSimple}, Bytes{1} << 30, options);
+  const double nvls_us = us_from_ps(std::max(
+      simulate_collective(node, CollectiveKind::kAllReduce, AlgorithmKind::kNvls, Bytes{1} << 30, config).time_ps,
+      ramp_ps));
   const ValidationResult r =
       validate_measurements(node, {row(kAllReduce, Bytes{1} << 30, nvls_us)}, {node.library(), {}, {}, 1});
   ASSERT_EQ(r.rows.size(), 1u);
