@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "base/error.h"
 #include "topology/builders.h"
 
@@ -94,6 +96,23 @@ TEST(Library, NcclRingLlSharesAreTuningCcsByCollective) {
     return 0.0;
   });
   EXPECT_EQ(ranked, (std::vector<double>{0.5 * 2 / 3, 0.92, 1.0}));
+}
+
+TEST(Library, OneNodeRampIsSimAisRatioOverItsLast) {
+  // SimAI's one-machine column: 0.45 at 16 MiB, 0.55 at 32 MiB, ... 0.81 at 16 GiB; log-linear
+  // between sizes (24 MiB is log2(1.5) = 0.585 of the way from 16 to 32 MiB).
+  const LibraryProfile nccl = library_by_name("nccl", "test");
+  constexpr Bytes kMiB = Bytes{1} << 20;
+  EXPECT_FALSE(nccl.one_node_ramp_at(8 * kMiB).has_value());         // below the first size
+  EXPECT_FALSE(nccl.one_node_ramp_at(16 * 1024 * kMiB).has_value());  // the asymptote itself
+  EXPECT_DOUBLE_EQ(*nccl.one_node_ramp_at(16 * kMiB), 0.45 / 0.81);
+  EXPECT_DOUBLE_EQ(*nccl.one_node_ramp_at(8 * 1024 * kMiB), 0.80 / 0.81);
+  EXPECT_NEAR(*nccl.one_node_ramp_at(24 * kMiB), (0.45 + std::log2(1.5) * 0.10) / 0.81, 1e-12);
+  for (const char* name : {"nccl-ampere", "nccl-blackwell", "nccl-hopper-multinode"}) {
+    EXPECT_EQ(library_by_name(name, "test").one_node_ramp.size(), 11u) << name;
+  }
+  EXPECT_TRUE(library_by_name("ideal", "test").one_node_ramp.empty());
+  EXPECT_TRUE(library_by_name("gloo", "test").one_node_ramp.empty());
 }
 
 TEST(Library, NcclByArchitecture) {
