@@ -178,7 +178,14 @@ std::string point_details(const CollectivePoint& point, CollectiveKind kind, con
             "\n";
     if (o.library.estimate) text += "# chosen by the estimate of library " + o.library.estimate->name + "\n";
   }
-  return text + describe_cost(point.cost, model_options(o.run, point.costs));
+  text += describe_cost(point.cost, model_options(o.run, point.costs));
+  if (point.ramp_floor_ps > 0) {
+    text += "# one-node ramp: a call takes at least its time at " + format_size(o.library.one_node_ramp.back().bytes) +
+            " scaled to " + std::to_string(point.size) + " B, over " +
+            fixed(o.library.one_node_ramp_at(point.size).value_or(1.0), 3) + ": " +
+            fixed(us_from_ps(point.ramp_floor_ps), 2) + " us\n";
+  }
+  return text;
 }
 
 void print_block(std::ostream& out, const CollectiveBlock& block, CollectiveKind kind, std::size_t p,

@@ -179,8 +179,9 @@ CollectivePoint run_collective_point(const Topology& topology, CollectiveKind ki
       collective_call_channels(topology, kind, choice.algorithm, size, choice.protocol, options.library, run.channels);
   // A call takes at least what the thread issuing it allows and what the one-node ramp
   // gives its size, sim and model alike.
-  const TimePs issue_ps = std::max(options.library.thread_issue_ps(options.gpus_per_thread, point.channels),
-                                   one_node_ramp_floor_ps(topology, kind, choice, size, options));
+  point.ramp_floor_ps = one_node_ramp_floor_ps(topology, kind, choice, size, options);
+  const TimePs issue_ps =
+      std::max(options.library.thread_issue_ps(options.gpus_per_thread, point.channels), point.ramp_floor_ps);
   point.sim_ps = std::max(result.time_ps, issue_ps);
   point.verify_error = result.verify_error;
   point.link_stats = result.link_stats;

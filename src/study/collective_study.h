@@ -68,6 +68,9 @@ struct CollectivePoint {
   /// (collective_call_channels), else the rings the simulator runs at once.
   std::uint32_t channels = 1;
   TimePs sim_ps = 0;
+  /// The one-node ramp's bound on the call (one_node_ramp_floor_ps), sim_ps and model_s at
+  /// least that; 0 where it does not apply.
+  TimePs ramp_floor_ps = 0;
   CollectiveCost cost;                             // the closed form, term by term
   double model_s = 0;
   double bound_s = 0;

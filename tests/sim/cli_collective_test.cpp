@@ -258,6 +258,13 @@ TEST(CliCollective, OneNodeRampBoundsACallByItsTimeAtTheLastSize) {
   const std::string mid = at("32M");
   EXPECT_NE(mid.find("    33554432      1048576  float  simple   24      119.59"), std::string::npos) << mid;
   EXPECT_NE(mid.find("1.0000"), std::string::npos) << mid;  // sim and model alike
+  std::vector<std::string> verbose = ring;
+  verbose.insert(verbose.end(), {"--size", "32M", "--verbose"});
+  const CliResult why = run_commsim(verbose);
+  EXPECT_NE(why.out.find("# one-node ramp: a call takes at least its time at 16G scaled to 33554432 B, over 0.679: "
+                         "119.59 us\n"),
+            std::string::npos)
+      << why.out;
   // Below the ramp's first size (16 MiB), or with the ramp off: the formula alone, 35.7 us +
   // 7/8 x 8 MiB / 370.8 GB/s = 55.50 us at 8 MiB.
   const std::string small = at("8M");
