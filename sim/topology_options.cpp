@@ -6,6 +6,8 @@
 #include "base/counted.h"
 #include "base/error.h"
 #include "collective/algorithms.h"
+#include "report/table.h"
+#include "study/collective_study.h"
 #include "topology/builders.h"
 #include "topology/spec_file.h"
 #include "topology/spec_message.h"
@@ -218,6 +220,15 @@ std::string gpus_per_thread_line(const LibraryProfile& profile, std::size_t gpus
   const std::string channels = per_channel_ps > 0 ? " + " + format_time(per_channel_ps) + " per channel it runs on" : "";
   return "# one thread drives " + counted(gpus, "GPU") + " (nccl-tests -g " + std::to_string(gpus) +
          "): a call takes at least " + format_time(base_ps) + channels + "\n";
+}
+
+std::string one_node_ramp_line(const Topology& topology, const LibraryProfile& profile) {
+  if (!one_node_ramp_applies(topology, profile)) return "";
+  const std::vector<SizeRatio>& ramp = profile.one_node_ramp;
+  return "# one-node ramp: inside this node a call of " + format_size(ramp.front().bytes) + " to below " +
+         format_size(ramp.back().bytes) + " takes at least its time at " + format_size(ramp.back().bytes) +
+         " scaled to its size, over the library's ramp (" + fixed(*profile.one_node_ramp_at(ramp.front().bytes), 3) +
+         " at " + format_size(ramp.front().bytes) + "; topo shows it)\n";
 }
 
 namespace {

@@ -57,5 +57,8 @@ std::size_t gpus_per_thread_option(const po::variables_map& vm);
 /// "# one thread drives 8 GPUs (nccl-tests -g 8): a call takes at least 33.7 us\n", or
 /// nothing for 0 or a library without the term.
 std::string gpus_per_thread_line(const LibraryProfile& profile, std::size_t gpus);
+/// "# one-node ramp: inside this node a call of 16M to below 16G takes at least ...\n" where
+/// the library's one-node ramp bounds collectives on `topology`, else nothing.
+std::string one_node_ramp_line(const Topology& topology, const LibraryProfile& profile);
 
 }  // namespace commsim::cli

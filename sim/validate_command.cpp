@@ -115,6 +115,7 @@ int run_validate(const std::vector<std::string>& args, std::ostream& out) {
   out << "# commsim validate: " << rows.size() << " measured rows on " << topology.name() << " ("
       << topology.description() << "), library " << validation.library.name << "\n"
       << measured_with_lines(sets) << thread_lines(validation.library, rows)
+      << one_node_ramp_line(topology, validation.library)
       << "# error = (predicted - measured) / measured: negative is optimistic\n";
   print_validation_table(out, result);
   if (csv) {

@@ -137,22 +137,16 @@ PlannedPoint plan_collective_point(const Topology& topology, CollectiveKind kind
   return planned;
 }
 
-namespace {
-
-// Whether a topology is one node whose NPUs talk over NVLink alone (a switch or graph with
-// no network or PCIe link): where the library's one-node ramp applies.
-bool nvlink_node(const Topology& topology) {
-  return topology.shape().kind != TopologyKind::kHierarchical &&
+bool one_node_ramp_applies(const Topology& topology, const LibraryProfile& library) {
+  return !library.one_node_ramp.empty() && topology.shape().kind != TopologyKind::kHierarchical &&
          std::all_of(topology.links().begin(), topology.links().end(),
                      [](const Link& l) { return link_class(l.params.kind) == LinkClass::kNvlink; });
 }
 
-}  // namespace
-
 TimePs one_node_ramp_floor_ps(const Topology& topology, CollectiveKind kind, const NcclChoice& choice, Bytes size,
                               const CollectiveStudyOptions& options) {
   const std::optional<double> ramp = options.library.one_node_ramp_at(size);
-  if (!ramp || kind == CollectiveKind::kBarrier || !nvlink_node(topology)) return 0;
+  if (!ramp || kind == CollectiveKind::kBarrier || !one_node_ramp_applies(topology, options.library)) return 0;
   // The same algorithm and protocol at the ramp's last size, where it runs at its asymptote.
   const Bytes top = options.library.one_node_ramp.back().bytes;
   CollectiveStudyOptions at_top = options;

@@ -43,6 +43,10 @@ struct CollectiveStudyOptions {
 };
 
 
+/// Whether the library's one-node ramp bounds collectives on `topology`: it has one, and the
+/// topology is one node whose NPUs talk over NVLink alone (no network or PCIe link).
+bool one_node_ramp_applies(const Topology& topology, const LibraryProfile& library);
+
 /// The least time a collective of `size` inside one NVLink node takes under the library's
 /// one-node ramp (LibraryProfile::one_node_ramp): the closed form of the same algorithm and
 /// protocol at the ramp's last size, scaled to `size` and divided by the ramp at `size`. 0
