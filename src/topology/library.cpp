@@ -150,8 +150,8 @@ const std::vector<NcclArchitecture>& nccl_architectures() {
   return table;
 }
 
-// A collective inside one NVLink node, its bus bandwidth by size over its bus bandwidth at
-// the size's largest measured: SimAI's empirical ratios of nccl-tests runs on one 8-GPU node
+// A collective inside one NVLink node: its bus bandwidth at each size over its bus bandwidth
+// at the largest size measured. SimAI's empirical ratios of nccl-tests runs on one 8-GPU node
 // (aliyun/SimAI, astra-sim-alibabacloud/inputs/ratio/nvlink_ratio.csv, the one-machine
 // column "单机(NVLinkx)", 16 MiB to 16 GiB; 0.81 at 16 GiB is that node's asymptote over its
 // datasheet link, so the ramp is each ratio over 0.81). The H100 node's AllGather in
