@@ -138,7 +138,7 @@ PlannedPoint plan_collective_point(const Topology& topology, CollectiveKind kind
 }
 
 bool one_node_ramp_applies(const Topology& topology, const LibraryProfile& library) {
-  return !library.one_node_ramp.empty() && topology.shape().kind != TopologyKind::kHierarchical &&
+  return library.has_one_node_ramp() && topology.shape().kind != TopologyKind::kHierarchical &&
          std::all_of(topology.links().begin(), topology.links().end(),
                      [](const Link& l) { return link_class(l.params.kind) == LinkClass::kNvlink; });
 }

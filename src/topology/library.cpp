@@ -360,7 +360,7 @@ std::vector<std::pair<std::string, std::string>> describe_library(const LibraryP
     }
     lines.emplace_back("ll share", text + " on ll's efficiency");
   }
-  if (!profile.one_node_ramp.empty()) {  // "one node: 16M 0.556, 32M 0.679, ..."
+  if (profile.has_one_node_ramp()) {  // "one node: 16M 0.556, 32M 0.679, ..."
     std::string text;
     for (const SizeRatio& point : profile.one_node_ramp) {
       char ratio[64];

@@ -244,6 +244,8 @@ struct LibraryProfile {
   /// the size between points; none below the first point and from the last on (there a
   /// collective runs at its asymptote).
   std::optional<double> one_node_ramp_at(Bytes size) const;
+  /// Whether the ramp bounds any size: two points or more (a single one turns it off).
+  bool has_one_node_ramp() const { return one_node_ramp.size() > 1; }
 
   /// The system's own cost per call beyond the library's: kernel launch and host
   /// synchronisation as the measured machine pays them. Published nccl-tests tables put small

@@ -276,6 +276,9 @@ TEST(CliCollective, OneNodeRampBoundsACallByItsTimeAtTheLastSize) {
   const CliResult formula = run_commsim(off);
   EXPECT_NE(formula.out.find("    33554432      1048576  float  simple   24      114.88"), std::string::npos)
       << formula.out;
+  EXPECT_EQ(formula.out.find("one-node ramp"), std::string::npos) << formula.out;  // nor says it bounds
+  EXPECT_EQ(run_commsim({"topo", "--topology-file", node, "--library-file", no_ramp}).out.find("one node"),
+            std::string::npos);
   // topo lists the ramp among the profile's terms.
   const CliResult named = run_commsim({"topo", "--topology-file", node});
   EXPECT_NE(named.out.find("  one node    a collective on NVLink alone takes at least its time at 16G scaled to its "
