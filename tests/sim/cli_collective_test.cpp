@@ -291,6 +291,10 @@ TEST(CliCollective, OneNodeRampBoundsACallByItsTimeAtTheLastSize) {
                no_ramp + ".one_node_ramp[1].size (1M) is not above the size before it: give sizes in increasing order");
   write_file(no_ramp, "name: \"nccl\"\none_node_ramp { size: \"1G\" ratio: 1.5 }\n");
   expect_error({"collective", "--library-file", no_ramp}, "one_node_ramp[0].ratio must be in (0, 1], got 1.5");
+  write_file(no_ramp,
+             "name: \"nccl\"\nestimate { name: \"nccl\" one_node_ramp { size: \"1G\" ratio: 0.5 } }\n");
+  expect_error({"collective", "--library-file", no_ramp},
+               no_ramp + ".estimate.one_node_ramp: an estimate has no ramp (NCCL's ranking knows none)");
 }
 
 TEST(CliCollective, NcclRanksItsTreeByItsOwnEstimate) {
