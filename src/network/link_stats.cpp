@@ -39,9 +39,13 @@ void append_run(LinkStats& total, const LinkStats& later) {
     sum.busy_ps += next.busy_ps;
     sum.peak_flows = std::max(sum.peak_flows, next.peak_flows);
   }
-  for (LinkLoad& load : total.loads) {
-    load.utilisation = utilisation(load.bytes, load.bandwidth_Bps, total.simulated_ps);
-  }
+  extend_run(total, total.simulated_ps);
+}
+
+void extend_run(LinkStats& stats, TimePs simulated_ps) {
+  COMMSIM_CHECK(simulated_ps >= stats.simulated_ps, "a run cannot end before its last arrival");
+  stats.simulated_ps = simulated_ps;
+  for (LinkLoad& load : stats.loads) load.utilisation = utilisation(load.bytes, load.bandwidth_Bps, simulated_ps);
 }
 
 LinkLoad link_load(LinkId link, LinkDirection direction, BandwidthBps bandwidth_Bps, const LinkUse& use,

@@ -53,6 +53,10 @@ struct LinkStats {
 /// equal utilisations in the order of `stats.loads` (by link, forward before backward).
 std::vector<LinkLoad> hottest_links(const LinkStats& stats, std::size_t count = 5);
 
+/// The run took `simulated_ps` >= its T (a bound on the call held it past its last
+/// arrival): T becomes that, and each utilisation bytes / (B x it).
+void extend_run(LinkStats& stats, TimePs simulated_ps);
+
 /// Adds a run that followed `total` on the same topology (runs one after another, as
 /// all-pairs P2P runs each pair alone in turn): T, bytes and busy times add up, peaks take
 /// the larger, and each utilisation becomes bytes / (B x the summed T).

@@ -137,16 +137,10 @@ PlannedPoint plan_collective_point(const Topology& topology, CollectiveKind kind
   return planned;
 }
 
-bool one_node_ramp_applies(const Topology& topology, const LibraryProfile& library) {
-  return library.has_one_node_ramp() && topology.shape().kind != TopologyKind::kHierarchical &&
-         std::all_of(topology.links().begin(), topology.links().end(),
-                     [](const Link& l) { return link_class(l.params.kind) == LinkClass::kNvlink; });
-}
-
 TimePs one_node_ramp_floor_ps(const Topology& topology, CollectiveKind kind, const NcclChoice& choice, Bytes size,
                               const CollectiveStudyOptions& options) {
-  const std::optional<double> ramp = options.library.one_node_ramp_at(size);
-  if (!ramp || kind == CollectiveKind::kBarrier || !one_node_ramp_applies(topology, options.library)) return 0;
+  const std::optional<double> scale = one_node_ramp_scale(topology, kind, size, options.library);
+  if (!scale) return 0;
   // The same algorithm and protocol at the ramp's last size, where it runs at its asymptote.
   const Bytes top = options.library.one_node_ramp.back().bytes;
   CollectiveStudyOptions at_top = options;
@@ -154,7 +148,7 @@ TimePs one_node_ramp_floor_ps(const Topology& topology, CollectiveKind kind, con
   const PlannedPoint planned = plan_collective_point(topology, kind, choice.algorithm, top, at_top);
   const ModelOptions model = model_options(planned.run, planned.run.library);
   const double top_s = collective_cost(topology, kind, choice.algorithm, top, model).time_s(model.gamma_s_per_byte);
-  return ps_from_seconds(top_s * (static_cast<double>(size) / static_cast<double>(top)) / *ramp);
+  return ps_from_seconds(top_s * *scale);
 }
 
 CollectivePoint run_collective_point(const Topology& topology, CollectiveKind kind, AlgorithmChoice algorithm,
@@ -179,6 +173,7 @@ CollectivePoint run_collective_point(const Topology& topology, CollectiveKind ki
   point.sim_ps = std::max(result.time_ps, issue_ps);
   point.verify_error = result.verify_error;
   point.link_stats = result.link_stats;
+  if (point.link_stats) extend_run(*point.link_stats, point.sim_ps);  // utilisation over the call's time
   const ModelOptions model = model_options(run, point.costs);
   point.cost = collective_cost(topology, kind, choice.algorithm, size, model);
   point.model_s = std::max(point.cost.time_s(model.gamma_s_per_byte), seconds_from_ps(issue_ps));

@@ -18,6 +18,7 @@
 #include "base/units.h"
 #include "collective/simulate.h"
 #include "model/collective_model.h"
+#include "model/one_node_ramp.h"
 #include "topology/library.h"
 #include "topology/topology.h"
 
@@ -43,15 +44,10 @@ struct CollectiveStudyOptions {
 };
 
 
-/// Whether the library's one-node ramp bounds collectives on `topology`: it has one, and the
-/// topology is one node whose NPUs talk over NVLink alone (no network or PCIe link).
-bool one_node_ramp_applies(const Topology& topology, const LibraryProfile& library);
-
 /// The least time a collective of `size` inside one NVLink node takes under the library's
-/// one-node ramp (LibraryProfile::one_node_ramp): the closed form of the same algorithm and
-/// protocol at the ramp's last size, scaled to `size` and divided by the ramp at `size`. 0
-/// where the ramp does not apply (below its first size, a barrier, a topology with a network
-/// or PCIe link, a library without one).
+/// one-node ramp (model/one_node_ramp.h): the closed form of the same algorithm and protocol
+/// at the ramp's last size, planned as this study plans it, times one_node_ramp_scale. 0
+/// where the ramp does not apply.
 TimePs one_node_ramp_floor_ps(const Topology& topology, CollectiveKind kind, const NcclChoice& choice, Bytes size,
                               const CollectiveStudyOptions& options);
 

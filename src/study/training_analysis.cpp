@@ -5,6 +5,7 @@
 #include "base/error.h"
 #include "collective/algorithms.h"
 #include "model/collective_model.h"
+#include "model/one_node_ramp.h"
 #include "model/parallel_groups.h"
 #include "study/p2p_study.h"
 #include "topology/group_topology.h"
@@ -79,22 +80,29 @@ CostedTraffic cost_collective(const Topology& spanned, const TrafficEntry& e, co
   model.overhead_s = seconds_from_ps(overhead_ps);
   model.channels = default_channels(spanned, library);
   model.tree_node_gpus = default_tree_node_gpus(spanned, library);
+  // The closed form of `algorithm` under `protocol` at `bytes`, pipelined as the library pipelines.
+  const auto time_s = [&](AlgorithmKind algorithm, std::optional<Protocol> protocol, Bytes bytes) {
+    ModelOptions with_costs = model;
+    with_costs.library = library.costs(*e.collective, algorithm, protocol, bytes, spanned.npu_count());
+    with_costs.rate_caps_by_class = collective_rate_caps(*e.collective, algorithm, bytes, spanned.npu_count(), library);
+    if (!library.ideal()) with_costs.chunks = least_time_chunks(spanned, *e.collective, algorithm, bytes, with_costs);
+    return collective_cost(spanned, *e.collective, algorithm, bytes, with_costs).time_s(0);
+  };
   for (const AlgorithmKind algorithm : nccl_algorithms(*e.collective)) {
     if (reduces_in_switch(algorithm) && !library.in_switch) continue;  // as nccl_choice
     if (inapplicable_reason(*e.collective, algorithm, spanned)) continue;
     const std::optional<Protocol> protocol =
         fastest_protocol(spanned, *e.collective, algorithm, e.bytes_per_op, model, library);
-    ModelOptions with_costs = model;
-    with_costs.library = library.costs(*e.collective, algorithm, protocol, e.bytes_per_op, spanned.npu_count());
-    with_costs.rate_caps_by_class =
-        collective_rate_caps(*e.collective, algorithm, e.bytes_per_op, spanned.npu_count(), library);
-    if (!library.ideal()) {
-      with_costs.chunks = least_time_chunks(spanned, *e.collective, algorithm, e.bytes_per_op, with_costs);
-    }
-    const double time_s = collective_cost(spanned, *e.collective, algorithm, e.bytes_per_op, with_costs).time_s(0);
-    if (!best.algorithm || time_s < best.time_per_op_s) best = {e, algorithm, protocol, std::nullopt, time_s, 0};
+    const double t = time_s(algorithm, protocol, e.bytes_per_op);
+    if (!best.algorithm || t < best.time_per_op_s) best = {e, algorithm, protocol, std::nullopt, t, 0};
   }
   COMMSIM_CHECK(best.algorithm.has_value(), "no algorithm for " + std::string(collective_name(*e.collective)));
+  // Inside one NVLink node the call takes at least the one-node ramp's time (it never
+  // changes the choice), as the replay of the simulated step runs it.
+  if (const auto scale = one_node_ramp_scale(spanned, *e.collective, e.bytes_per_op, library)) {
+    const double top_s = time_s(*best.algorithm, best.protocol, library.one_node_ramp.back().bytes);
+    best.time_per_op_s = std::max(best.time_per_op_s, top_s * *scale);
+  }
   if (!library.ideal()) {
     best.channels = collective_call_channels(spanned, *e.collective, *best.algorithm, e.bytes_per_op, best.protocol,
                                              library, model.channels);

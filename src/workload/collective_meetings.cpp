@@ -7,6 +7,7 @@
 #include "collective/footprint.h"
 #include "collective/in_switch_run.h"
 #include "model/collective_model.h"
+#include "model/one_node_ramp.h"
 #include "topology/group_topology.h"
 #include "topology/in_switch.h"
 
@@ -26,6 +27,7 @@ struct CollectiveMeetings::Meeting {
   std::unique_ptr<CollectiveRunner> runner;          // a schedule's run, or
   std::unique_ptr<InSwitchAllReduceRun> in_switch;  // an AllReduce the switch reduces
   bool started = false;  // the run's start() has returned
+  TimePs release_ps = 0;  // no member finishes before: its start + the one-node ramp's floor
 };
 
 CollectiveMeetings::CollectiveMeetings(const Workload& workload, const Topology& topology,
@@ -121,10 +123,12 @@ void CollectiveMeetings::start(Meeting& m, NodeRef last) {
         m.schedule ? chunks_for(s.collective, algorithm, s.bytes, protocol, spanned, *m.schedule) : 1;
     const std::uint32_t channels = collective_call_channels(spanned, s.collective, algorithm, s.bytes, protocol,
                                                             options_.library, model_for(spanned).channels);
-    chosen = choices_.emplace(key, Choice{algorithm, protocol, chunks, channels}).first;
+    const TimePs ramp_floor_ps = ramp_floor_for(s, algorithm, protocol, spanned, m.schedule.get());
+    chosen = choices_.emplace(key, Choice{algorithm, protocol, chunks, channels, ramp_floor_ps}).first;
   }
   const std::optional<Protocol> protocol = chosen->second.protocol;
   record_start(m, s, chosen->second);
+  m.release_ps = engine_.now() + chosen->second.ramp_floor_ps;
   const ProtocolCosts costs = options_.library.costs(s.collective, algorithm, protocol, s.bytes, spanned.npu_count());
   if (reduces_in_switch(algorithm)) {
     make_in_switch_run(m, group, algorithm, s.bytes, costs);
@@ -188,6 +192,10 @@ void CollectiveMeetings::prepare(Meeting& m, const WorkloadNode& s, const Topolo
 }
 
 void CollectiveMeetings::member_done(Meeting& m, std::size_t member) {
+  if (engine_.now() < m.release_ps) {  // the ramp holds the call: the meeting lives until then
+    engine_.schedule_after(m.release_ps - engine_.now(), [this, meeting = &m, member] { member_done(*meeting, member); });
+    return;
+  }
   const NodeRef done{m.members[member], *m.node_of_member[member]};
   if (++m.done == m.members.size()) {
     collectives_[m.collective].end_ps = engine_.now();
@@ -221,6 +229,19 @@ std::size_t CollectiveMeetings::chunks_for(CollectiveKind kind, AlgorithmKind al
   ModelOptions model = model_for(spanned);
   model.library = options_.library.costs(kind, algorithm, protocol, bytes, spanned.npu_count());
   return chunks_within_limits(schedule, least_time_chunks(spanned, kind, algorithm, bytes, model));
+}
+
+TimePs CollectiveMeetings::ramp_floor_for(const WorkloadNode& s, AlgorithmKind algorithm,
+                                          std::optional<Protocol> protocol, const Topology& spanned,
+                                          const Schedule* schedule) const {
+  const std::optional<double> scale = one_node_ramp_scale(spanned, s.collective, s.bytes, options_.library);
+  if (!scale) return 0;
+  const Bytes top = options_.library.one_node_ramp.back().bytes;
+  ModelOptions model = model_for(spanned);
+  model.library = options_.library.costs(s.collective, algorithm, protocol, top, spanned.npu_count());
+  model.rate_caps_by_class = collective_rate_caps(s.collective, algorithm, top, spanned.npu_count(), options_.library);
+  model.chunks = schedule ? chunks_for(s.collective, algorithm, top, protocol, spanned, *schedule) : 1;
+  return ps_from_seconds(collective_cost(spanned, s.collective, algorithm, top, model).time_s(0) * *scale);
 }
 
 void CollectiveMeetings::record_start(Meeting& m, const WorkloadNode& s, const Choice& choice) {

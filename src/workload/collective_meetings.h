@@ -79,18 +79,25 @@ class CollectiveMeetings {
   /// topology the members span (nccl_choice, in-switch reduction included where their
   /// switches reduce); else default_algorithm(). Its protocol: the one asked for, or the
   /// fastest by the closed form; its chunks: as a library pipelines
-  /// (least_time_chunks), within the footprint limits; 1 under the ideal library.
+  /// (least_time_chunks), within the footprint limits; 1 under the ideal library. The
+  /// least time the call takes under the library's one-node ramp (ramp_floor_ps).
   struct Choice {
     AlgorithmKind algorithm;
     std::optional<Protocol> protocol;
     std::size_t chunks;
     std::uint32_t channels;  // collective_call_channels
+    TimePs ramp_floor_ps;    // 0: the ramp does not bound it
   };
   AlgorithmKind algorithm_for(const WorkloadNode& s, const Topology& spanned) const;
   std::optional<Protocol> protocol_for(CollectiveKind kind, AlgorithmKind algorithm, Bytes bytes,
                                        const Topology& spanned) const;
   std::size_t chunks_for(CollectiveKind kind, AlgorithmKind algorithm, Bytes bytes, std::optional<Protocol> protocol,
                          const Topology& spanned, const Schedule& schedule) const;
+  /// T_ramp of the call (model/one_node_ramp.h) on the topology its members span: its closed
+  /// form at the ramp's last size, with that size's costs and chunks, scaled; 0 where the
+  /// ramp does not bound it.
+  TimePs ramp_floor_for(const WorkloadNode& s, AlgorithmKind algorithm, std::optional<Protocol> protocol,
+                        const Topology& spanned, const Schedule* schedule) const;
   /// The schedule of the members' collective (none for an in-switch AllReduce), checked
   /// against the footprint limits; throws InputError if the algorithm does not apply.
   void prepare(Meeting& m, const WorkloadNode& s, const Topology& spanned, AlgorithmKind algorithm);
@@ -100,6 +107,7 @@ class CollectiveMeetings {
                    const ProtocolCosts& costs);
   void make_in_switch_run(Meeting& m, std::size_t group, AlgorithmKind algorithm, Bytes bytes,
                           const ProtocolCosts& costs);
+  /// A member's part is done: it finishes now, or when the one-node ramp lets the call end.
   void member_done(Meeting& m, std::size_t member);
   void record_start(Meeting& m, const WorkloadNode& s, const Choice& choice);
 

@@ -48,27 +48,41 @@ TEST(CliReplay, SendAndReceiveOfDifferentSizes) {
 TEST(CliReplay, LibraryCostsApplyToEveryCollective) {
   // The sample is one 64 MiB ring AllReduce on the 8-GPU node (datasheet): 267.979 us on the wire.
   // Under nccl the closed form picks Simple there (see collective), which adds its call
-  // latency and 14 steps of 3.4 us: 8.4 + 47.6 = 56 us.
+  // latency and 14 steps of 3.4 us: 8.4 + 47.6 = 56 us, 323.979 us. Inside one NVLink node
+  // the one-node ramp holds the call longer, as `collective` says: its time at 16 GiB,
+  // 68872.80 us, x 64M / 16G over ramp(64M) = 0.65 / 0.81 is 335.258 us.
   const std::string trace = source_path("workloads/allreduce-8ranks.textproto");
   const CliResult ideal = run_commsim({"replay", "--trace", trace, "--topology-file", datasheet_h100()});
   ASSERT_EQ(ideal.status, 0) << ideal.err;
   EXPECT_NE(ideal.out.find("# total time 267.979 us"), std::string::npos) << ideal.out;
   const CliResult nccl = run_commsim({"replay", "--trace", trace, "--topology-file", datasheet_h100(), "--library", "nccl"});
   ASSERT_EQ(nccl.status, 0) << nccl.err;
-  EXPECT_NE(nccl.out.find("# total time 323.979 us"), std::string::npos) << nccl.out;
+  EXPECT_NE(nccl.out.find("# total time 335.258 us"), std::string::npos) << nccl.out;
   // LL forced: 6.6 us + 14 steps of (11 x 0.6 + 0.5 us + 8 MiB at min(0.25 x 450, 141) GB/s,
   // i.e. 74.565404 us: an AllReduce's LL moves a quarter of the link) = 6.6 + 99.4 +
-  // 1043.916 = 1149.916 us: LL's 32 KiB chunks make 64 MiB 11 loops of 24 channels x 8 ranks.
+  // 1043.916 = 1149.916 us on the wire (LL's 32 KiB chunks make 64 MiB 11 loops of 24
+  // channels x 8 ranks); LL's own ramp bound, 290196.41 us at 16 GiB, gives 1412.615 us.
   const CliResult ll =
       run_commsim({"replay", "--trace", trace, "--topology-file", datasheet_h100(), "--library", "nccl", "--protocol", "ll"});
   ASSERT_EQ(ll.status, 0) << ll.err;
-  EXPECT_NE(ll.out.find("# total time 1149.916 us"), std::string::npos) << ll.out;
+  EXPECT_NE(ll.out.find("# total time 1412.615 us"), std::string::npos) << ll.out;
+  // The ramp off (a one-size ramp) leaves the wire's and the library's costs alone.
+  const std::string no_ramp = tmp_path("h100-no-ramp.textproto");
+  write_file(no_ramp, "name: \"nccl\"\none_node_ramp { size: \"16GiB\" ratio: 1 }\n");
+  const CliResult off =
+      run_commsim({"replay", "--trace", trace, "--topology-file", datasheet_h100(), "--library-file", no_ramp});
+  ASSERT_EQ(off.status, 0) << off.err;
+  EXPECT_NE(off.out.find("# total time 323.979 us"), std::string::npos) << off.out;
+  const CliResult ll_off = run_commsim(
+      {"replay", "--trace", trace, "--topology-file", datasheet_h100(), "--library-file", no_ramp, "--protocol", "ll"});
+  ASSERT_EQ(ll_off.status, 0) << ll_off.err;
+  EXPECT_NE(ll_off.out.find("# total time 1149.916 us"), std::string::npos) << ll_off.out;
   // The collective's row names the protocol each run took; busbw = 64 MiB / t x 2(8-1)/8.
-  EXPECT_NE(nccl.out.find("\n      1     allreduce      all      8     67108864               ring   simple   24     323.979"
-                          "     323.979     323.979      323.979   207.14   362.49\n"),
+  EXPECT_NE(nccl.out.find("\n      1     allreduce      all      8     67108864               ring   simple   24     335.258"
+                          "     335.258     335.258      335.258   200.17   350.30\n"),
             std::string::npos)
       << nccl.out;
-  EXPECT_NE(ll.out.find("   ring       ll   24    1149.916"), std::string::npos) << ll.out;
+  EXPECT_NE(ll.out.find("   ring       ll   24    1412.615"), std::string::npos) << ll.out;
   EXPECT_NE(ideal.out.find("   ring        -    1     267.979"), std::string::npos) << ideal.out;
 }
 

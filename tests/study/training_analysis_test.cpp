@@ -5,8 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "study_test_support.h"
 #include "topology/builders.h"
+#include "topology/spec_file.h"
 
 namespace commsim::testing {
 namespace {
@@ -56,6 +59,34 @@ TEST(TrainingAnalysis, TensorParallelAllReducesOnTwoRanksByHand) {
   }
   EXPECT_NEAR(tp.time_per_step_s, 64 * 12.48576e-6, 1e-10);
   EXPECT_NEAR(a.communication_s, tp.time_per_step_s, 1e-15);
+}
+
+TEST(TrainingAnalysis, AGroupInsideANodeTakesTheOneNodeRamp) {
+  // tp 4 x dp 2 on the H100 node (nccl): each TP AllReduce moves b s h d = 32768 x 1024 x 2 =
+  // 64 MiB among GPUs 0-3, NVLink alone, by ring/Simple. At 16 GiB that ring takes 8.4 us +
+  // 2 x (3 steps of 86 loops x 3.4 us + 0.5 us + 12884901888 B / 370.8 GB/s) = 71263.64 us,
+  // and the one-node ramp holds 64 MiB to that x 64M / 16G over 0.65 / 0.81: 346.90 us, above
+  // the formula's own 8.4 + 2 x (3 x 3.9 + 50331648 B / 370.8 GB/s) = 302.25 us.
+  const Topology node = load_topology_file(std::string(COMMSIM_SOURCE_DIR) + "/topologies/h100-nvswitch-node.textproto");
+  TrainingAnalysisOptions o = small_gpt(2, 4, 1);
+  o.setup.batch = {16, 1, 32768};
+  o.library = node.library();
+  const double top_us = 8.4 + 2 * (3 * (86 * 3.4 + 0.5) + 12884901888 / 370.8e9 * 1e6);
+  const double formula_us = 8.4 + 2 * (3 * 3.9 + 50331648 / 370.8e9 * 1e6);
+  const auto tp_op = [&] {
+    const TrainingAnalysis a = analyze_training(node, o);
+    const auto tp = std::find_if(a.dimensions.begin(), a.dimensions.end(),
+                                 [](const DimensionCost& d) { return d.dimension == ParallelDim::kTp; });
+    EXPECT_NE(tp, a.dimensions.end());
+    return tp->operations.front();
+  };
+  const CostedTraffic ramped = tp_op();
+  EXPECT_EQ(ramped.entry.bytes_per_op, Bytes{64} << 20);
+  EXPECT_EQ(ramped.algorithm, AlgorithmKind::kRing);
+  EXPECT_EQ(ramped.protocol, Protocol::kSimple);
+  EXPECT_NEAR(ramped.time_per_op_s * 1e6, top_us / 256 / (0.65 / 0.81), 1e-6);
+  o.library.one_node_ramp.resize(1);  // off
+  EXPECT_NEAR(tp_op().time_per_op_s * 1e6, formula_us, 1e-6);
 }
 
 TEST(TrainingAnalysis, TheBoundIsComputeBubbleAndEveryDimension) {

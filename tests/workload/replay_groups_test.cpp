@@ -5,6 +5,7 @@
 // whole-collective simulator and hand-derived values.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "collective/algorithms.h"
 #include "collective/simulate.h"
 #include "model/collective_model.h"
+#include "model/one_node_ramp.h"
 #include "topology/group_topology.h"
 #include "topology/library.h"
 #include "topology/spec_file.h"
@@ -62,11 +64,13 @@ ReplayOptions under(const Topology& topology) {
 // NVLS on G GPUs of one H100 switch (370.8 GB/s, 250 ns a hop, NVLS efficiency 0.85, 25 us a
 // reduction round, no call latency): each GPU sends and receives n (G+1)/G bytes, and the
 // pipeline fills with two rounds of 16 G chunks (64 MiB: 64 KiB chunks, 8 MiB a round on 8
-// GPUs, 4 MiB on 4); nvls-tree's switch flows (fill false) have no fill.
+// GPUs, 4 MiB on 4; from 32 x 16 G chunks of 64 KiB up, 128 KiB chunks, topology/in_switch.h
+// nvls_chunk_bytes); nvls-tree's switch flows (fill false) have no fill.
 double h100_nvls_us(Bytes n, std::uint64_t g, bool fill = true) {
   const double rate = 370.8e9 * 0.85, share = static_cast<double>(g + 1) / static_cast<double>(g);
   const double bytes = static_cast<double>((n * (g + 1) + g - 1) / g);
-  const double round = static_cast<double>(16 * g * (Bytes{64} << 10));
+  const Bytes chunk = n < 32 * 16 * g * (Bytes{64} << 10) ? Bytes{64} << 10 : Bytes{128} << 10;
+  const double round = static_cast<double>(16 * g * chunk);
   return 25.0 + 0.25 + bytes / rate * 1e6 + (fill ? 2 * round * share / rate * 1e6 : 0);
 }
 
@@ -81,13 +85,19 @@ double closed_form_us(const Topology& spanned, AlgorithmKind algorithm, Bytes n)
   return collective_cost(spanned, CollectiveKind::kAllReduce, algorithm, n, model).time_s(0) * 1e6;
 }
 
+// NVLS of 64 MiB among g GPUs of an H100 switch under the one-node ramp (model/one_node_ramp.h):
+// at least its time at 16 GiB x 64M / 16G over ramp(64M) = 0.65 / 0.81 (SimAI's ratios).
+double h100_nvls_ramped_us(std::uint64_t g) {
+  return std::max(h100_nvls_us(k64MiB, g), h100_nvls_us(Bytes{16} << 30, g) / 256 / (0.65 / 0.81));
+}
+
 // Two collectives of 64 MiB, each NVLS (Simple) among g GPUs of a switch, as if alone.
 void expect_two_nvls_of(const ReplayResult& r, std::uint64_t g) {
   ASSERT_EQ(r.collectives.size(), 2u);
   for (const ReplayedCollective& c : r.collectives) {
     EXPECT_EQ(c.call.algorithm, AlgorithmKind::kNvls);
     EXPECT_EQ(c.call.protocol, Protocol::kSimple);
-    EXPECT_NEAR(us_from_ps(c.time_ps()), h100_nvls_us(k64MiB, g), 1e-3);
+    EXPECT_NEAR(us_from_ps(c.time_ps()), h100_nvls_ramped_us(g), 1e-3);
   }
 }
 
@@ -110,12 +120,22 @@ TEST(ReplayInSwitch, AnAllReduceOfEveryRankRunsNvlsAsCommsimCollectiveDoes) {
 TEST(ReplayInSwitch, TwoGroupsOfFourOnOneSwitchEachRunNvlsOnTheirOwnLinks) {
   // Groups {0..3} and {4..7} at once: NCCL's choice for each is NVLS among 4 GPUs, 5/4 n each
   // way per GPU; the groups share the switch but no link, so each takes what it takes alone.
+  // Inside the node the one-node ramp binds: 332.114 us, not the flows' 324.672 us.
   const Topology node = load_topology_file(kNode);
   const ReplayResult r =
       replay_workload(group_allreduces(8, {ranks_from(0, 4), ranks_from(4, 4)}, k64MiB), node, under(node));
   expect_two_nvls_of(r, 4);
+  EXPECT_NEAR(us_from_ps(r.total_ps), 332.114, 1e-3);
+  EXPECT_NEAR(h100_nvls_us(k64MiB, 4), 324.672, 1e-3);
   const Topology group = group_topology(node, ranks_from(0, 4));
-  EXPECT_NEAR(us_from_ps(r.total_ps), closed_form_us(group, AlgorithmKind::kNvls, k64MiB), 1e-3);
+  EXPECT_NEAR(us_from_ps(r.total_ps), closed_form_us(group, AlgorithmKind::kNvls, Bytes{16} << 30) / 256 / (0.65 / 0.81),
+              1e-3);
+  // The ramp off: the flows' time, the closed form's.
+  ReplayOptions no_ramp = under(node);
+  no_ramp.library.one_node_ramp.resize(1);
+  const ReplayResult flows =
+      replay_workload(group_allreduces(8, {ranks_from(0, 4), ranks_from(4, 4)}, k64MiB), node, no_ramp);
+  EXPECT_NEAR(us_from_ps(flows.total_ps), closed_form_us(group, AlgorithmKind::kNvls, k64MiB), 1e-3);
 }
 
 TEST(ReplayInSwitch, ANodesGroupInAClusterRunsNvlsOnItsSwitch) {
@@ -125,6 +145,19 @@ TEST(ReplayInSwitch, ANodesGroupInAClusterRunsNvlsOnItsSwitch) {
   const ReplayResult r =
       replay_workload(group_allreduces(16, {ranks_from(0, 8), ranks_from(8, 8)}, k64MiB), cluster, under(cluster));
   expect_two_nvls_of(r, 8);
+}
+
+TEST(ReplayInSwitch, TheOneNodeRampBoundsAGroupInsideANodeNotOneAcrossNodes) {
+  // Four GPUs of node 0 of a 2-node cluster span NVLink alone: their 64 MiB NVLS takes what
+  // it takes on the lone node, ramp included. Two GPUs on two nodes span the NICs: no ramp.
+  const Topology cluster = load_topology_file(kCluster);
+  const ReplayResult r = replay_workload(group_allreduces(16, {ranks_from(0, 4)}, k64MiB), cluster, under(cluster));
+  ASSERT_EQ(r.collectives.size(), 1u);
+  EXPECT_NEAR(us_from_ps(r.total_ps), h100_nvls_ramped_us(4), 1e-3);
+  const LibraryProfile& nccl = cluster.library();
+  EXPECT_TRUE(one_node_ramp_scale(group_topology(cluster, ranks_from(0, 4)), CollectiveKind::kAllReduce, k64MiB, nccl));
+  EXPECT_FALSE(one_node_ramp_scale(group_topology(cluster, {0, 8}), CollectiveKind::kAllReduce, k64MiB, nccl));
+  EXPECT_FALSE(one_node_ramp_scale(cluster, CollectiveKind::kAllReduce, k64MiB, nccl));
 }
 
 TEST(ReplayInSwitch, AGroupOfTwoWholeNodesRunsNvlsTreeAsItsClosedForm) {
