@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "../expect_contains.h"
+
 namespace commsim {
 namespace {
 
@@ -17,14 +19,12 @@ Figure two_series() {
 TEST(Plot, ScriptCarriesTheDataAxesAndTitles) {
   const std::string script = gnuplot_script(two_series());
   // The data inline, one block per series, in order.
-  EXPECT_NE(script.find("$d0 << EOD\n1024 12.5\n2048 13\nEOD\n$d1 << EOD\n1024 11\n2048 12.25\nEOD\n"), std::string::npos)
-      << script;
-  EXPECT_NE(script.find("set logscale x 2\nset logscale y 10\nset format x \"%.0b%B\""), std::string::npos) << script;
-  EXPECT_NE(script.find("set terminal svg size 520,440"), std::string::npos) << script;
-  EXPECT_NE(script.find("plot $d0 using 1:2 with points pt 7 ps 0.6 lc rgb \"#1f77b4\" title \"allreduce measured\", \\\n"
-                        "     $d1 using 1:2 with lines lw 2 dt 1 lc rgb \"#1f77b4\" title \"allreduce \\\"predicted\\\"\""),
-            std::string::npos)
-      << script;
+  EXPECT_CONTAINS(script, "$d0 << EOD\n1024 12.5\n2048 13\nEOD\n$d1 << EOD\n1024 11\n2048 12.25\nEOD\n");
+  EXPECT_CONTAINS(script, "set logscale x 2\nset logscale y 10\nset format x \"%.0b%B\"");
+  EXPECT_CONTAINS(script, "set terminal svg size 520,440");
+  EXPECT_CONTAINS(script,
+                  "plot $d0 using 1:2 with points pt 7 ps 0.6 lc rgb \"#1f77b4\" title \"allreduce measured\", \\\n"
+                  "     $d1 using 1:2 with lines lw 2 dt 1 lc rgb \"#1f77b4\" title \"allreduce \\\"predicted\\\"\"");
 }
 
 TEST(Plot, SeriesBeyondThePaletteChangeShapeAndDash) {
@@ -32,9 +32,9 @@ TEST(Plot, SeriesBeyondThePaletteChangeShapeAndDash) {
   Figure figure = two_series();
   figure.panels[0].series = {{"a", false, 13, {{1, 1}}}, {"b", true, 13, {{1, 1}}}, {"c", false, 12, {{1, 1}}}};
   const std::string script = gnuplot_script(figure);
-  EXPECT_NE(script.find("points pt 5 ps 0.6 lc rgb \"#1f77b4\" title \"a\""), std::string::npos) << script;
-  EXPECT_NE(script.find("lines lw 2 dt 2 lc rgb \"#1f77b4\" title \"b\""), std::string::npos) << script;
-  EXPECT_NE(script.find("points pt 7 ps 0.6 lc rgb \"#637939\" title \"c\""), std::string::npos) << script;
+  EXPECT_CONTAINS(script, "points pt 5 ps 0.6 lc rgb \"#1f77b4\" title \"a\"");
+  EXPECT_CONTAINS(script, "lines lw 2 dt 2 lc rgb \"#1f77b4\" title \"b\"");
+  EXPECT_CONTAINS(script, "points pt 7 ps 0.6 lc rgb \"#637939\" title \"c\"");
 }
 
 TEST(Plot, ManySeriesMoveTheKeyOutsideAWiderPanel) {
@@ -42,16 +42,16 @@ TEST(Plot, ManySeriesMoveTheKeyOutsideAWiderPanel) {
   EXPECT_NE(gnuplot_script(figure).find("set key top left\n"), std::string::npos);
   for (int i = 0; i < 5; ++i) figure.panels[0].series.push_back({"more", true, 2, {{1024, 1}}});  // 7 series
   const std::string script = gnuplot_script(figure);
-  EXPECT_NE(script.find("set terminal svg size 820,440"), std::string::npos) << script;
-  EXPECT_NE(script.find("set key outside right top vertical"), std::string::npos) << script;
+  EXPECT_CONTAINS(script, "set terminal svg size 820,440");
+  EXPECT_CONTAINS(script, "set key outside right top vertical");
 }
 
 TEST(Plot, GnuplotDrawsTheFigureAsSvg) {
   require_gnuplot();  // .ci/setup installs it
   const std::string svg = render_svg(two_series());
   EXPECT_EQ(svg.rfind("<?xml", 0), 0u) << svg.substr(0, 200);
-  EXPECT_NE(svg.find("allreduce measured"), std::string::npos);
-  EXPECT_NE(svg.find("h100 node"), std::string::npos);
+  EXPECT_CONTAINS(svg, "allreduce measured");
+  EXPECT_CONTAINS(svg, "h100 node");
   EXPECT_EQ(svg, render_svg(two_series()));  // the same figure, byte for byte
 }
 

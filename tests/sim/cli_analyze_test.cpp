@@ -74,7 +74,7 @@ TEST(CliAnalyze, AStragglerAndGlooLengthenTheStep) {
   // PyTorch DDP on Gloo: the data-parallel reduction at Gloo's rate.
   const CliResult gloo = run_commsim(with(kExample, {"--dp-library", "gloo", "--closed-form-only"}));
   ASSERT_EQ(gloo.status, 0) << gloo.err;
-  EXPECT_NE(gloo.out.find("  dp    {0,8,16,24}    net     gloo"), std::string::npos) << gloo.out;
+  EXPECT_CONTAINS(gloo.out, "  dp    {0,8,16,24}    net     gloo");
   EXPECT_GT(number_after(gloo.out, "(dp "), 10 * number_after(even.out, "(dp "));
 }
 

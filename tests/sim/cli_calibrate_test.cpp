@@ -19,13 +19,13 @@ TEST(CliCalibrate, FitsALogAndWritesASpecThatPredictsIt) {
   const std::string spec = tmp_path("calibrated.textproto");
   const CliResult fit = run_commsim({"calibrate", "--measurements", kExcerpt, "--topology-file", kCluster, "--output", spec});
   ASSERT_EQ(fit.status, 0) << fit.err;
-  EXPECT_NE(fit.out.find("# commsim calibrate: 10 measured rows on h100-ib-cluster"), std::string::npos) << fit.out;
-  EXPECT_NE(fit.out.find("network bandwidth scale"), std::string::npos) << fit.out;
-  EXPECT_NE(fit.out.find("# |error| median / p90 before: all 2.0% / 2.8% (10 rows)"), std::string::npos) << fit.out;
+  EXPECT_CONTAINS(fit.out, "# commsim calibrate: 10 measured rows on h100-ib-cluster");
+  EXPECT_CONTAINS(fit.out, "network bandwidth scale");
+  EXPECT_CONTAINS(fit.out, "# |error| median / p90 before: all 2.0% / 2.8% (10 rows)");
   const std::string text = read_file(spec);
-  EXPECT_NE(text.find("nodes: 10"), std::string::npos) << text;
-  EXPECT_NE(text.find("gpus_per_node: 1"), std::string::npos) << text;
-  EXPECT_NE(text.find("name: \"nccl-hopper-multinode-calibrated\""), std::string::npos) << text;
+  EXPECT_CONTAINS(text, "nodes: 10");
+  EXPECT_CONTAINS(text, "gpus_per_node: 1");
+  EXPECT_CONTAINS(text, "name: \"nccl-hopper-multinode-calibrated\"");
   const std::string label = "# |error| median / p90 after:  all ";
   const std::size_t after = fit.out.find(label);
   ASSERT_NE(after, std::string::npos) << fit.out;
@@ -56,13 +56,13 @@ TEST(CliCalibrate, SeveralCollectivesGetBandwidthFactorsBesideTheFirst) {
   const std::string spec = tmp_path("two-collectives.textproto");
   const CliResult r = run_commsim({"calibrate", "--measurements", table, "--topology-file", kNode, "--output", spec});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("allgather bandwidth factor"), std::string::npos) << r.out;
+  EXPECT_CONTAINS(r.out, "allgather bandwidth factor");
   EXPECT_EQ(r.out.find("allreduce bandwidth factor"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("# bandwidth factors beside allreduce, which has none\n"), std::string::npos) << r.out;
+  EXPECT_CONTAINS(r.out, "# bandwidth factors beside allreduce, which has none\n");
   const std::string text = read_file(spec);
-  EXPECT_NE(text.find("collective_bandwidth { collective: \"allgather\" factor: "), std::string::npos) << text;
+  EXPECT_CONTAINS(text, "collective_bandwidth { collective: \"allgather\" factor: ");
   // The preset's own AllToAll factor stays, unfitted: no AllToAll was measured.
-  EXPECT_NE(text.find("collective_bandwidth { collective: \"alltoall\" factor: 0.96 }"), std::string::npos) << text;
+  EXPECT_CONTAINS(text, "collective_bandwidth { collective: \"alltoall\" factor: 0.96 }");
 }
 
 TEST(CliCalibrate, SaysThePriorWeightItFittedWith) {
@@ -70,20 +70,20 @@ TEST(CliCalibrate, SaysThePriorWeightItFittedWith) {
   const CliResult r = run_commsim({"calibrate", "--measurements", kExcerpt, "--topology-file", kCluster,
                                    "--max-iterations", "2", "--prior-weight", "0.01", "--output", spec});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find(" predictions of every row, prior weight 0.01\n"), std::string::npos) << r.out;
+  EXPECT_CONTAINS(r.out, " predictions of every row, prior weight 0.01\n");
   EXPECT_NE(read_file(spec).find("), each term held to its start with prior weight 0.01.\n"), std::string::npos);
   const CliResult by_default =
       run_commsim({"calibrate", "--measurements", kExcerpt, "--topology-file", kCluster, "--max-iterations", "2"});
   ASSERT_EQ(by_default.status, 0) << by_default.err;
-  EXPECT_NE(by_default.out.find(" predictions of every row, prior weight 0.001\n"), std::string::npos) << by_default.out;
+  EXPECT_CONTAINS(by_default.out, " predictions of every row, prior weight 0.001\n");
 }
 
 TEST(CliCalibrate, HoldoutIsReported) {
   const CliResult r = run_commsim(
       {"calibrate", "--measurements", kExcerpt, "--holdout", kExcerpt, "--topology-file", kCluster, "--max-iterations", "3"});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("# held out, before: all 2.0% / 2.8% (10 rows)"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("# held out, after:  all "), std::string::npos) << r.out;
+  EXPECT_CONTAINS(r.out, "# held out, before: all 2.0% / 2.8% (10 rows)");
+  EXPECT_CONTAINS(r.out, "# held out, after:  all ");
 }
 
 TEST(CliCalibrate, BadInputWritesNothing) {

@@ -17,7 +17,7 @@ TEST(CliErrors, CommandsAndOptions) {
 TEST(CliErrors, NoCommand) {
   const CliResult r = run_commsim({});
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("commsim: error: no command given"), std::string::npos);
+  EXPECT_CONTAINS(r.err, "commsim: error: no command given");
 }
 
 TEST(CliErrors, TopologyOptions) {

@@ -15,8 +15,8 @@ TEST(CliExtremeInput, HugeLeafSizeIsOneLeafSwitch) {
   // It once wrapped to zero leaf switches and crashed with SIGSEGV.
   const CliResult r = run_commsim({"topo", "--topology", "hierarchical", "--nodes", "4", "--leaf-size", "4294967295"});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("switches      5\n"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("diameter      2 hops\n"), std::string::npos) << r.out;
+  EXPECT_CONTAINS(r.out, "switches      5\n");
+  EXPECT_CONTAINS(r.out, "diameter      2 hops\n");
   const std::string spec = tmp_path("huge-leaf.textproto");
   write_file(spec, R"(name: "x" builder { kind: HIERARCHICAL nodes: 4 gpus_per_node: 2 leaf_size: 4294967295
     link { bandwidth: "450GB/s" latency: "250ns" } nic { bandwidth: "50GB/s" latency: "1us" } })");
@@ -46,7 +46,7 @@ TEST(CliExtremeInput, TimesWhoseSumsLeaveTheClock) {
   // A valid time close to the limit gives the right answer: 8e6 s + the transfer.
   const CliResult r = run_commsim({"p2p", "--topology-file", datasheet_h100(), "--overhead", "8000000s", "--size", "0"});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("8000000000000.50"), std::string::npos) << r.out;  // o + 0.5 us of latency
+  EXPECT_CONTAINS(r.out, "8000000000000.50");  // o + 0.5 us of latency
 }
 
 TEST(CliExtremeInput, ProductsOfSizesAreChecked) {
@@ -105,9 +105,7 @@ TEST(CliExtremeInput, WorkBeyondReasonIsRefusedUpFront) {
                                      "4096", "--size", "64M"});
   EXPECT_EQ(a2a.status, 2);
   EXPECT_EQ(a2a.out, "");
-  EXPECT_NE(a2a.err.find("direct alltoall on 4096 ranks with 1 chunk needs about 10.1 GB of memory"),
-            std::string::npos)
-      << a2a.err;
+  EXPECT_CONTAINS(a2a.err, "direct alltoall on 4096 ranks with 1 chunk needs about 10.1 GB of memory");
   // The same collective in a trace: refused when the replay reaches it, naming the node.
   const std::string trace = tmp_path("alltoall-4096.pb");
   ASSERT_EQ(run_commsim({"generate", "collective", "--collective", "alltoall", "--ranks", "4096", "--output", trace})

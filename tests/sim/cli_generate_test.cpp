@@ -12,9 +12,6 @@
 namespace commsim::testing {
 namespace {
 
-#define EXPECT_CONTAINS(text, fragment) \
-  EXPECT_NE((text).find(fragment), std::string::npos) << (text)
-
 // commsim replay's report without its first line, which names the trace.
 std::string replay_report(std::vector<std::string> args) {
   args.insert(args.begin(), "replay");

@@ -81,7 +81,7 @@ TEST(CliHelp, NamesInOtherSpellingsRunTheSame) {
     return output_of(args);
   };
   const std::string allreduce = with({"--collective", "allreduce", "--algorithm", "ring"});
-  EXPECT_NE(allreduce.find("allreduce"), std::string::npos) << allreduce;
+  EXPECT_CONTAINS(allreduce, "allreduce");
   for (const char* spelling : {"ALL_REDUCE", "all_reduce", "AllReduce"}) {
     // The output spells it as commsim does: the same bytes.
     EXPECT_EQ(with({"--collective", spelling, "--algorithm", "ring"}), allreduce) << spelling;
@@ -108,7 +108,7 @@ TEST(CliHelp, VerboseFormulaLinesAreComments) {
        {std::vector<std::string>{"collective", "--topology", "ring", "--npus", "4", "--sizes", "1K:4K", "--verbose"},
         {"collective", "--library", "nccl", "--sizes", "1K:4K", "--verbose"}}) {
     const std::string out = output_of(args);
-    EXPECT_NE(out.find("# model at 1024 B:\n# "), std::string::npos) << out;
+    EXPECT_CONTAINS(out, "# model at 1024 B:\n# ");
     std::istringstream lines(out);
     for (std::string line; std::getline(lines, line);) {
       const std::size_t first = line.find_first_not_of(' ');

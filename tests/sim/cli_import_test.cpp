@@ -20,9 +20,9 @@ TEST(CliImport, WritesASpecThatLoadsBack) {
   fs::remove(spec);
   const CliResult r = run_commsim({"topo", "--import-nvidia-smi", kHgxH100, "--gpu", "h100", "--output", spec});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("NPUs          8\n"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("peer access   all pairs\n"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("spec          " + spec + "\n"), std::string::npos) << r.out;
+  EXPECT_CONTAINS(r.out, "NPUs          8\n");
+  EXPECT_CONTAINS(r.out, "peer access   all pairs\n");
+  EXPECT_CONTAINS(r.out, "spec          " + spec + "\n");
   EXPECT_EQ(read_file(spec).rfind("# Imported from " + kHgxH100, 0), 0u);
 
   const CliResult loaded = run_commsim({"topo", "--topology-file", spec});
@@ -37,17 +37,16 @@ TEST(CliImport, SummaryListsPairsWithoutPeerAccess) {
   const std::string spec = tmp_path("imported-6gpu.textproto");
   const CliResult r = run_commsim({"topo", "--import-nvidia-smi", kSixGpu, "--gpu", "2080ti", "--output", spec});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("peer access   none for 13 of 15 pairs: gpu0-gpu2, gpu0-gpu3, gpu0-gpu4, gpu0-gpu5, "
-                       "gpu1-gpu2, gpu1-gpu3, ...\n"),
-            std::string::npos)
-      << r.out;
+  EXPECT_CONTAINS(r.out,
+                  "peer access   none for 13 of 15 pairs: gpu0-gpu2, gpu0-gpu3, gpu0-gpu4, gpu0-gpu5, "
+                  "gpu1-gpu2, gpu1-gpu3, ...\n");
 }
 
 TEST(CliImport, WithoutOutputTheSpecGoesToStandardOutput) {
   const CliResult r = run_commsim({"topo", "--import-nvidia-smi", kSixGpu, "--gpu", "2080ti"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out.rfind("# Imported from", 0), 0u);
-  EXPECT_NE(r.out.find("\ngraph {\n"), std::string::npos);
+  EXPECT_CONTAINS(r.out, "\ngraph {\n");
   EXPECT_EQ(run_commsim({"topo", "--import-nvidia-smi", kSixGpu, "--gpu", "2080ti", "--output", "-"}).out, r.out);
 }
 

@@ -46,11 +46,10 @@ TEST(CliLinkStats, ShiftOnARingSharesEveryForwardChannel) {
   EXPECT_EQ(rows[7], "3,nvlink,npu3 -> npu0,100.000,2097152,20.971520,0.912936,2");
   EXPECT_EQ(rows[8], "3,nvlink,npu0 -> npu3,100.000,0,0.000000,0.000000,0");
   // The report: the four busy channels, equal, in link order; the idle ones left out.
-  EXPECT_NE(r.out.find("# hottest links of shift:2 at 1048576 B: utilisation = bytes / (bandwidth x 22.97 us)\n"
-                       "#   0.9129  npu0 -> npu1 (link 0, nvlink, 100 GB/s): 2097152 B, busy 20.97 us, peak 2 flows\n"
-                       "#   0.9129  npu1 -> npu2 (link 1, nvlink, 100 GB/s): 2097152 B, busy 20.97 us, peak 2 flows\n"),
-            std::string::npos)
-      << r.out;
+  EXPECT_CONTAINS(r.out,
+                  "# hottest links of shift:2 at 1048576 B: utilisation = bytes / (bandwidth x 22.97 us)\n"
+                  "#   0.9129  npu0 -> npu1 (link 0, nvlink, 100 GB/s): 2097152 B, busy 20.97 us, peak 2 flows\n"
+                  "#   0.9129  npu1 -> npu2 (link 1, nvlink, 100 GB/s): 2097152 B, busy 20.97 us, peak 2 flows\n");
   EXPECT_EQ(r.out.find("npu1 -> npu0"), std::string::npos) << r.out;
 }
 
@@ -81,9 +80,8 @@ TEST(CliLinkStats, CollectiveWritesTheLargestSize) {
   ASSERT_EQ(rows.size(), 9u);
   EXPECT_EQ(rows[1], "0,nvlink,npu0 -> npu1,100.000,1572864,15.728640,0.723867,1");
   EXPECT_EQ(rows[2], "0,nvlink,npu1 -> npu0,100.000,0,0.000000,0.000000,0");
-  EXPECT_NE(r.out.find("# hottest links of ring allreduce at 1048576 B: utilisation = bytes / (bandwidth x 21.73 us)"),
-            std::string::npos)
-      << r.out;
+  EXPECT_CONTAINS(r.out,
+                  "# hottest links of ring allreduce at 1048576 B: utilisation = bytes / (bandwidth x 21.73 us)");
 }
 
 TEST(CliLinkStats, PipelineAndReplay) {
@@ -111,10 +109,9 @@ TEST(CliLinkStats, PipelineAndReplay) {
   ASSERT_EQ(rows.size(), 17u);
   EXPECT_EQ(rows[1], "0,nvlink,npu0 -> npu1,100.000,117440512,1174.405120,1.000000,1");
   EXPECT_EQ(rows[2], "0,nvlink,npu1 -> npu0,100.000,0,0.000000,0.000000,0");
-  EXPECT_NE(r.out.find("# hottest links of the replay: utilisation = bytes / (bandwidth x 1174.41 us)\n"
-                       "#   1.0000  npu0 -> npu1"),
-            std::string::npos)
-      << r.out;
+  EXPECT_CONTAINS(r.out,
+                  "# hottest links of the replay: utilisation = bytes / (bandwidth x 1174.41 us)\n"
+                  "#   1.0000  npu0 -> npu1");
 }
 
 TEST(CliLinkStats, BadPathFailsBeforeTheRun) {

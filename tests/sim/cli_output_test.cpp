@@ -71,7 +71,7 @@ TEST(CliOutput, ShiftContentionOnARing) {
     EXPECT_EQ(rows[i][4], "22.971520");
     EXPECT_EQ(rows[i][5], "12.485760");
   }
-  EXPECT_NE(r.out.find("       22.97"), std::string::npos) << r.out;
+  EXPECT_CONTAINS(r.out, "       22.97");
 }
 
 TEST(CliOutput, SameInputGivesByteIdenticalOutput) {
@@ -89,7 +89,7 @@ TEST(CliOutput, SameInputGivesByteIdenticalOutput) {
 TEST(CliOutput, HelpListsOptions) {
   const CliResult top = run_commsim({"--help"});
   EXPECT_EQ(top.status, 0);
-  EXPECT_NE(top.out.find("p2p"), std::string::npos);
+  EXPECT_CONTAINS(top.out, "p2p");
   const CliResult p2p = run_commsim({"p2p", "--help"});
   EXPECT_EQ(p2p.status, 0);
   for (const char* option : {"--pattern", "--sizes", "--overhead", "--csv", "--topology-file",
@@ -127,8 +127,8 @@ TEST(CliOutput, TopoShowsTheSystemAndItsLibrary) {
   const std::string calibrated = source_path("results/validation/h100-node-calibrated.textproto");
   const CliResult fitted = run_commsim({"topo", "--topology-file", calibrated});
   ASSERT_EQ(fitted.status, 0) << fitted.err;
-  EXPECT_NE(fitted.out.find("library       nccl-calibrated\n"), std::string::npos) << fitted.out;
-  EXPECT_NE(fitted.out.find("  estimate    chosen as library nccl would\n"), std::string::npos) << fitted.out;
+  EXPECT_CONTAINS(fitted.out, "library       nccl-calibrated\n");
+  EXPECT_CONTAINS(fitted.out, "  estimate    chosen as library nccl would\n");
 }
 
 TEST(CliOutput, TopoWritesGraphviz) {
@@ -137,7 +137,7 @@ TEST(CliOutput, TopoWritesGraphviz) {
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string text = read_file(dot);
   EXPECT_EQ(text.rfind("graph G {", 0), 0u);
-  EXPECT_NE(text.find("  0 -- 1 ["), std::string::npos) << text;
+  EXPECT_CONTAINS(text, "  0 -- 1 [");
 }
 
 }  // namespace

@@ -14,8 +14,8 @@ TEST(CliPipeline, LibraryCostsEveryBoundaryTransfer) {
   // adds 2(p - 1) = 6 of them to 33,000 us: 33,519.69 us.
   const CliResult r = run_commsim({"pipeline", "--stages", "4", "--microbatches", "8", "--library", "nccl"});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("; library nccl, protocol simple\n"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("model 33000.00 us without communication, 33519.69 us with P2P"), std::string::npos) << r.out;
+  EXPECT_CONTAINS(r.out, "; library nccl, protocol simple\n");
+  EXPECT_CONTAINS(r.out, "model 33000.00 us without communication, 33519.69 us with P2P");
 }
 
 TEST(CliPipeline, BadInput) {
@@ -52,8 +52,8 @@ TEST(CliPipeline, FreeCommunicationMatchesTheClosedForm) {
                                    "--backward-time", "200us", "--activation-size", "0", "--topology", "ring",
                                    "--npus", "4", "--latency", "0", "--csv", csv});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("# step time 3300.00 us; model 3300.00 us"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("# bubble fraction 0.2727; model 0.2727"), std::string::npos) << r.out;
+  EXPECT_CONTAINS(r.out, "# step time 3300.00 us; model 3300.00 us");
+  EXPECT_CONTAINS(r.out, "# bubble fraction 0.2727; model 0.2727");
   // The row of commsim sweep --pipeline.
   EXPECT_EQ(read_file(csv),
             "point,topology,kind,npus,shape,link_GBps,link_latency_us,nic_GBps,nic_latency_us,library,rank_order,"
@@ -71,7 +71,7 @@ TEST(CliPipeline, CompareRunsEveryModeAndSchedule) {
     EXPECT_NE(r.out.find(row), std::string::npos) << row << "\n" << r.out;
   }
   // Blocking sends cannot run the interleaved schedule: a row says so, with the reason.
-  EXPECT_NE(r.out.find("interleaved  sequential     deadlock"), std::string::npos) << r.out;
+  EXPECT_CONTAINS(r.out, "interleaved  sequential     deadlock");
 }
 
 TEST(CliPipeline, TimelineIsChromeTraceJson) {
@@ -80,13 +80,12 @@ TEST(CliPipeline, TimelineIsChromeTraceJson) {
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string json = read_file(path);
   EXPECT_EQ(json.rfind("{\"displayTimeUnit\": \"ns\", \"traceEvents\": [", 0), 0u);
-  EXPECT_NE(json.find("{\"name\": \"F0\", \"cat\": \"forward\", \"ph\": \"X\", \"ts\": 0.000, \"dur\": 1000.000, "
-                      "\"pid\": 1, \"tid\": 1, \"args\": {\"stage\": 0, \"microbatch\": 0, \"chunk\": 0, "
-                      "\"schedule\": \"1f1b\"}}"),
-            std::string::npos)
-      << json;
-  EXPECT_NE(json.find("\"cat\": \"send\""), std::string::npos);
-  EXPECT_NE(json.find("\"name\": \"stage 1 (NPU 1)\""), std::string::npos);
+  EXPECT_CONTAINS(json,
+                  "{\"name\": \"F0\", \"cat\": \"forward\", \"ph\": \"X\", \"ts\": 0.000, \"dur\": 1000.000, "
+                  "\"pid\": 1, \"tid\": 1, \"args\": {\"stage\": 0, \"microbatch\": 0, \"chunk\": 0, "
+                  "\"schedule\": \"1f1b\"}}");
+  EXPECT_CONTAINS(json, "\"cat\": \"send\"");
+  EXPECT_CONTAINS(json, "\"name\": \"stage 1 (NPU 1)\"");
 }
 
 }  // namespace

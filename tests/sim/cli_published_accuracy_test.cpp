@@ -123,10 +123,8 @@ TEST(PublishedAccuracy, SixteenH100NodesAtSmallSizes) {
       run_commsim({"validate", "--measurements", source_path("tests/data/nccl-tests-h100-16node-small-allreduce.csv"),
                    "--topology-file", source_path("topologies/h100-ib-cluster.textproto")});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("on h100-ib-cluster (hierarchical, 16 nodes x 8 GPUs)"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("allreduce            8    128       tree      ll    1       72.01       70.21     -2.5"),
-            std::string::npos)
-      << r.out;
+  EXPECT_CONTAINS(r.out, "on h100-ib-cluster (hierarchical, 16 nodes x 8 GPUs)");
+  EXPECT_CONTAINS(r.out, "allreduce            8    128       tree      ll    1       72.01       70.21     -2.5");
   const Errors e = errors_in(r.out, "# |error| median / p90:");
   EXPECT_LE(e.median_pct, 10);
   EXPECT_LE(e.p90_pct, 25);
@@ -140,7 +138,7 @@ TEST(PublishedAccuracy, FourH100sOfANodeAsShipped) {
   const CliResult r = run_commsim({"validate", "--measurements", source_path("tests/data/nccl-tests-h100-node-4gpu.log"),
                                    "--topology-file", kH100});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("on h100-nvswitch-node (switch, 4 NPUs)"), std::string::npos) << r.out;
+  EXPECT_CONTAINS(r.out, "on h100-nvswitch-node (switch, 4 NPUs)");
   const Errors all = errors_in(r.out, "# |error| median / p90:");
   EXPECT_LE(all.median_pct, 10);
   EXPECT_LE(all.p90_pct, 25);

@@ -54,10 +54,10 @@ TEST(CliReplay, LibraryCostsApplyToEveryCollective) {
   const std::string trace = source_path("workloads/allreduce-8ranks.textproto");
   const CliResult ideal = run_commsim({"replay", "--trace", trace, "--topology-file", datasheet_h100()});
   ASSERT_EQ(ideal.status, 0) << ideal.err;
-  EXPECT_NE(ideal.out.find("# total time 267.979 us"), std::string::npos) << ideal.out;
+  EXPECT_CONTAINS(ideal.out, "# total time 267.979 us");
   const CliResult nccl = run_commsim({"replay", "--trace", trace, "--topology-file", datasheet_h100(), "--library", "nccl"});
   ASSERT_EQ(nccl.status, 0) << nccl.err;
-  EXPECT_NE(nccl.out.find("# total time 335.258 us"), std::string::npos) << nccl.out;
+  EXPECT_CONTAINS(nccl.out, "# total time 335.258 us");
   // LL forced: 6.6 us + 14 steps of (11 x 0.6 + 0.5 us + 8 MiB at min(0.25 x 450, 141) GB/s,
   // i.e. 74.565404 us: an AllReduce's LL moves a quarter of the link) = 6.6 + 99.4 +
   // 1043.916 = 1149.916 us on the wire (LL's 32 KiB chunks make 64 MiB 11 loops of 24
@@ -65,25 +65,24 @@ TEST(CliReplay, LibraryCostsApplyToEveryCollective) {
   const CliResult ll =
       run_commsim({"replay", "--trace", trace, "--topology-file", datasheet_h100(), "--library", "nccl", "--protocol", "ll"});
   ASSERT_EQ(ll.status, 0) << ll.err;
-  EXPECT_NE(ll.out.find("# total time 1412.615 us"), std::string::npos) << ll.out;
+  EXPECT_CONTAINS(ll.out, "# total time 1412.615 us");
   // The ramp off (a one-size ramp) leaves the wire's and the library's costs alone.
   const std::string no_ramp = tmp_path("h100-no-ramp.textproto");
   write_file(no_ramp, "name: \"nccl\"\none_node_ramp { size: \"16GiB\" ratio: 1 }\n");
   const CliResult off =
       run_commsim({"replay", "--trace", trace, "--topology-file", datasheet_h100(), "--library-file", no_ramp});
   ASSERT_EQ(off.status, 0) << off.err;
-  EXPECT_NE(off.out.find("# total time 323.979 us"), std::string::npos) << off.out;
+  EXPECT_CONTAINS(off.out, "# total time 323.979 us");
   const CliResult ll_off = run_commsim(
       {"replay", "--trace", trace, "--topology-file", datasheet_h100(), "--library-file", no_ramp, "--protocol", "ll"});
   ASSERT_EQ(ll_off.status, 0) << ll_off.err;
-  EXPECT_NE(ll_off.out.find("# total time 1149.916 us"), std::string::npos) << ll_off.out;
+  EXPECT_CONTAINS(ll_off.out, "# total time 1149.916 us");
   // The collective's row names the protocol each run took; busbw = 64 MiB / t x 2(8-1)/8.
-  EXPECT_NE(nccl.out.find("\n      1     allreduce      all      8     67108864               ring   simple   24     335.258"
-                          "     335.258     335.258      335.258   200.17   350.30\n"),
-            std::string::npos)
-      << nccl.out;
-  EXPECT_NE(ll.out.find("   ring       ll   24    1412.615"), std::string::npos) << ll.out;
-  EXPECT_NE(ideal.out.find("   ring        -    1     267.979"), std::string::npos) << ideal.out;
+  EXPECT_CONTAINS(nccl.out,
+                  "\n      1     allreduce      all      8     67108864               ring   simple   24     335.258"
+                  "     335.258     335.258      335.258   200.17   350.30\n");
+  EXPECT_CONTAINS(ll.out, "   ring       ll   24    1412.615");
+  EXPECT_CONTAINS(ideal.out, "   ring        -    1     267.979");
 }
 
 // tests/data/two-groups.textproto: two groups of two, then all four ranks.
@@ -104,10 +103,9 @@ TEST(CliReplay, AllToAllAcrossNodesRunsOnTheP2pChannelsAsCollectiveSays) {
                                             "1", "--collective", "alltoall", "--size", "1G"});
   ASSERT_EQ(collective.status, 0) << collective.err;
   // 8.4 us call + 14 us network step + 1 us of links + 2^29 B / 24.9 GB/s = 21584.48 us.
-  EXPECT_NE(replay.out.find("# total time 21584.481 us\n"), std::string::npos) << replay.out;
-  EXPECT_NE(collective.out.find("  1073741824    134217728  float     direct  simple    4    21584.48    49.75    24.87"),
-            std::string::npos)
-      << collective.out;
+  EXPECT_CONTAINS(replay.out, "# total time 21584.481 us\n");
+  EXPECT_CONTAINS(collective.out,
+                  "  1073741824    134217728  float     direct  simple    4    21584.48    49.75    24.87");
 }
 
 TEST(CliReplay, EachCollectiveWithItsGroupAlgorithmTimeAndBandwidth) {
@@ -126,10 +124,9 @@ TEST(CliReplay, EachCollectiveWithItsGroupAlgorithmTimeAndBandwidth) {
   ASSERT_EQ(r.status, 0) << r.err;
   // One row per (collective, group, size, algorithm, protocol, channels), the most total time
   // first.
-  EXPECT_NE(r.out.find("# collectives: 4 run, 3 distinct (collective, group, size, algorithm, protocol, channels), "
-                       "the most total time first\n"),
-            std::string::npos)
-      << r.out;
+  EXPECT_CONTAINS(r.out,
+                  "# collectives: 4 run, 3 distinct (collective, group, size, algorithm, protocol, channels), "
+                  "the most total time first\n");
   const std::string rows =
       "      1     allreduce      all      4      4194304               ring        -    1      68.915      68.915      "
       "68.915       68.915    60.86    91.29\n"
@@ -137,7 +134,7 @@ TEST(CliReplay, EachCollectiveWithItsGroupAlgorithmTimeAndBandwidth) {
       "12.486       24.972    83.98    83.98\n"
       "      1     allgather    right      2      4194304               ring        -    1      21.972      21.972      "
       "21.972       21.972   190.90    95.45\n";
-  EXPECT_NE(r.out.find(rows), std::string::npos) << r.out;
+  EXPECT_CONTAINS(r.out, rows);
   // Each collective in the order it started, named by its group's first member's node.
   EXPECT_EQ(read_file(csv),
             "index,rank,node,name,collective,group,ranks,size_bytes,algorithm,protocol,channels,start_us,time_us,"
@@ -161,7 +158,7 @@ TEST(CliReplay, PipelineSampleCsvAndTimeline) {
                                    "ring", "--npus", "4", "--bandwidth", "50GiB/s", "--latency", "500ns", "--csv", csv,
                                    "--timeline", timeline, "--link-tracks"});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("# total time 1160.094 us"), std::string::npos) << r.out;
+  EXPECT_CONTAINS(r.out, "# total time 1160.094 us");
   // Stage 0 computes 8 x 100 us and sends its last activation: 800 + 20.03125 us, of which
   // the last send is exposed.
   const std::string rows = read_file(csv);
@@ -169,8 +166,8 @@ TEST(CliReplay, PipelineSampleCsvAndTimeline) {
             "rank,finish_time_us,compute_us,exposed_comm_us\n0,820.031250,800.000000,20.031250\n");
   const std::string json = read_file(timeline);
   EXPECT_NE(json.find("\"name\": \"fwd_m0\", \"cat\": \"compute\""), std::string::npos) << json.substr(0, 800);
-  EXPECT_NE(json.find("\"name\": \"npu0 -> npu1\""), std::string::npos);
-  EXPECT_NE(json.find("\"cat\": \"link\""), std::string::npos);
+  EXPECT_CONTAINS(json, "\"name\": \"npu0 -> npu1\"");
+  EXPECT_CONTAINS(json, "\"cat\": \"link\"");
 }
 
 // The two-group trace as a Chakra trace, with PREFIX.comm_groups.json beside it.
@@ -195,9 +192,8 @@ TEST(CliReplay, ChakraGroupFileBesideTheTraceIsFoundAndSaid) {
   const CliResult r = run_commsim(replay_chakra(prefix, {"--collectives-csv", chakra_csv}));
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.err, "");
-  EXPECT_NE(r.out.find("\n# communicator groups: " + prefix + ".comm_groups.json (found beside the trace), 2 groups\n"),
-            std::string::npos)
-      << r.out;
+  EXPECT_CONTAINS(r.out,
+                  "\n# communicator groups: " + prefix + ".comm_groups.json (found beside the trace), 2 groups\n");
   // The same collectives as the trace in commsim's format, group by group.
   const std::string own_csv = tmp_path("two-groups-own.csv");
   std::vector<std::string> own{"replay", "--trace", kTwoGroups, "--collectives-csv", own_csv};
@@ -213,7 +209,7 @@ TEST(CliReplay, ChakraGroupFileBesideTheTraceIsFoundAndSaid) {
   write_file(prefix + ".comm_groups.json", "not JSON");
   const CliResult g = run_commsim(replay_chakra(prefix, {"--comm-groups", given}));
   ASSERT_EQ(g.status, 0) << g.err;
-  EXPECT_NE(g.out.find("\n# communicator groups: " + given + ", 2 groups\n"), std::string::npos) << g.out;
+  EXPECT_CONTAINS(g.out, "\n# communicator groups: " + given + ", 2 groups\n");
 }
 
 TEST(CliReplay, ChakraCollectivesThatNameGroupsWithoutAGroupFileAreWarnedOf) {
@@ -229,7 +225,7 @@ TEST(CliReplay, ChakraCollectivesThatNameGroupsWithoutAGroupFileAreWarnedOf) {
                               "(--comm-groups) or found at " +
                               prefix + ".comm_groups.json: every collective is taken to span all ranks\n";
   EXPECT_EQ(r.err.substr(0, warning.size()), warning) << r.err;
-  EXPECT_NE(r.err.find("\ncommsim: error: mismatched collective: "), std::string::npos) << r.err;
+  EXPECT_CONTAINS(r.err, "\ncommsim: error: mismatched collective: ");
 
   // A trace whose collectives name no group is replayed without a word.
   const std::string plain_prefix = tmp_path("all-ranks");
@@ -240,7 +236,7 @@ TEST(CliReplay, ChakraCollectivesThatNameGroupsWithoutAGroupFileAreWarnedOf) {
   const CliResult plain = run_commsim({"replay", "--chakra", plain_prefix});
   ASSERT_EQ(plain.status, 0) << plain.err;
   EXPECT_EQ(plain.err, "");
-  EXPECT_NE(plain.out.find("\n# communicator groups: none\n"), std::string::npos) << plain.out;
+  EXPECT_CONTAINS(plain.out, "\n# communicator groups: none\n");
 }
 
 TEST(CliReplay, MalformedGroupFileBesideTheTraceIsAnErrorNamingIt) {

@@ -104,7 +104,7 @@ TEST(CliSweep, AnExistingOutputIsResumed) {
   write_file(csv, whole.substr(0, whole.find('\n', whole.size() / 2) + 1));  // the first half
   const CliResult r = run_commsim(with(kSweep, {"--csv", csv}));
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("already in the output"), std::string::npos) << r.out;
+  EXPECT_CONTAINS(r.out, "already in the output");
   EXPECT_EQ(read_file(csv), whole);
 }
 
@@ -145,8 +145,8 @@ TEST(CliSweep, RankOrdersAndOversubscriptionAreAxes) {
     }
   }
   EXPECT_EQ(without_point_numbers(rows, true), one_by_one);
-  EXPECT_NE(rows.find(",tree-16-os4,tree,16,"), std::string::npos) << rows;
-  EXPECT_NE(rows.find(",random:1,"), std::string::npos) << rows;
+  EXPECT_CONTAINS(rows, ",tree-16-os4,tree,16,");
+  EXPECT_CONTAINS(rows, ",random:1,");
   // Against NPUs, each oversubscription and rank order is a series of its own.
   const std::string svg = tmp_path("contention.svg");
   ASSERT_EQ(run_commsim(with(sweep, {"--plot", svg, "--plot-x", "npus"})).status, 0);
@@ -174,7 +174,7 @@ TEST(CliSweep, PipelineRowsAreCommsimPipelinesRowsForTheSameRuns) {
   }
   EXPECT_EQ(without_point_numbers(sweep, true), one_by_one);
   EXPECT_EQ(std::count(sweep.begin(), sweep.end(), '\n'), 7);  // header + 2 schedules x 3 modes
-  EXPECT_NE(sweep.find(",1f1b,batched,-,4,8,1,1000.000,2000.000,16777216,"), std::string::npos) << sweep;
+  EXPECT_CONTAINS(sweep, ",1f1b,batched,-,4,8,1,1000.000,2000.000,16777216,");
 }
 
 TEST(CliSweep, PipelineSweepsMergePlotAndResume) {
@@ -195,7 +195,7 @@ TEST(CliSweep, PipelineSweepsMergePlotAndResume) {
   write_file(resumed, read_file(parts[0]));
   const CliResult again = run_commsim(with(kPipelineSweep, {"--csv", resumed, "--plot", resumed_svg}));
   ASSERT_EQ(again.status, 0) << again.err;
-  EXPECT_NE(again.out.find("3 of 6 points to run"), std::string::npos) << again.out;
+  EXPECT_CONTAINS(again.out, "3 of 6 points to run");
   EXPECT_EQ(read_file(tmp_path("pipeline-resumed.gp")), read_file(tmp_path("pipeline-merged.gp")));
 }
 

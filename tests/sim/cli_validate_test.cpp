@@ -17,28 +17,20 @@ TEST(CliValidate, AMeasuredLogAgainstItsPreset) {
   const CliResult r = run_commsim({"validate", "--measurements", kExcerpt, "--topology-file", kCluster, "--nodes", "10",
                                    "--gpus-per-node", "1", "--csv", csv});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("# commsim validate: 10 measured rows on h100-ib-cluster (hierarchical, 10 nodes x 1 GPU)"),
-            std::string::npos)
-      << r.out;
+  EXPECT_CONTAINS(r.out, "# commsim validate: 10 measured rows on h100-ib-cluster (hierarchical, 10 nodes x 1 GPU)");
   // What the log says of its run: the GPUs' name, NCCL's release (its nccl-library code), the tool's.
-  EXPECT_NE(r.out.find("# measured: " + kExcerpt + ": NVIDIA H100 80GB HBM3, NCCL 2.29.2, nccl-tests 2.17.8\n"),
-            std::string::npos)
-      << r.out;
+  EXPECT_CONTAINS(r.out, "# measured: " + kExcerpt + ": NVIDIA H100 80GB HBM3, NCCL 2.29.2, nccl-tests 2.17.8\n");
   // The log ran a process a GPU (nGpus 1): each call at least 2.1 + 3.64 us + 310 ns a channel.
-  EXPECT_NE(r.out.find("# one thread drives 1 GPU (nccl-tests -g 1): a call takes at least 5.74 us + 310 ns per "
-                       "channel it runs on\n"),
-            std::string::npos)
-      << r.out;
+  EXPECT_CONTAINS(r.out,
+                  "# one thread drives 1 GPU (nccl-tests -g 1): a call takes at least 5.74 us + 310 ns per "
+                  "channel it runs on\n");
   // The 16 GiB row: measured 321112 us, the ring predicts 318945.10 us (48.5 GB/s NICs).
-  EXPECT_NE(r.out.find("allgather  17179869120     10       ring  simple   16   321112.00   318945.10     -0.7"),
-            std::string::npos)
-      << r.out;
-  EXPECT_NE(r.out.find("# |error| median / p90: all 2.0% / 2.8% (10 rows)"), std::string::npos) << r.out;
+  EXPECT_CONTAINS(r.out, "allgather  17179869120     10       ring  simple   16   321112.00   318945.10     -0.7");
+  EXPECT_CONTAINS(r.out, "# |error| median / p90: all 2.0% / 2.8% (10 rows)");
   const std::string rows = read_file(csv);
   EXPECT_EQ(rows.rfind("source,operation,topology,nranks,size_bytes,algorithm,protocol,channels,measured_time_us,", 0), 0u);
-  EXPECT_NE(rows.find(",allgather,h100-ib-cluster,10,17179869120,ring,simple,16,321112.000000,318945.095013,-0.006748"),
-            std::string::npos)
-      << rows;
+  EXPECT_CONTAINS(rows,
+                  ",allgather,h100-ib-cluster,10,17179869120,ring,simple,16,321112.000000,318945.095013,-0.006748");
 }
 
 TEST(CliValidate, PlotsMeasuredAgainstPredicted) {
@@ -66,10 +58,9 @@ TEST(CliValidate, ATableOfSeveralCollectivesSummarisesEachOperation) {
   const CliResult r = run_commsim({"validate", "--measurements", table, "--topology", "switch", "--npus", "8",
                                    "--bandwidth", "100GB/s", "--latency", "250ns", "--algorithm", "ring"});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("# |error| median / p90 by operation: allgather 20.0% / 20.0% (1 row); allreduce 0.0% / "
-                       "0.0% (1 row)\n# |error| median / p90: all 10.0%"),
-            std::string::npos)
-      << r.out;
+  EXPECT_CONTAINS(r.out,
+                  "# |error| median / p90 by operation: allgather 20.0% / 20.0% (1 row); allreduce 0.0% / "
+                  "0.0% (1 row)\n# |error| median / p90: all 10.0%");
   // No comment of the table says how many GPUs a thread drove, and the ideal library has no such cost.
   EXPECT_EQ(r.out.find("one thread drives"), std::string::npos) << r.out;
 }
@@ -86,15 +77,15 @@ TEST(CliValidate, SaysWhatTheTablesThreadCostsAsTheirCommentsGiveIt) {
   const CliResult r = run_commsim({"validate", "--measurements", table, "--topology-file",
                                    source_path("topologies/a100-nvswitch-node.textproto")});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("library nccl-ampere\n# measured: " + table + ": NCCL release not stated\n"
-                       "# one thread drives 8 GPUs (nccl-tests -g 8): a call takes at least 31.22 us + 2.48 us per "
-                       "channel it runs on\n# one-node ramp: inside this node a call of 16M to below 16G takes at "
-                       "least its time at 16G scaled to its size, over the library's ramp (0.556 at 16M; topo shows "
-                       "it)\n# error ="),
-            std::string::npos)
-      << r.out;
+  EXPECT_CONTAINS(r.out,
+                  "library nccl-ampere\n# measured: " + table +
+                      ": NCCL release not stated\n"
+                      "# one thread drives 8 GPUs (nccl-tests -g 8): a call takes at least 31.22 us + 2.48 us per "
+                      "channel it runs on\n# one-node ramp: inside this node a call of 16M to below 16G takes at "
+                      "least its time at 16G scaled to its size, over the library's ramp (0.556 at 16M; topo shows "
+                      "it)\n# error =");
   // At 32 KiB the call runs on one channel: 31.22 + 2.48 = 33.70 us, 23.1% below 43.83.
-  EXPECT_NE(r.out.find("43.83       33.70    -23.1"), std::string::npos) << r.out;
+  EXPECT_CONTAINS(r.out, "43.83       33.70    -23.1");
 }
 
 TEST(CliValidate, BadInput) {

@@ -56,7 +56,7 @@ TEST(CliWriteErrors, FullDeviceIsAnErrorAndSurvives) {
     const CliResult r = run_with(o, "/dev/full");
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.err.rfind("commsim: error: ", 0), 0u) << r.err;
-    EXPECT_NE(r.err.find("cannot write /dev/full: No space left on device"), std::string::npos) << r.err;
+    EXPECT_CONTAINS(r.err, "cannot write /dev/full: No space left on device");
     EXPECT_TRUE(fs::is_character_file("/dev/full"));
   }
 }
@@ -66,15 +66,15 @@ TEST(CliWriteErrors, MissingDirectoryFailsBeforeTheWork) {
     SCOPED_TRACE(o.command.front() + " " + o.option);
     const CliResult r = run_with(o, "/nonexistent/dir/out");
     EXPECT_EQ(r.status, 2);
-    EXPECT_NE(r.err.find("cannot write /nonexistent/dir/out"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find(": No such file or directory"), std::string::npos) << r.err;
+    EXPECT_CONTAINS(r.err, "cannot write /nonexistent/dir/out");
+    EXPECT_CONTAINS(r.err, ": No such file or directory");
     EXPECT_EQ(r.out, "") << "nothing is reported before the outputs are open";
   }
   // The simulation would deadlock; the bad path is found first.
   const CliResult r = run_commsim({"pipeline", "--p2p-mode", "sequential", "--p2p-order", "send-first",
                                    "--csv", "/nonexistent/dir/out.csv"});
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("cannot write /nonexistent/dir/out.csv"), std::string::npos) << r.err;
+  EXPECT_CONTAINS(r.err, "cannot write /nonexistent/dir/out.csv");
 }
 
 TEST(CliWriteErrors, PartialFilesAreRemovedWhenTheWorkFails) {
@@ -84,7 +84,7 @@ TEST(CliWriteErrors, PartialFilesAreRemovedWhenTheWorkFails) {
   const CliResult r = run_commsim({"pipeline", "--p2p-mode", "sequential", "--p2p-order", "send-first",
                                    "--csv", csv, "--timeline", timeline});
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("pipeline deadlock"), std::string::npos) << r.err;
+  EXPECT_CONTAINS(r.err, "pipeline deadlock");
   EXPECT_FALSE(fs::exists(csv));
   EXPECT_FALSE(fs::exists(timeline));
 

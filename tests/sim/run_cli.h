@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "../expect_contains.h"
 #include "cli.h"
 
 namespace commsim::testing {

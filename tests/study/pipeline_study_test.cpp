@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "../expect_contains.h"
 #include "base/error.h"
 #include "topology/builders.h"
 
@@ -93,7 +94,7 @@ TEST(PipelineStudy, DeadlockIsThrownOrARow) {
   o.deadlock_is_a_row = true;
   const PipelineStudy study = study_pipeline(ring(4, 0), o);
   ASSERT_EQ(study.runs.size(), 1u);
-  EXPECT_NE(study.runs[0].deadlock.find("pipeline deadlock"), std::string::npos) << study.runs[0].deadlock;
+  EXPECT_CONTAINS(study.runs[0].deadlock, "pipeline deadlock");
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <string>
 
+#include "../expect_contains.h"
 #include "base/error.h"
 
 namespace commsim::testing {
@@ -29,9 +30,6 @@ std::string input_error_of(Read&& read) {
 }
 
 }  // namespace commsim::testing
-
-#define EXPECT_CONTAINS(text, fragment) \
-  EXPECT_NE(std::string(text).find(fragment), std::string::npos) << (text)
 
 // Tests of the published measurements skip, saying why, where ../shared is not checked out.
 #define SKIP_WITHOUT_VALIDATION_DIR()                                                  \

@@ -4,6 +4,7 @@
 
 #include <sstream>
 
+#include "../expect_contains.h"
 #include "topology/builders.h"
 #include "topology/spec_file.h"
 
@@ -77,27 +78,27 @@ TEST(Graphviz, ANodeBoxPerNvswitchAndItsGpus) {
   // Left of the core, a node is written switch first, GPUs downwards from the last.
   EXPECT_EQ(cluster_members(text, 0), (std::vector<std::string>{"8", "3", "2", "1", "0"}));
   EXPECT_EQ(cluster_members(text, 1), (std::vector<std::string>{"4", "5", "6", "7", "9"}));
-  EXPECT_NE(text.find("label=\"node0\";"), std::string::npos);
-  EXPECT_NE(text.find("4 [label=\"gpu0\", tooltip=\"node1/gpu0\"]"), std::string::npos);
-  EXPECT_NE(text.find("10 [label=\"netswitch\", tooltip=\"netswitch\", shape=ellipse"), std::string::npos);
+  EXPECT_CONTAINS(text, "label=\"node0\";");
+  EXPECT_CONTAINS(text, "4 [label=\"gpu0\", tooltip=\"node1/gpu0\"]");
+  EXPECT_CONTAINS(text, "10 [label=\"netswitch\", tooltip=\"netswitch\", shape=ellipse");
   // Links are written from the lower column: node0's from the outside in, node1's out.
-  EXPECT_NE(text.find("  8 -- 0 ["), std::string::npos);
-  EXPECT_NE(text.find("  0 -- 10 ["), std::string::npos);
-  EXPECT_NE(text.find("  10 -- 4 ["), std::string::npos);
-  EXPECT_NE(text.find("  4 -- 9 ["), std::string::npos);
+  EXPECT_CONTAINS(text, "  8 -- 0 [");
+  EXPECT_CONTAINS(text, "  0 -- 10 [");
+  EXPECT_CONTAINS(text, "  10 -- 4 [");
+  EXPECT_CONTAINS(text, "  4 -- 9 [");
 }
 
 TEST(Graphviz, LegendRowPerKindOfLink) {
   const std::string text = dot_of(two_nodes_of_four());
-  EXPECT_NE(text.find("<b>hierarchical-2x4</b>: hierarchical, 2 nodes x 4 GPUs"), std::string::npos);
+  EXPECT_CONTAINS(text, "<b>hierarchical-2x4</b>: hierarchical, 2 nodes x 4 GPUs");
   // A bar as high as the line is wide, rounded up: ceil(4.17) = 5 and 1.
-  EXPECT_NE(text.find("<td bgcolor=\"#009E73\" width=\"36\" height=\"5\" fixedsize=\"true\" cellpadding=\"0\"></td>"
-                      "<td align=\"left\">450 GB/s 250 ns nvlink</td><td align=\"right\">8 links</td>"),
-            std::string::npos);
-  EXPECT_NE(text.find("height=\"1\" fixedsize=\"true\" cellpadding=\"0\"></td><td align=\"left\">50 GB/s 1 us "
-                      "infiniband</td><td align=\"right\">8 links</td>"),
-            std::string::npos);
-  EXPECT_NE(text.find("box: NPU, ellipse: switch; line width grows"), std::string::npos);
+  EXPECT_CONTAINS(text,
+                  "<td bgcolor=\"#009E73\" width=\"36\" height=\"5\" fixedsize=\"true\" cellpadding=\"0\"></td>"
+                  "<td align=\"left\">450 GB/s 250 ns nvlink</td><td align=\"right\">8 links</td>");
+  EXPECT_CONTAINS(text,
+                  "height=\"1\" fixedsize=\"true\" cellpadding=\"0\"></td><td align=\"left\">50 GB/s 1 us "
+                  "infiniband</td><td align=\"right\">8 links</td>");
+  EXPECT_CONTAINS(text, "box: NPU, ellipse: switch; line width grows");
 }
 
 // Uplinks of a binary tree of 64 carry 1, 2, ..., 64 x 450 GB/s: widths 1 to 6, then capped.
@@ -115,8 +116,8 @@ TEST(Graphviz, HalfDuplexDashedAndHostMemoryACylinder) {
                                                      "/topologies/pcie-2080ti-pair-no-p2p.textproto"));
   EXPECT_EQ(lines_with(text, " -- ").size(), 2u);
   EXPECT_EQ(count(text, "style=dashed, tooltip="), 2u);
-  EXPECT_NE(text.find("11.09 GB/s 500 ns pcie half-duplex (x0.72 both ways) (dashed)"), std::string::npos);
-  EXPECT_NE(text.find("shape=cylinder"), std::string::npos);
+  EXPECT_CONTAINS(text, "11.09 GB/s 500 ns pcie half-duplex (x0.72 both ways) (dashed)");
+  EXPECT_CONTAINS(text, "shape=cylinder");
 }
 
 TEST(Graphviz, EnginePerShape) {
@@ -124,17 +125,17 @@ TEST(Graphviz, EnginePerShape) {
   ring.kind = TopologyKind::kRing;
   ring.npus = 4;
   const std::string circle = dot_of(build_topology(ring));
-  EXPECT_NE(circle.find("layout=neato;"), std::string::npos);
+  EXPECT_CONTAINS(circle, "layout=neato;");
   EXPECT_EQ(circle.find("rankdir"), std::string::npos);
   // Radius 1 (the least): NPU 1 a quarter turn clockwise from the top, NPU 2 at the bottom.
-  EXPECT_NE(circle.find("1 [label=\"npu1\", tooltip=\"npu1\", pos=\"1.00,0.00!\"];"), std::string::npos);
-  EXPECT_NE(circle.find("2 [label=\"npu2\", tooltip=\"npu2\", pos=\"0.00,-1.00!\"];"), std::string::npos);
+  EXPECT_CONTAINS(circle, "1 [label=\"npu1\", tooltip=\"npu1\", pos=\"1.00,0.00!\"];");
+  EXPECT_CONTAINS(circle, "2 [label=\"npu2\", tooltip=\"npu2\", pos=\"0.00,-1.00!\"];");
   TopologyConfig torus;
   torus.kind = TopologyKind::kTorus;
   torus.dims = {4, 4};
   const std::string grid = dot_of(build_topology(torus));
-  EXPECT_NE(grid.find("layout=neato;"), std::string::npos);
-  EXPECT_NE(grid.find("6 [label=\"npu6\", tooltip=\"npu6\", pos=\"2.60,-1.00!\"];"), std::string::npos);
+  EXPECT_CONTAINS(grid, "layout=neato;");
+  EXPECT_CONTAINS(grid, "6 [label=\"npu6\", tooltip=\"npu6\", pos=\"2.60,-1.00!\"];");
   EXPECT_NE(dot_of(two_nodes_of_four()).find("layout=dot;\n  rankdir=LR;"), std::string::npos);
 }
 
@@ -147,9 +148,9 @@ TEST(Graphviz, NamesAreQuotedStrings) {
       links { a: "node" b: "say \"hi\" \\N" link { bandwidth: "25GB/s" latency: "1us" kind: PCIE } }
     })";
   const std::string text = dot_of(parse_topology_spec(spec, "names.textproto", false));
-  EXPECT_NE(text.find("0 [label=\"node\", tooltip=\"node\", pos="), std::string::npos) << text;
-  EXPECT_NE(text.find("1 [label=\"say \\\"hi\\\" \\\\N\""), std::string::npos) << text;
-  EXPECT_NE(text.find("<b>a&lt;b&gt;</b>"), std::string::npos) << text;
+  EXPECT_CONTAINS(text, "0 [label=\"node\", tooltip=\"node\", pos=");
+  EXPECT_CONTAINS(text, "1 [label=\"say \\\"hi\\\" \\\\N\"");
+  EXPECT_CONTAINS(text, "<b>a&lt;b&gt;</b>");
 }
 
 // Two topologies built apart from the same parameters print the same bytes.

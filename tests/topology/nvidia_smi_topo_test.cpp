@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 
+#include "../expect_contains.h"
 #include "base/error.h"
 #include "base/input_file.h"
 #include "topology/nvidia_smi_import.h"
@@ -340,8 +341,8 @@ TEST(NvidiaSmiImport, SpecFileSaysWhereItCameFrom) {
   const NvidiaSmiImport imported = import_nvidia_smi_topo(read(kSixGpu), kSixGpu, gpu_generation("2080ti", "--gpu"));
   const std::string file = nvidia_smi_spec_file(imported);
   EXPECT_EQ(file.rfind("# Imported from " + kSixGpu, 0), 0u) << file;
-  EXPECT_NE(file.find("PATH_PXB"), std::string::npos);
-  EXPECT_NE(file.find("\n  no_peer_access { a: \"gpu0\" b: \"gpu2\" }\n"), std::string::npos) << file;
+  EXPECT_CONTAINS(file, "PATH_PXB");
+  EXPECT_CONTAINS(file, "\n  no_peer_access { a: \"gpu0\" b: \"gpu2\" }\n");
   EXPECT_EQ(imported.spec.name(), "nvidia-smi-topo-pcie-6gpu-2socket");
 }
 

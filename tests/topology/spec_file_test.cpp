@@ -4,6 +4,7 @@
 
 #include <fstream>
 
+#include "../expect_contains.h"
 #include "base/error.h"
 #include "topology/builders.h"
 
@@ -157,8 +158,8 @@ TEST(SpecFile, PcieBoxCrossesTheRootComplexBetweenSwitches) {
 TEST(SpecFile, SyntaxErrorNamesFileAndLine) {
   const std::string text = "name: \"x\"\nbuilder {\n  kind: RING\n  npus: 8 8\n}\n";
   const std::string error = error_of(text);
-  EXPECT_NE(error.find("spec.textproto"), std::string::npos) << error;
-  EXPECT_NE(error.find("line 4"), std::string::npos) << error;
+  EXPECT_CONTAINS(error, "spec.textproto");
+  EXPECT_CONTAINS(error, "line 4");
 }
 
 TEST(SpecFile, UnknownFieldAndEnumAreErrors) {
@@ -175,8 +176,8 @@ graph {
   links { a: "gpu0" b: "gpu9" link { bandwidth: "1GB/s" latency: "1us" } }
 })";
   const std::string error = error_of(text);
-  EXPECT_NE(error.find("graph.links[0].b"), std::string::npos) << error;
-  EXPECT_NE(error.find("'gpu9' does not exist"), std::string::npos) << error;
+  EXPECT_CONTAINS(error, "graph.links[0].b");
+  EXPECT_CONTAINS(error, "'gpu9' does not exist");
 }
 
 TEST(SpecFile, BadValuesNameTheField) {

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "../expect_contains.h"
 #include "chakra_test_files.h"
 #include "workload/chakra_reader.h"
 
@@ -29,9 +30,6 @@ std::string sample_bytes(const std::string& path) {
   bytes << in.rdbuf();
   return bytes.str();
 }
-
-#define EXPECT_CONTAINS(text, fragment) \
-  EXPECT_NE((text).find(fragment), std::string::npos) << (text)
 
 TEST(ChakraBadInput, TruncatedFileNamesFileRankAndMessage) {
   // pipe.1.et ends with a 91-byte send node preceded by its one-byte length: cut 10 bytes off.

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <set>
 
+#include "../expect_contains.h"
 #include "chakra_test_files.h"
 
 namespace commsim {
@@ -213,7 +214,7 @@ TEST(ChakraReader, ReduceScatterBlockIsReduceScatter) {
 
 TEST(ChakraReader, MissingRankZeroIsAnError) {
   const std::string error = testing::error_of([] { load_chakra_trace(kGenerator + "NO_SUCH"); });
-  EXPECT_NE(error.find("NO_SUCH.0.et: cannot open Chakra trace"), std::string::npos) << error;
+  EXPECT_CONTAINS(error, "NO_SUCH.0.et: cannot open Chakra trace");
 }
 
 }  // namespace

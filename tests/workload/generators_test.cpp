@@ -9,24 +9,22 @@
 #include <filesystem>
 #include <fstream>
 
+#include "../expect_contains.h"
 #include "base/error.h"
 #include "collective/algorithms.h"
 #include "collective/simulate.h"
 #include "pipeline/pipeline_sim.h"
+#include "same_replay.h"
 #include "topology/spec_file.h"
 #include "workload/chakra_reader.h"
 #include "workload/chakra_writer.h"
 #include "workload/replay.h"
-#include "same_replay.h"
 #include "workload/trace_file.h"
 
 namespace commsim {
 namespace {
 
 using testing::expect_same_replay;
-
-#define EXPECT_CONTAINS(text, fragment) \
-  EXPECT_NE(std::string(text).find(fragment), std::string::npos) << (text)
 
 std::string tmp(const std::string& name) { return std::string(COMMSIM_TEST_TMP_DIR) + "/" + name; }
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "../expect_contains.h"
 #include "base/error.h"
 #include "collective/algorithms.h"
 #include "collective/simulate.h"
@@ -183,8 +184,8 @@ TEST(ReplayInSwitch, NvlsForAGroupItsSwitchesCannotReduceIsAnErrorNamingTheNode)
     FAIL() << "expected an InputError";
   } catch (const InputError& e) {
     const std::string what = e.what();
-    EXPECT_NE(what.find("rank 8: node 1: algorithm 'nvls'"), std::string::npos) << what;  // the last to arrive
-    EXPECT_NE(what.find("has no switch that reduces"), std::string::npos) << what;
+    EXPECT_CONTAINS(what, "rank 8: node 1: algorithm 'nvls'");  // the last to arrive
+    EXPECT_CONTAINS(what, "has no switch that reduces");
   }
   // 8 GPUs on one switch and 4 on the other: nvls-tree needs as many on each.
   EXPECT_THROW(replay_workload(group_allreduces(16, {ranks_from(0, 12)}, k64MiB, AlgorithmKind::kNvlsTree), cluster,

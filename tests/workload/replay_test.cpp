@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "../expect_contains.h"
 #include "base/error.h"
 #include "collective/algorithms.h"
 #include "collective/simulate.h"
@@ -131,10 +132,10 @@ TEST(Replay, LoneSendAndReceiveAreUnmatchedNotHung) {
   // One line saying what, then one for each of the 8 ranks' lone sends.
   EXPECT_EQ(send.rfind("replay deadlock: 8 nodes wait on communication that never comes\n  ", 0), 0u) << send;
   EXPECT_EQ(std::count(send.begin(), send.end(), '\n'), 8) << send;
-  EXPECT_NE(send.find(".7.et: rank 7: node 119 (COMM_SEND_NODE): send"), std::string::npos) << send;
-  EXPECT_NE(send.find("has no matching receive"), std::string::npos) << send;
+  EXPECT_CONTAINS(send, ".7.et: rank 7: node 119 (COMM_SEND_NODE): send");
+  EXPECT_CONTAINS(send, "has no matching receive");
   const std::string recv = deadlock_of(load_chakra_trace(kSamples + "generator/one_comm_recv_node"), node);
-  EXPECT_NE(recv.find("has no matching send"), std::string::npos) << recv;
+  EXPECT_CONTAINS(recv, "has no matching send");
 }
 
 TEST(Replay, MetadataOnlyTraceReplaysInNoTime) {
@@ -238,10 +239,10 @@ TEST(Replay, CollectivesMustMatchAndBeReached) {
   const Topology t = ring(2, 100e9, ps_from_us(1));
   const std::string mismatch = deadlock_of(
       two_ranks({collective(1, CollectiveKind::kAllReduce, 1 << 20)}, {collective(1, CollectiveKind::kAllGather, 1 << 20)}), t);
-  EXPECT_NE(mismatch.find("mismatched collective: r1: rank 1: node 1"), std::string::npos) << mismatch;
-  EXPECT_NE(mismatch.find("is allgather of 1048576 B, but r0: rank 0: node 1"), std::string::npos) << mismatch;
+  EXPECT_CONTAINS(mismatch, "mismatched collective: r1: rank 1: node 1");
+  EXPECT_CONTAINS(mismatch, "is allgather of 1048576 B, but r0: rank 0: node 1");
   const std::string missing = deadlock_of(two_ranks({collective(1, CollectiveKind::kAllReduce, 1 << 20)}, {}), t);
-  EXPECT_NE(missing.find("allreduce of all ranks waits for rank(s) 1 that never reach it"), std::string::npos) << missing;
+  EXPECT_CONTAINS(missing, "allreduce of all ranks waits for rank(s) 1 that never reach it");
 }
 
 TEST(Replay, SendAndReceiveOfDifferentSizesIsAnError) {
@@ -250,10 +251,9 @@ TEST(Replay, SendAndReceiveOfDifferentSizesIsAnError) {
       deadlock_of(two_ranks({compute(1, ps_from_us(3)), message(2, NodeKind::kSend, 1, 1 << 20, {1})},
                             {message(1, NodeKind::kRecv, 0, 1024)}),
                   t);
-  EXPECT_NE(mismatch.find("mismatched send and receive (0 -> 1 tag 7): send (r0: rank 0: node 2) is 1048576 B, "
-                          "but receive (r1: rank 1: node 1) is 1024 B"),
-            std::string::npos)
-      << mismatch;
+  EXPECT_CONTAINS(mismatch,
+                  "mismatched send and receive (0 -> 1 tag 7): send (r0: rank 0: node 2) is 1048576 B, "
+                  "but receive (r1: rank 1: node 1) is 1024 B");
 }
 
 TEST(Replay, ReceiveOfZeroBytesTakesASendOfAnySize) {

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "../expect_contains.h"
 #include "chakra_test_files.h"
 #include "workload/chakra_reader.h"
 #include "workload/trace_quantities.h"
@@ -10,9 +11,6 @@ namespace commsim {
 namespace {
 
 using testing::error_of;
-
-#define EXPECT_CONTAINS(text, fragment) \
-  EXPECT_NE((text).find(fragment), std::string::npos) << (text)
 
 // The example in proto/workload.proto's header comment.
 const char* const kTwoRanks = R"(

@@ -11,17 +11,15 @@
 #include <string>
 #include <utility>
 
+#include "../expect_contains.h"
 #include "base/error.h"
-#include "workload/training_step.h"
 #include "training_step_shapes.h"
+#include "workload/training_step.h"
 
 namespace commsim {
 namespace {
 
 using testing::pipeline;
-
-#define EXPECT_CONTAINS(text, fragment) \
-  EXPECT_NE(std::string(text).find(fragment), std::string::npos) << (text)
 
 StepCollective collective(CollectiveKind kind, Bytes bytes, std::size_t family, std::string what = "") {
   return {kind, bytes, family, std::move(what), std::nullopt};

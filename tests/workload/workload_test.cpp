@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "../expect_contains.h"
 #include "chakra_test_files.h"
 #include "workload/chakra_reader.h"
 #include "workload/trace_file.h"
@@ -10,9 +11,6 @@ namespace commsim {
 namespace {
 
 using testing::error_of;
-
-#define EXPECT_CONTAINS(text, fragment) \
-  EXPECT_NE((text).find(fragment), std::string::npos) << (text)
 
 Workload pipeline() {
   return load_chakra_trace(testing::kChakraSamples + "pipeline-4stages-8micro-1MiB/pipe");
