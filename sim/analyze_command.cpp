@@ -283,9 +283,14 @@ int run_analyze(const std::vector<std::string>& args, std::ostream& out) {
   print_step(out, analysis, options);
   std::optional<SimulatedStep> simulated;
   if (!vm.count("closed-form-only")) {
-    std::optional<Progress> progress;  // once the total is known
+    std::optional<Progress> layout, progress;  // once each total is known
     StepSimulationOptions with_progress = simulation;
     with_progress.record_link_stats = true;  // for the hottest links of the report
+    with_progress.on_layout_progress = [&](std::size_t done, std::size_t total) {
+      if (!layout) layout.emplace(run_progress(vm, total, "ranks laid out"));
+      layout->advance();
+      if (done == total) layout->finish();
+    };
     with_progress.on_progress = [&](std::size_t, std::size_t total) {
       if (!progress) progress.emplace(run_progress(vm, total, "nodes"));
       progress->advance();

@@ -113,6 +113,7 @@ TrainingSearch search_training(const Topology& topology, const TrainingAnalysisO
   StepSimulationOptions coarse = simulation;
   if (coarse.max_slices == 0) coarse.max_slices = 1;
   coarse.on_progress = nullptr;  // steps run on several threads: progress is per split
+  coarse.on_layout_progress = nullptr;
   std::vector<double> steps_s;  // simulated so far, sorted
   for (std::size_t next = 0; next < fitting.size(); next += kBatch) {
     if (steps_s.size() >= top && lower_bound_s(fitting[next].analysis) > steps_s[top - 1]) break;

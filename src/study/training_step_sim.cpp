@@ -225,7 +225,10 @@ SimulatedStep simulate_training_step(const Topology& topology, const TrainingAna
   TrainingStepShape& shape = layout.shape();
   shape.gradients.bucket_bytes = simulation.bucket_bytes;
   shape.compute_scale = compute_scale(simulation.stragglers, topology.npu_count());
-  const Workload workload = generate_training_step(shape);
+  std::size_t laid_out = 0;
+  const Workload workload = generate_training_step(shape, [&] {
+    if (simulation.on_layout_progress) simulation.on_layout_progress(++laid_out, shape.ranks);
+  });
   ReplayOptions replay_options;
   replay_options.library = options.library;
   replay_options.overhead_ps = options.overhead_ps;

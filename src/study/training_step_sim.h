@@ -44,8 +44,10 @@ struct StepSimulationOptions {
   /// fewer nodes, and k times fewer latencies paid (a coarser, faster simulation).
   std::uint32_t max_slices = 0;
   std::vector<Straggler> stragglers;
-  /// Called as each node of the replay finishes, with the nodes done and their total
-  /// (progress); may be empty.
+  /// Called as each rank's nodes are laid out, with the ranks done and their total, then as
+  /// each node of the replay finishes, with the nodes done and their total (progress); may
+  /// be empty.
+  std::function<void(std::size_t done, std::size_t total)> on_layout_progress;
   std::function<void(std::size_t done, std::size_t total)> on_progress;
   bool record_link_stats = false;  // per-link statistics of the step (network/link_stats.h)
 };

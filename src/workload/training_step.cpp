@@ -133,7 +133,7 @@ class RankStep {
 
 }  // namespace
 
-Workload generate_training_step(const TrainingStepShape& shape) {
+Workload generate_training_step(const TrainingStepShape& shape, const std::function<void()>& on_rank_written) {
   const SchedulePrograms programs(shape.pipeline);
   StepLayout layout = make_step_layout(shape);
   const PipelineShape& p = shape.pipeline;
@@ -143,6 +143,7 @@ Workload generate_training_step(const TrainingStepShape& shape) {
   Workload w{name, std::vector<RankTrace>(shape.ranks, RankTrace{name, {}}), std::move(layout.groups)};
   for (Rank r = 0; r < shape.ranks; ++r) {
     RankStep(shape, layout, r, w.ranks[r]).write(stored_program(programs, layout.stage_of[r]));
+    if (on_rank_written) on_rank_written();
   }
   validate_workload(w);
   return w;

@@ -49,6 +49,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -118,7 +119,7 @@ struct TrainingStepShape {
 /// whose group spans stages; a gradient family that carries per-slice collectives, a gradient
 /// kind other than AllReduce and ReduceScatter, a zero bucket size; a compute_scale of the
 /// wrong length or a factor that is not positive and finite; and as make_pipeline_programs
-/// does.
-Workload generate_training_step(const TrainingStepShape& shape);
+/// does. `on_rank_written`, if given, is called after each rank's nodes are written (progress).
+Workload generate_training_step(const TrainingStepShape& shape, const std::function<void()>& on_rank_written = {});
 
 }  // namespace commsim

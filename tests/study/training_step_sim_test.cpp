@@ -46,6 +46,24 @@ SimulatedStep simulate(const Topology& t, const TrainingAnalysisOptions& o, Step
   return simulate_training_step(t, o, analyze_training(t, o), s);
 }
 
+TEST(TrainingStepSimulation, ReportsTheLayoutRankByRankThenTheReplayNodeByNode) {
+  // 8 ranks laid out, 1..8 of 8, before the first node of the replay finishes; then every
+  // node, 1..N of N, N the step's nodes.
+  const Topology t = two_nodes_of_four();
+  std::vector<std::pair<std::size_t, std::size_t>> ranks, nodes;
+  StepSimulationOptions s;
+  s.on_layout_progress = [&](std::size_t done, std::size_t total) {
+    EXPECT_TRUE(nodes.empty());
+    ranks.emplace_back(done, total);
+  };
+  s.on_progress = [&](std::size_t done, std::size_t total) { nodes.emplace_back(done, total); };
+  const SimulatedStep step = simulate(t, small_gpt(2, 2, 2), s);
+  ASSERT_EQ(ranks.size(), 8u);
+  for (std::size_t i = 0; i < ranks.size(); ++i) EXPECT_EQ(ranks[i], std::pair(i + 1, std::size_t{8}));
+  ASSERT_EQ(nodes.size(), step.nodes);
+  EXPECT_EQ(nodes.back(), std::pair(step.nodes, step.nodes));
+}
+
 TEST(TrainingStepSimulation, BetweenTheComputeAndTheBound) {
   const Topology t = two_nodes_of_four();
   for (const auto& [dp, tp, pp] : {std::tuple{8u, 1u, 1u}, {2u, 2u, 2u}, {1u, 4u, 2u}, {4u, 2u, 1u}}) {
