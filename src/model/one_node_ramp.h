@@ -22,7 +22,9 @@
 namespace commsim {
 
 /// Whether the library's one-node ramp bounds collectives on `spanned`: it has one, and the
-/// topology is one node whose NPUs talk over NVLink alone (no network or PCIe link).
+/// topology is one node whose NPUs talk over NVLink alone: every link is NVLink (and it is
+/// not a hierarchy of nodes), or, on at most 72 NPUs (one NVLink domain), the routes between
+/// NPU 0 and every other NPU cross NVLink alone (a cluster spec of one node).
 bool one_node_ramp_applies(const Topology& spanned, const LibraryProfile& library);
 
 /// S / S_top / ramp(S) for a collective of `kind` and `size` on `spanned`, the factor that

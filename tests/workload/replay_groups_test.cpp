@@ -159,6 +159,10 @@ TEST(ReplayInSwitch, TheOneNodeRampBoundsAGroupInsideANodeNotOneAcrossNodes) {
   EXPECT_TRUE(one_node_ramp_scale(group_topology(cluster, ranks_from(0, 4)), CollectiveKind::kAllReduce, k64MiB, nccl));
   EXPECT_FALSE(one_node_ramp_scale(group_topology(cluster, {0, 8}), CollectiveKind::kAllReduce, k64MiB, nccl));
   EXPECT_FALSE(one_node_ramp_scale(cluster, CollectiveKind::kAllReduce, k64MiB, nccl));
+  // The cluster spec scaled to one node: its GPUs talk over NVLink alone, its NICs idle.
+  SpecScale one;
+  one.nodes = 1;
+  EXPECT_TRUE(one_node_ramp_scale(load_topology_file(kCluster, one), CollectiveKind::kAllReduce, k64MiB, nccl));
 }
 
 TEST(ReplayInSwitch, AGroupOfTwoWholeNodesRunsNvlsTreeAsItsClosedForm) {
