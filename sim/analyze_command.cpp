@@ -291,9 +291,12 @@ int run_analyze(const std::vector<std::string>& args, std::ostream& out) {
       layout->advance();
       if (done == total) layout->finish();
     };
-    with_progress.on_progress = [&](std::size_t, std::size_t total) {
-      if (!progress) progress.emplace(run_progress(vm, total, "nodes"));
-      progress->advance();
+    with_progress.on_progress = [&](double work, std::size_t total, double total_work) {
+      if (!progress) {
+        progress.emplace(run_progress(vm, total, "nodes"));
+        progress->set_total_work(total_work);
+      }
+      progress->advance_work(work);
     };
     simulated = simulate_training_step(topology, options, analysis, with_progress);
     if (progress) progress->finish();

@@ -214,7 +214,8 @@ int run_replay(const std::vector<std::string>& args, std::ostream& out, std::ost
   std::optional<OutputFile> collectives_json;
   if (const auto path = option_text(vm, "collectives-json")) collectives_json.emplace(*path);
   Progress progress = run_progress(vm, simulated_node_count(workload), "nodes");
-  replay.on_node_done = [&] { progress.advance(); };
+  progress.set_total_work(replay_work(workload));
+  replay.on_node_done = [&](double work) { progress.advance_work(work); };
   const ReplayResult result = replay_workload(workload, topo, replay);
   progress.finish();
 

@@ -52,8 +52,14 @@ std::string Progress::summary(bool with_time_left) const {
   std::string text = std::to_string(done_) + "/" + std::to_string(total_) + " " + unit_ + ", " +
                      format_duration(elapsed) + " elapsed";
   if (with_time_left && done_ > 0 && done_ < total_) {
-    const double work_done = work_before_.empty() ? static_cast<double>(done_) : work_before_[done_];
-    const double work_left = work_before_.empty() ? static_cast<double>(total_ - done_) : work_before_.back() - work_done;
+    double work_done = static_cast<double>(done_), work_left = static_cast<double>(total_ - done_);
+    if (total_work_) {
+      work_done = work_done_;
+      work_left = std::max(0.0, *total_work_ - work_done_);
+    } else if (!work_before_.empty()) {
+      work_done = work_before_[done_];
+      work_left = work_before_.back() - work_done;
+    }
     if (work_done > 0) text += ", ~" + format_duration(elapsed * work_left / work_done) + " left";
   }
   return text;
@@ -63,6 +69,13 @@ void Progress::set_item_work(const std::vector<double>& work) {
   work_before_.assign(1, 0.0);
   for (const double w : work) work_before_.push_back(work_before_.back() + std::max(0.0, w));
   work_before_.resize(total_ + 1, work_before_.back());
+}
+
+void Progress::set_total_work(double total) { total_work_ = std::max(0.0, total); }
+
+void Progress::advance_work(double work) {
+  work_done_ += std::max(0.0, work);
+  advance();
 }
 
 void Progress::advance(std::size_t n) {

@@ -3,10 +3,11 @@
 //   [########            ] 120/300 points, 0:12 elapsed, ~0:18 left
 // elsewhere (a log file, a batch job) the same words as a line every few seconds and at the
 // end; nothing when quiet. The time left is elapsed x items left / items done, or by their
-// work where the items differ (set_item_work). Time comes from a clock the caller may replace, so a test drives it.
+// work where the items differ (set_item_work, or set_total_work and advance_work). Time comes from a clock the caller may replace, so a test drives it.
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -41,6 +42,11 @@ class Progress {
   /// time left is then elapsed x work left / work done, not counted in items. One value per
   /// item of the total.
   void set_item_work(const std::vector<double>& work);
+  /// The work of all the items, where each item's own is known only as it finishes
+  /// (advance_work): the time left is then elapsed x work left / work done.
+  void set_total_work(double total);
+  /// One more item done, of `work` (set_total_work).
+  void advance_work(double work);
 
   std::size_t done() const { return done_; }
   /// Nothing will be shown (kQuiet): no need to weigh the items.
@@ -65,6 +71,8 @@ class Progress {
   double last_shown_s_;
   std::size_t done_ = 0;
   std::vector<double> work_before_;  // work of the items before item i; empty: all alike
+  std::optional<double> total_work_;  // set_total_work
+  double work_done_ = 0;              // advance_work's so far
 };
 
 }  // namespace commsim

@@ -234,9 +234,12 @@ SimulatedStep simulate_training_step(const Topology& topology, const TrainingAna
   replay_options.overhead_ps = options.overhead_ps;
   replay_options.record_timeline = true;
   replay_options.record_link_stats = simulation.record_link_stats;
-  std::size_t total = 0, done = 0;
+  std::size_t total = 0;
   for (const RankTrace& rank : workload.ranks) total += rank.nodes.size();
-  if (simulation.on_progress) replay_options.on_node_done = [&] { simulation.on_progress(++done, total); };
+  const double total_work = simulation.on_progress ? replay_work(workload) : 0;
+  if (simulation.on_progress) {
+    replay_options.on_node_done = [&](double work) { simulation.on_progress(work, total, total_work); };
+  }
   const ReplayResult replay = replay_workload(workload, topology, replay_options);
 
   SimulatedStep step;

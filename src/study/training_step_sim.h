@@ -44,11 +44,11 @@ struct StepSimulationOptions {
   /// fewer nodes, and k times fewer latencies paid (a coarser, faster simulation).
   std::uint32_t max_slices = 0;
   std::vector<Straggler> stragglers;
-  /// Called as each rank's nodes are laid out, with the ranks done and their total, then as
-  /// each node of the replay finishes, with the nodes done and their total (progress); may
-  /// be empty.
+  /// Called as each rank's nodes are laid out, with the ranks done and their total; then as
+  /// each node of the replay finishes, with its work (workload/replay.h node_work) and the
+  /// nodes and work of the whole replay (progress). Either may be empty.
   std::function<void(std::size_t done, std::size_t total)> on_layout_progress;
-  std::function<void(std::size_t done, std::size_t total)> on_progress;
+  std::function<void(double work, std::size_t total_nodes, double total_work)> on_progress;
   bool record_link_stats = false;  // per-link statistics of the step (network/link_stats.h)
 };
 

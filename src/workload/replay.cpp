@@ -212,7 +212,7 @@ class Replayer {
       --run.active_comm;
     }
     run.report.finish_ps = std::max(run.report.finish_ps, nr.end_ps);
-    if (options_.on_node_done) options_.on_node_done();
+    if (options_.on_node_done) options_.on_node_done(node_work(w_, s));
     for (std::uint32_t k = run.first_dependent[n.index]; k < run.first_dependent[n.index + 1]; ++k) {
       const std::uint32_t d = run.dependents[k];
       if (--run.nodes[d].pending_deps == 0) make_ready({n.rank, d}, n);
@@ -302,6 +302,25 @@ class Replayer {
 };
 
 }  // namespace
+
+double node_work(const Workload& workload, const WorkloadNode& node) {
+  switch (node.kind) {
+    case NodeKind::kSkipped:
+      return 0;
+    case NodeKind::kCollective:
+      return static_cast<double>(node.group ? workload.groups[*node.group].ranks.size() : workload.rank_count());
+    default:
+      return 1;
+  }
+}
+
+double replay_work(const Workload& workload) {
+  double work = 0;
+  for (const RankTrace& rank : workload.ranks) {
+    for (const WorkloadNode& node : rank.nodes) work += node_work(workload, node);
+  }
+  return work;
+}
 
 ReplayResult replay_workload(const Workload& workload, const Topology& topology, const ReplayOptions& options) {
   check_against_topology(workload, topology.npu_count());

@@ -53,8 +53,8 @@ struct ReplayOptions {
   bool record_timeline = false;   // every node's start and end (ReplayResult::timeline)
   bool record_link_busy = false;  // every link's busy intervals (ReplayResult::link_busy)
   bool record_link_stats = false;  // per-link statistics (network/link_stats.h)
-  /// Called as each node finishes (progress); may be empty.
-  std::function<void()> on_node_done;
+  /// Called as each node finishes, with its node_work (progress); may be empty.
+  std::function<void(double work)> on_node_done;
 };
 
 struct RankReplay {
@@ -91,6 +91,15 @@ struct ReplayResult {
   std::vector<LinkSpan> link_busy;      // merged busy intervals per channel, with record_link_busy
   std::optional<LinkStats> link_stats;  // with record_link_stats, T = total_ps
 };
+
+/// A node's share of a replay's work, for a time-left estimate (progress): a collective's
+/// member counts as many as its group has members (a ring's member takes part in p - 1
+/// steps or more, each an event of the simulation), a skipped node 0 (it does not run), any
+/// other node 1. A 1,024-rank data-parallel AllReduce at the end of a training step thus
+/// weighs what it takes, where counting nodes alike promised it in no time.
+double node_work(const Workload& workload, const WorkloadNode& node);
+/// node_work summed over every node of the workload.
+double replay_work(const Workload& workload);
 
 /// Throws InputError if the workload does not fit the topology or a chosen algorithm does
 /// not apply; DeadlockError if the replay cannot finish.

@@ -59,6 +59,23 @@ TEST(Progress, TimeLeftByTheWorkOfTheItemsWhereTheyDiffer) {
   EXPECT_EQ(out.str(), "2/4 points, 0:10 elapsed, ~0:30 left\n");
 }
 
+TEST(Progress, TimeLeftByTheWorkOfItemsKnownAsTheyFinish) {
+  // 5 items of total work 1000: three of work 1 done in 10 s leave 997, 10 x 997 / 3 s
+  // (55:23), where counting items would say 7 s; one more of work 497 leaves 500, as long
+  // again as the 20 s the first 500 took.
+  double now = 0;
+  std::ostringstream out;
+  Progress progress(out, 5, "nodes", ProgressStyle::kLines, [&] { return now; }, 5);
+  progress.set_total_work(1000);
+  progress.advance_work(1);
+  progress.advance_work(1);
+  now = 10;
+  progress.advance_work(1);
+  now = 20;
+  progress.advance_work(497);
+  EXPECT_EQ(out.str(), "3/5 nodes, 0:10 elapsed, ~55:23 left\n4/5 nodes, 0:20 elapsed, ~0:20 left\n");
+}
+
 TEST(Progress, ABarRedrawnInPlaceOnATerminal) {
   double now = 0;
   std::ostringstream out;

@@ -48,20 +48,35 @@ SimulatedStep simulate(const Topology& t, const TrainingAnalysisOptions& o, Step
 
 TEST(TrainingStepSimulation, ReportsTheLayoutRankByRankThenTheReplayNodeByNode) {
   // 8 ranks laid out, 1..8 of 8, before the first node of the replay finishes; then every
-  // node, 1..N of N, N the step's nodes.
+  // node with its work: 1 a compute or send, 2 a collective of a group of 2 (tp 2, dp 2),
+  // summing to the total work given with each.
   const Topology t = two_nodes_of_four();
-  std::vector<std::pair<std::size_t, std::size_t>> ranks, nodes;
+  std::vector<std::pair<std::size_t, std::size_t>> ranks;
+  std::vector<double> work;
+  std::size_t total_nodes = 0;
+  double total_work = 0;
   StepSimulationOptions s;
   s.on_layout_progress = [&](std::size_t done, std::size_t total) {
-    EXPECT_TRUE(nodes.empty());
+    EXPECT_TRUE(work.empty());
     ranks.emplace_back(done, total);
   };
-  s.on_progress = [&](std::size_t done, std::size_t total) { nodes.emplace_back(done, total); };
+  s.on_progress = [&](double w, std::size_t nodes, double all) {
+    work.push_back(w);
+    total_nodes = nodes;
+    total_work = all;
+  };
   const SimulatedStep step = simulate(t, small_gpt(2, 2, 2), s);
   ASSERT_EQ(ranks.size(), 8u);
   for (std::size_t i = 0; i < ranks.size(); ++i) EXPECT_EQ(ranks[i], std::pair(i + 1, std::size_t{8}));
-  ASSERT_EQ(nodes.size(), step.nodes);
-  EXPECT_EQ(nodes.back(), std::pair(step.nodes, step.nodes));
+  EXPECT_EQ(work.size(), step.nodes);
+  EXPECT_EQ(total_nodes, step.nodes);
+  double sum = 0;
+  for (const double w : work) {
+    EXPECT_TRUE(w == 1 || w == 2) << w;
+    sum += w;
+  }
+  EXPECT_EQ(sum, total_work);
+  EXPECT_GT(total_work, static_cast<double>(step.nodes));  // collectives weigh more
 }
 
 TEST(TrainingStepSimulation, BetweenTheComputeAndTheBound) {

@@ -180,6 +180,23 @@ Workload two_ranks(std::vector<WorkloadNode> rank0, std::vector<WorkloadNode> ra
   return w;
 }
 
+TEST(Replay, ANodesWorkIsItsGroupsSizeForACollectiveAndOneElse) {
+  Workload w;
+  w.ranks.resize(6);
+  w.groups.push_back({"g", {0, 1, 2}});
+  WorkloadNode of_group, of_all, compute, skipped;
+  of_group.kind = of_all.kind = NodeKind::kCollective;
+  of_group.group = 0;
+  skipped.kind = NodeKind::kSkipped;
+  EXPECT_EQ(node_work(w, of_group), 3);
+  EXPECT_EQ(node_work(w, of_all), 6);
+  EXPECT_EQ(node_work(w, compute), 1);
+  EXPECT_EQ(node_work(w, skipped), 0);
+  w.ranks[0].nodes = {of_group, compute, skipped};
+  w.ranks[1].nodes = {of_all};
+  EXPECT_EQ(replay_work(w), 10);
+}
+
 TEST(Replay, ComputeSendReceiveByHand) {
   // Rank 0 computes 100 us then sends 1 MiB; rank 1 has posted its receive at 0 and then
   // computes 50 us; a second compute on rank 0, independent, waits for the first (one
@@ -191,8 +208,11 @@ TEST(Replay, ComputeSendReceiveByHand) {
                                 compute(3, ps_from_us(30))},
                                {message(1, NodeKind::kRecv, 0, 1 << 20), compute(2, ps_from_us(50), {1})});
   ReplayOptions options;
-  int finished = 0;  // the progress callback: once per node
-  options.on_node_done = [&] { ++finished; };
+  int finished = 0;  // the progress callback: once per node, of work 1 each
+  options.on_node_done = [&](double work) {
+    EXPECT_EQ(work, 1);
+    ++finished;
+  };
   const ReplayResult r = replay_workload(w, ring(2, 100e9, ps_from_us(1)), options);
   EXPECT_EQ(finished, 5);
   EXPECT_EQ(r.total_ps, 161'485'760);
