@@ -3,7 +3,8 @@
 // group meets the k-th of every other member; when the last member arrives it runs, with
 // the chosen algorithm and the library's costs, through the collective runner (or, reduced
 // in the switch, collective/in_switch_run.h) on the replay's network, and each member's
-// node finishes when that member's part is done.
+// node finishes when that member's part is done, inside one NVLink node no earlier than the
+// call's start plus the library's one-node ramp allows (model/one_node_ramp.h).
 // Internal to the replay.
 
 #include <cstdint>
