@@ -3,7 +3,8 @@
 //   [########            ] 120/300 points, 0:12 elapsed, ~0:18 left
 // elsewhere (a log file, a batch job) the same words as a line every few seconds and at the
 // end; nothing when quiet. The time left is elapsed x items left / items done, or by their
-// work where the items differ (set_item_work, or set_total_work and advance_work). Time comes from a clock the caller may replace, so a test drives it.
+// work where the items differ (set_item_work, or set_total_work and advance_work). Time
+// comes from a clock the caller may replace, so a test drives it.
 
 #include <cstddef>
 #include <functional>

@@ -11,10 +11,10 @@
 // collective a rank starts in a group meets the k-th of every other member; it runs when
 // all members have reached it, with the chosen algorithm, and each member's node finishes
 // when that member's part is done (a group inside one NVLink node no earlier than the
-// library's one-node ramp allows, model/one_node_ramp.h). Trace rank r runs on NPU r. Each collective is reported
-// (ReplayedCollective): what ran, how (algorithm, protocol) and its time, from the instant
-// the last member reached it to the instant every member's part was done, so it holds the
-// library's call latency but not the members' wait for each other.
+// library's one-node ramp allows, model/one_node_ramp.h). Trace rank r runs on NPU r.
+// Each collective is reported (ReplayedCollective): what ran, how (algorithm, protocol) and
+// its time, from the instant the last member reached it to the instant every member's part
+// was done, so it holds the library's call latency but not the members' wait for each other.
 //
 // When the network falls silent with nodes left, the replay is a deadlock: DeadlockError
 // names every rank's blocked nodes (unmatched sends and receives with peer and tag,
