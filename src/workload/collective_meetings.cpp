@@ -226,9 +226,17 @@ std::size_t CollectiveMeetings::chunks_for(CollectiveKind kind, AlgorithmKind al
                                            std::optional<Protocol> protocol, const Topology& spanned,
                                            const Schedule& schedule) const {
   if (options_.library.ideal()) return 1;
+  const ModelOptions model = costed_model(kind, algorithm, protocol, bytes, spanned);
+  return chunks_within_limits(schedule, least_time_chunks(spanned, kind, algorithm, bytes, model));
+}
+
+ModelOptions CollectiveMeetings::costed_model(CollectiveKind kind, AlgorithmKind algorithm,
+                                              std::optional<Protocol> protocol, Bytes bytes,
+                                              const Topology& spanned) const {
   ModelOptions model = model_for(spanned);
   model.library = options_.library.costs(kind, algorithm, protocol, bytes, spanned.npu_count());
-  return chunks_within_limits(schedule, least_time_chunks(spanned, kind, algorithm, bytes, model));
+  model.rate_caps_by_class = collective_rate_caps(kind, algorithm, bytes, spanned.npu_count(), options_.library);
+  return model;
 }
 
 TimePs CollectiveMeetings::ramp_floor_for(const WorkloadNode& s, AlgorithmKind algorithm,
@@ -237,9 +245,7 @@ TimePs CollectiveMeetings::ramp_floor_for(const WorkloadNode& s, AlgorithmKind a
   const std::optional<double> scale = one_node_ramp_scale(spanned, s.collective, s.bytes, options_.library);
   if (!scale) return 0;
   const Bytes top = options_.library.one_node_ramp.back().bytes;
-  ModelOptions model = model_for(spanned);
-  model.library = options_.library.costs(s.collective, algorithm, protocol, top, spanned.npu_count());
-  model.rate_caps_by_class = collective_rate_caps(s.collective, algorithm, top, spanned.npu_count(), options_.library);
+  ModelOptions model = costed_model(s.collective, algorithm, protocol, top, spanned);
   model.chunks = schedule ? chunks_for(s.collective, algorithm, top, protocol, spanned, *schedule) : 1;
   return ps_from_seconds(collective_cost(spanned, s.collective, algorithm, top, model).time_s(0) * *scale);
 }

@@ -75,6 +75,10 @@ class CollectiveMeetings {
   /// library's channels and tree layout there (collective/algorithms.h default_channels,
   /// default_tree_node_gpus; one ring, the double binary tree under ideal).
   ModelOptions model_for(const Topology& spanned) const;
+  /// model_for with the library's costs and rate caps for `algorithm` under `protocol` at
+  /// `bytes` (as plan_collective_point gives `commsim collective` its closed form).
+  ModelOptions costed_model(CollectiveKind kind, AlgorithmKind algorithm, std::optional<Protocol> protocol,
+                            Bytes bytes, const Topology& spanned) const;
   /// What a collective of node `s` among the members of `group`, who span `spanned`, runs:
   /// the node's or the options' algorithm; else, under a library, NCCL's choice on the
   /// topology the members span (nccl_choice, in-switch reduction included where their
