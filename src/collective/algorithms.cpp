@@ -1,5 +1,7 @@
 #include "collective/algorithms.h"
 
+#include <algorithm>
+
 #include "base/error.h"
 #include "collective/barrier.h"
 #include "collective/direct.h"
@@ -73,16 +75,17 @@ namespace {
 bool has_channel_rings(CollectiveKind kind) { return kind != C::kAllToAll && kind != C::kBarrier; }
 
 // Every algorithm's schedule over p ranks; the multi-level ones take the topology's levels.
-// NCCL's tree (tree_node_gpus > 1) runs a tree per channel, at least two; the double
-// binary tree of all ranks runs two.
+// NCCL's tree (tree_node_gpus > 0) runs a tree per channel, at least two; the double
+// binary tree of all ranks (0) runs two.
 std::unique_ptr<Schedule> schedule_for(CollectiveKind kind, AlgorithmKind algorithm, const Topology& topology,
                                        std::size_t p, Rank root, std::size_t channels = 1,
-                                       std::size_t tree_node_gpus = 1) {
+                                       std::size_t tree_node_gpus = 0) {
   switch (algorithm) {
     case A::kRing: return make_ring_schedule(kind, p, false, root);
     case A::kRingBidir: return make_ring_schedule(kind, p, true, root);
     case A::kTree:
-      return make_tree_schedule(kind, p, root, tree_node_gpus, tree_node_gpus > 1 ? channels : 2);
+      return make_tree_schedule(kind, p, root, std::max<std::size_t>(tree_node_gpus, 1),
+                                tree_node_gpus > 0 ? channels : 2);
     case A::kRecursiveDoubling:
     case A::kRecursiveHalving:
     case A::kRabenseifner: return make_recursive_schedule(kind, algorithm, p);
@@ -142,7 +145,7 @@ std::size_t default_channels(const Topology& topology, const LibraryProfile& lib
 }
 
 std::size_t default_tree_node_gpus(const Topology& topology, const LibraryProfile& library) {
-  if (library.ideal()) return 1;
+  if (library.ideal()) return 0;
   const Shape& shape = topology.shape();
   return shape.kind == TopologyKind::kHierarchical ? shape.levels.at(0) : topology.npu_count();
 }

@@ -21,11 +21,13 @@ std::vector<AlgorithmKind> applicable_algorithms(CollectiveKind kind, const Topo
 /// Throws InputError with inapplicable_reason() if the algorithm does not apply. With
 /// channels > 1, `ring` AllReduce, AllGather, ReduceScatter, Broadcast and Reduce run one
 /// ring (or chain) per channel in the topology's ring orders (rail-aligned on a hierarchical
-/// topology), each with 1/C of the data; other algorithms and collectives ignore channels. `tree_node_gpus` > 1: `tree` AllReduce chains the GPUs
-/// of each node of that many and joins the nodes by the double binary tree, a tree per
-/// channel and at least two (NCCL's tree; tree.h); 1: the double binary tree of all ranks.
+/// topology), each with 1/C of the data; other algorithms and collectives ignore channels.
+/// `tree_node_gpus` G > 0: `tree` AllReduce is NCCL's, a tree per channel and at least two,
+/// chaining the G GPUs of each node and joining the nodes by the double binary tree
+/// (tree.h; G = 1: the double binary tree of the nodes alone); 0: the double binary tree of
+/// all ranks, two trees whatever the channels.
 std::unique_ptr<Schedule> make_schedule(CollectiveKind kind, AlgorithmKind algorithm, const Topology& topology,
-                                        Rank root, std::size_t channels = 1, std::size_t tree_node_gpus = 1);
+                                        Rank root, std::size_t channels = 1, std::size_t tree_node_gpus = 0);
 
 /// The algorithm used when none is chosen: the topology's own for AllReduce, AllGather and
 /// ReduceScatter (hierarchical on hierarchical, dimensional on mesh and torus, ring
@@ -37,8 +39,9 @@ AlgorithmKind default_algorithm(CollectiveKind kind, const Topology& topology, b
 std::size_t default_channels(const Topology& topology, const LibraryProfile& library);
 
 /// The GPUs of a node that NCCL's tree chains (tree.h): under a library, a
-/// hierarchical topology's GPUs per node, and all NPUs on any other topology (one node);
-/// under ideal 1, the double binary tree of all ranks.
+/// hierarchical topology's GPUs per node (1 with one GPU a node: NCCL's trees of the nodes
+/// alone), and all NPUs on any other topology (one node); under ideal 0, the double binary
+/// tree of all ranks.
 std::size_t default_tree_node_gpus(const Topology& topology, const LibraryProfile& library);
 
 /// Bytes of a schedule's whole block space for an nccl-tests size on p ranks: the size,

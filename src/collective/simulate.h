@@ -20,7 +20,7 @@ struct CollectiveConfig {
   ProtocolCosts library;         // a library's costs (topology/library.h); default: none
   std::size_t chunks = 1;        // pieces that pipeline through the algorithm
   std::size_t channels = 1;      // rings at once (algorithms.h, make_schedule)
-  std::size_t tree_node_gpus = 1; // tree AllReduce: GPUs chained per node (make_schedule)
+  std::size_t tree_node_gpus = 0; // NCCL's tree: GPUs chained per node; 0: double binary tree
   double gamma_s_per_byte = 0;   // reduction arithmetic
   Rank root = 0;                 // Broadcast, Reduce
   std::vector<Rank> npu_of_rank; // empty: rank r on NPU r

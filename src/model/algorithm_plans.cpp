@@ -379,7 +379,7 @@ Plan plan(const Topology& t, Kind kind, Algo algorithm, const ModelOptions& o) {
     case Algo::kDimensional: return levels_plan(t, kind, algorithm, o);
     case Algo::kTree:
       if (kind != Kind::kAllReduce) return binomial(p, o.root, kind == Kind::kReduce);
-      return o.tree_node_gpus > 1 ? nccl_tree(p, o.tree_node_gpus, o.channels, o.chunks, o.estimate)
+      return o.tree_node_gpus > 0 ? nccl_tree(p, o.tree_node_gpus, o.channels, o.chunks, o.estimate)
                                   : double_binary_tree(p);
     case Algo::kRecursiveDoubling:
     case Algo::kRecursiveHalving:

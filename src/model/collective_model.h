@@ -34,7 +34,7 @@ struct ModelOptions {
   double gamma_s_per_byte = 0;  // reduction arithmetic
   std::size_t chunks = 1;       // pieces that pipeline through the algorithm
   std::size_t channels = 1;     // ring: one ring per channel (Topology::ring_order); NCCL's tree: trees
-  std::size_t tree_node_gpus = 1;  // tree AllReduce: GPUs chained per node (NCCL's tree)
+  std::size_t tree_node_gpus = 0;  // tree AllReduce: NCCL's, GPUs chained per node; 0: double binary tree
   Rank root = 0;                // Broadcast and Reduce
   /// Caps on every message's rate by its route's class (collective_rate_caps).
   RateCapsByClass rate_caps_by_class = kNoRateCaps;

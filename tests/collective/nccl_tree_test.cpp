@@ -205,7 +205,38 @@ TEST(NcclTree, ALibraryChainsEachNodeAndIdealKeepsTheTreeOfAllRanks) {
   const LibraryProfile ideal = library_by_name("ideal", "--library");
   EXPECT_EQ(default_tree_node_gpus(cluster(2, 4), nccl), 4u);
   EXPECT_EQ(default_tree_node_gpus(cluster(0, 8), nccl), 8u);
-  EXPECT_EQ(default_tree_node_gpus(cluster(2, 4), ideal), 1u);
+  EXPECT_EQ(default_tree_node_gpus(cluster(4, 1), nccl), 1u);  // NCCL's trees of nodes
+  EXPECT_EQ(default_tree_node_gpus(cluster(2, 4), ideal), 0u);
+}
+
+TEST(NcclTree, NodesOfOneGpuRunNcclsTreesOfNodes) {
+  // 4 nodes x 1 GPU, links without latency, 5 us a step across nodes, efficiency 1, 2 trees
+  // of n/2. Tree 0: node 0 at the top, node 2 under it, nodes 1 and 3 under node 2; tree 1
+  // its mirror (node 1 under node 3, nodes 0 and 2 under node 1).
+  //   NCCL's estimate: 2 x 2 levels x 5 us, and n at the busiest NIC with every edge busy
+  //     (node 2 takes n/2 from each child and from its parent in tree 0, n/2 from its parent
+  //     in tree 1): 20 us + 2 MiB / 25 GB/s = 103.88608 us at 1 MiB.
+  //   C chunks of n/(2C) a tree: the fill climbs into node 2 (both children at once: n/C
+  //     through its NIC) and node 1 of tree 1 at once, then one n/(2C) hop up and the same
+  //     down, 4 x 5 us + 3 n / (C x 25 GB/s); then C - 1 cycles of 5 us + 2 n / (C x 25 GB/s).
+  //     One chunk: 20 us + 3 x 64 MiB / 25 GB/s = 8073.06 us; 16: 5631.48 us. The simulator
+  //     runs the same.
+  const Topology four = cluster(4, 1, 0);
+  const ProtocolCosts steps{0, {ps_from_ns(600), ps_from_us(1), ps_from_us(5)}, 1};
+  ModelOptions o;
+  o.tree_node_gpus = 1;
+  o.library = steps;
+  o.estimate = true;
+  EXPECT_NEAR(collective_cost(four, kAllReduce, A::kTree, kMiB, o).time_s(0), 20e-6 + 2.0 * kMiB / 25e9, 1e-15);
+  const double n = 64.0 * kMiB;
+  for (const double chunks : {1.0, 16.0}) {
+    const double expected = 20e-6 + 3 * n / (chunks * 25e9) + (chunks - 1) * (5e-6 + 2 * n / (chunks * 25e9));
+    const auto c = static_cast<std::size_t>(chunks);
+    EXPECT_NEAR(model_s(four, 1, 64 * kMiB, c, steps, 2), expected, 1e-12) << chunks << " chunks";
+    const CollectiveResult r = sim(four, 1, 64 * kMiB, c, steps, 2);
+    EXPECT_EQ(r.verify_error, "");
+    EXPECT_NEAR(seconds_from_ps(r.time_ps), expected, 1e-11) << chunks << " chunks";
+  }
 }
 
 }  // namespace

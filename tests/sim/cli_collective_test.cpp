@@ -305,6 +305,23 @@ TEST(CliCollective, NcclRanksItsTreeByItsOwnEstimate) {
   }
 }
 
+TEST(CliCollective, NcclRunsItsTreeAcrossNodesOfOneGpu) {
+  // One H100 a node, 64 MiB (n): NCCL's estimates of its two best. Ring/LL128: 14 us +
+  // 2(N-1) x (4 us + 1 us route) + 2 (N-1)/N n / (0.92 x 48.5 GB/s); tree/Simple: 8.4 us +
+  // 2D x (14 us + 1 us) + 2n / (0.92 x 48.5 GB/s), 2n through the busiest NIC, D = log2 N:
+  //   16 nodes: ring 2,984 us, tree 3,136 us: ring;
+  //   64 nodes: ring 3,605 us, tree 3,196 us: the tree, pipelined (before, one GPU a node ran
+  //   the double binary tree in one piece, which NCCL's estimate never chose).
+  for (const auto& [nodes, row] : {std::pair{"16", "    67108864     16777216  float       ring   ll128   16"},
+                                   {"64", "    67108864     16777216  float       tree  simple   16"}}) {
+    const CliResult r =
+        run_commsim({"collective", "--topology-file", source_path("topologies/h100-ib-cluster.textproto"), "--nodes",
+                     nodes, "--gpus-per-node", "1", "--size", "64M"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_CONTAINS(r.out, row);
+  }
+}
+
 TEST(CliCollective, EachRowSaysTheChannelsItRunsOn) {
   // As NCCL_DEBUG=INFO's channel{Lo..Hi}: a ring LL AllReduce on 8 ranks runs on one channel
   // per 512 threads x 64 B = 32 KiB (1 at 32 KiB, 8 at 256 KiB), all 24 of the H100
