@@ -45,15 +45,26 @@ CollectiveResult sim(const Topology& t, std::size_t g, Bytes n, std::size_t chun
   return simulate_collective(t, kAllReduce, A::kTree, n, c);
 }
 
+/// The closed form of the tree run; with `estimate`, NCCL's estimate of it.
 double model_s(const Topology& t, std::size_t g, Bytes n, std::size_t chunks = 1, ProtocolCosts costs = {},
-               std::size_t channels = 1) {
+               std::size_t channels = 1, bool estimate = false) {
   ModelOptions o;
   o.tree_node_gpus = g;
   o.channels = channels;
   o.chunks = chunks;
   o.library = costs;
+  o.estimate = estimate;
   return collective_cost(t, kAllReduce, A::kTree, n, o).time_s(0);
 }
+
+/// NCCL's estimate of its tree (ModelOptions::estimate) with nodes of g GPUs.
+double estimate_s(const Topology& t, std::size_t g, Bytes n, std::size_t chunks, ProtocolCosts costs) {
+  return model_s(t, g, n, chunks, costs, 1, true);
+}
+
+/// Costs of the hand-derived cases: 0.6 us a step inside a node (NCCL's Tree LL NVLink
+/// hwLat), 1 us on PCIe, 5 us across nodes (its network one), efficiency 1.
+const ProtocolCosts kStepCosts{0, {ps_from_ns(600), ps_from_us(1), ps_from_us(5)}, 1};
 
 TEST(NcclTree, OneNodeIsAChainEachWay) {
   // 8 GPUs on a switch (a route is two 300 ns links): tree 0 reduces 7 -> 6 -> ... -> 0 and
@@ -78,12 +89,11 @@ TEST(NcclTree, AcrossNodesAHeadSharesItsNicWithTwoChildNodes) {
   //           4 x 5 us + 3 x 1 MiB / 25 GB/s
   //   = 66.51456 + 20 + 125.82912 = 212.34368 us.
   const Topology four = cluster(4, 4, 0);
-  const ProtocolCosts steps{0, {ps_from_ns(600), ps_from_us(1), ps_from_us(5)}, 1};
   const double expected = 6 * (0.6e-6 + kMiB / 2 / 50e9) + 4 * 5e-6 + 3 * kMiB / 25e9;
-  const CollectiveResult r = sim(four, 4, kMiB, 1, steps);
+  const CollectiveResult r = sim(four, 4, kMiB, 1, kStepCosts);
   EXPECT_NEAR(seconds_from_ps(r.time_ps), expected, 1e-15);
   EXPECT_EQ(r.verify_error, "");
-  EXPECT_NEAR(model_s(four, 4, kMiB, 1, steps), expected, 1e-15);
+  EXPECT_NEAR(model_s(four, 4, kMiB, 1, kStepCosts), expected, 1e-15);
 }
 
 TEST(NcclTree, ATreePerChannelSpreadsTheNodesTrafficOverItsNics) {
@@ -98,12 +108,12 @@ TEST(NcclTree, ATreePerChannelSpreadsTheNodesTrafficOverItsNics) {
   // less; no tree can be faster than its own hops alone:
   //   6 (0.6 us + 256 KiB / 50 GB/s) + 2 (5 us + 256 KiB / 25 GB/s) = 66.01728 us.
   const Topology two = cluster(2, 4, 0);
-  const ProtocolCosts steps{0, {ps_from_ns(600), ps_from_us(1), ps_from_us(5)}, 1};
   const double across = 2 * (5e-6 + kMiB / 4 / 25e9);
-  const double model = model_s(two, 4, kMiB, 1, steps, 4);
+  const double model = model_s(two, 4, kMiB, 1, kStepCosts, 4);
   EXPECT_NEAR(model, 6 * (0.6e-6 + kMiB / 2 / 50e9) + across, 1e-15);
-  EXPECT_NEAR(model_s(two, 4, kMiB, 1, steps, 2), 6 * (0.6e-6 + kMiB / 2 / 50e9) + 2 * (5e-6 + kMiB / 2 / 25e9), 1e-15);
-  const CollectiveResult r = sim(two, 4, kMiB, 1, steps, 4);
+  EXPECT_NEAR(model_s(two, 4, kMiB, 1, kStepCosts, 2), 6 * (0.6e-6 + kMiB / 2 / 50e9) + 2 * (5e-6 + kMiB / 2 / 25e9),
+              1e-15);
+  const CollectiveResult r = sim(two, 4, kMiB, 1, kStepCosts, 4);
   EXPECT_EQ(r.verify_error, "");
   EXPECT_EQ(r.messages, 4u * 2 * 7);  // per tree 6 chain edges and 1 across, up and down
   EXPECT_LE(seconds_from_ps(r.time_ps), model);
@@ -119,14 +129,8 @@ TEST(NcclTree, NcclsEstimateIsTheFillsLatencyAndTheSteadyRate) {
   //   23.6 us + 1.5 MiB / 25 GB/s = 86.51456 us,
   // where the run's form with one chunk pays every level's bytes (212.34368 us, above).
   const Topology four = cluster(4, 4, 0);
-  const ProtocolCosts steps{0, {ps_from_ns(600), ps_from_us(1), ps_from_us(5)}, 1};
-  ModelOptions o;
-  o.tree_node_gpus = 4;
-  o.library = steps;
-  o.estimate = true;
   for (const std::size_t chunks : {1u, 16u}) {  // the estimate has no chunks
-    o.chunks = chunks;
-    EXPECT_NEAR(collective_cost(four, kAllReduce, A::kTree, kMiB, o).time_s(0), 23.6e-6 + 1.5 * kMiB / 25e9, 1e-15);
+    EXPECT_NEAR(estimate_s(four, 4, kMiB, chunks, kStepCosts), 23.6e-6 + 1.5 * kMiB / 25e9, 1e-15);
   }
 }
 
@@ -222,18 +226,13 @@ TEST(NcclTree, NodesOfOneGpuRunNcclsTreesOfNodes) {
   //     One chunk: 20 us + 3 x 64 MiB / 25 GB/s = 8073.06 us; 16: 5631.48 us. The simulator
   //     runs the same.
   const Topology four = cluster(4, 1, 0);
-  const ProtocolCosts steps{0, {ps_from_ns(600), ps_from_us(1), ps_from_us(5)}, 1};
-  ModelOptions o;
-  o.tree_node_gpus = 1;
-  o.library = steps;
-  o.estimate = true;
-  EXPECT_NEAR(collective_cost(four, kAllReduce, A::kTree, kMiB, o).time_s(0), 20e-6 + 2.0 * kMiB / 25e9, 1e-15);
+  EXPECT_NEAR(estimate_s(four, 1, kMiB, 1, kStepCosts), 20e-6 + 2.0 * kMiB / 25e9, 1e-15);
   const double n = 64.0 * kMiB;
   for (const double chunks : {1.0, 16.0}) {
     const double expected = 20e-6 + 3 * n / (chunks * 25e9) + (chunks - 1) * (5e-6 + 2 * n / (chunks * 25e9));
     const auto c = static_cast<std::size_t>(chunks);
-    EXPECT_NEAR(model_s(four, 1, 64 * kMiB, c, steps, 2), expected, 1e-12) << chunks << " chunks";
-    const CollectiveResult r = sim(four, 1, 64 * kMiB, c, steps, 2);
+    EXPECT_NEAR(model_s(four, 1, 64 * kMiB, c, kStepCosts, 2), expected, 1e-12) << chunks << " chunks";
+    const CollectiveResult r = sim(four, 1, 64 * kMiB, c, kStepCosts, 2);
     EXPECT_EQ(r.verify_error, "");
     EXPECT_NEAR(seconds_from_ps(r.time_ps), expected, 1e-11) << chunks << " chunks";
   }
