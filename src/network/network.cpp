@@ -233,7 +233,7 @@ void Network::recompute_rates() {
   } else {
     // Rated again with the rest; posted then.
     for (const LoneStart& start : lone_starts_) flows_[start.flow].completion_ps = kNoCompletion;
-    if (!rate_unshared_flows()) rate_shared_flows();
+    if (!rate_unshared_flows() && !rate_locally()) rate_shared_flows();
   }
   lone_starts_.clear();
   other_changes_ = false;
@@ -293,19 +293,7 @@ void Network::rate_shared_flows() {
   for (const std::uint32_t r : component_resources_) {
     resource_local_[r] = problem_.add_resource(capacity_now(r));
   }
-  // A cap at or above the least capacity on the flow's route never binds (the flow's rate
-  // is at most that capacity's share), so it is left out, and the problem stays small.
-  for (const FlowId f : component_flows_) {
-    local_route_.clear();
-    double least_capacity = MaxMinProblem::kNoCap;
-    for (const ChannelId c : route_of(f)) {
-      const std::uint32_t r = resource_local_[resource_of(c)];
-      local_route_.push_back(r);
-      least_capacity = std::min(least_capacity, problem_.capacity(r));
-    }
-    const double cap = flows_[f].cap_Bps;
-    problem_.add_flow(local_route_, cap < least_capacity ? cap : MaxMinProblem::kNoCap);
-  }
+  for (const FlowId f : component_flows_) add_to_problem(f, resource_local_);
   const std::vector<double>& rates = solver_.solve(problem_);
   // A large component's working memory goes before the rated flows post their completions.
   const bool large = component_flows_.size() > kLargeComponentFlows;
@@ -319,6 +307,18 @@ void Network::rate_shared_flows() {
     solver_.release_memory();
     component_flows_ = {};
   }
+}
+
+void Network::add_to_problem(FlowId id, const std::vector<std::uint32_t>& problem_index) {
+  local_route_.clear();
+  double least_capacity = MaxMinProblem::kNoCap;
+  for (const ChannelId c : route_of(id)) {
+    const std::uint32_t r = problem_index[resource_of(c)];
+    local_route_.push_back(r);
+    least_capacity = std::min(least_capacity, problem_.capacity(r));
+  }
+  const double cap = flows_[id].cap_Bps;
+  problem_.add_flow(local_route_, cap < least_capacity ? cap : MaxMinProblem::kNoCap);
 }
 
 BandwidthBps Network::capacity_now(std::uint32_t resource) const {

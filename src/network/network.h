@@ -11,7 +11,11 @@
 //
 // Whenever flows start or finish, rates are recomputed once per instant (at the engine's
 // batch end), over the flows that share resources, transitively, with those that changed;
-// each affected flow's remaining bytes are first advanced at its old rate up to now. A flow
+// each affected flow's remaining bytes are first advanced at its old rate up to now. On a
+// busy network (local_rating_min_flows() active flows or more) the flows on the changed
+// resources are first rated alone, the others held at their rates, and kept if the whole
+// allocation passes max-min fairness's test (local_rating.cpp); a pipelined tree's one
+// component of thousands of flows then costs a few dozen a change, not all of them. A flow
 // that starts alone on every resource of its route is rated as it starts, while its records
 // are at hand; if the instant ends with nothing else changed (a lockstep ring), its
 // completion is posted then, in the order the general path would post it.
@@ -80,6 +84,14 @@ class Network : public Transport {
   /// How many flow rates those recomputations evaluated in all (a measure of their cost:
   /// flows that share nothing with a change are not re-evaluated).
   std::uint64_t flow_rate_evaluations() const { return flow_rate_evaluations_; }
+  /// How many recomputations rated the flows near the change alone (local_rating.cpp).
+  std::uint64_t local_ratings() const { return local_ratings_; }
+
+  /// The least number of active flows at which a change is first rated locally; 0 rates
+  /// every shared change so (the tests compare both ways).
+  static constexpr std::size_t kLocalRatingMinFlows = 256;
+  std::size_t local_rating_min_flows() const { return local_rating_min_flows_; }
+  void set_local_rating_min_flows(std::size_t flows) { local_rating_min_flows_ = flows; }
 
  private:
   using FlowId = std::uint32_t;
@@ -163,6 +175,34 @@ class Network : public Transport {
   /// done) otherwise.
   bool rate_unshared_flows();
   void rate_shared_flows();
+  /// Adds flow `id` to problem_, its resources at `problem_index` (a resource's index in
+  /// the problem, by resource). A cap at or above the least capacity on the flow's route
+  /// never binds (the flow's rate is at most that capacity's share), so it is left out.
+  void add_to_problem(FlowId id, const std::vector<std::uint32_t>& problem_index);
+  /// Rates the flows near the changed resources with the others held, if max-min fairness
+  /// holds for all then; false (nothing changed) if it gave up (local_rating.cpp).
+  bool rate_locally();
+  /// Adds flow `id` to the local set, once.
+  void add_local_flow(FlowId id);
+  /// A flow's rate: its candidate rate if the local set was rated with it, else its own.
+  BandwidthBps candidate_rate(FlowId id) const;
+  /// One round: the local set's rates, the others held, into component_rates_; false if a
+  /// resource had no capacity left for them (its flows joined the set instead).
+  bool solve_local_flows();
+  enum class LocalCheck { kFair, kGrew, kGaveUp };
+  /// Tests fairness on every flow sharing a resource with the local set; the flows that
+  /// fail join it (kGrew). Each flow tested takes one of `work_left` (none left: kGaveUp).
+  LocalCheck check_local_rates(std::size_t& work_left);
+  /// Whether flow `id` at `rate` has a bottleneck at the candidate rates: its cap, or a full
+  /// resource on its route where no flow runs faster.
+  bool has_bottleneck(FlowId id, BandwidthBps rate, std::uint32_t mark);
+  /// Whether a resource is full and its fastest flow's rate, at the candidate rates; kept
+  /// for the resources carrying `mark`.
+  struct ResourceLoad {
+    bool full = false;
+    BandwidthBps fastest_Bps = 0;
+  };
+  const ResourceLoad& load_of(std::uint32_t resource, std::uint32_t mark);
   /// A resource's capacity with the flows on it now: a half-duplex link carrying flows both
   /// ways has its both-ways efficiency of its bandwidth (LinkParams).
   BandwidthBps capacity_now(std::uint32_t resource) const;
@@ -210,6 +250,8 @@ class Network : public Transport {
   std::size_t active_flows_ = 0;
   std::uint64_t recomputations_ = 0;
   std::uint64_t flow_rate_evaluations_ = 0;
+  std::uint64_t local_ratings_ = 0;
+  std::size_t local_rating_min_flows_ = kLocalRatingMinFlows;
   FlowObserver flow_observer_;
   std::vector<TimePs> flow_start_ps_;  // per flow id, with an observer only
   FlowStart flow_start_{*this};
@@ -231,6 +273,13 @@ class Network : public Transport {
   std::vector<std::uint32_t> local_route_;
   MaxMinProblem problem_;
   MaxMinSolver solver_;
+  // rate_locally()'s set: its flows in order, each flow's place in it (kNotLocal outside),
+  // and the problem index of each resource on their routes (kNotLocal outside).
+  static constexpr std::uint32_t kNotLocal = UINT32_MAX;
+  std::vector<FlowId> local_flows_;
+  std::vector<std::uint32_t> local_place_;
+  std::vector<std::uint32_t> local_resource_;
+  std::vector<ResourceLoad> load_;  // load_of's, per resource
 };
 
 }  // namespace commsim
