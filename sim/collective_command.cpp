@@ -166,9 +166,13 @@ std::vector<std::string> point_row(const CollectivePoint& point, CollectiveKind 
 }
 
 // --verbose: the closed form with the values substituted, and the library's terms.
-std::string point_details(const CollectivePoint& point, CollectiveKind kind, const CollectiveStudyOptions& o) {
+std::string point_details(const CollectivePoint& point, CollectiveKind kind, std::size_t p,
+                          const CollectiveStudyOptions& o) {
   std::string text = "# model at " + std::to_string(point.size) + " B" +
                      (point.chunks > 1 ? ", " + std::to_string(point.chunks) + " chunks" : std::string()) + ":\n";
+  if (library_discards(kind, point.size, p, o.library)) {
+    return text + "# no elements: library " + o.library.name + " discards the call, which takes no time\n";
+  }
   if (point.protocol) {
     const double factor = o.library.bandwidth_factor(kind);
     text += "# library " + o.library.name + ", " + std::string(protocol_name(*point.protocol)) +
@@ -197,7 +201,7 @@ void print_block(std::ostream& out, const CollectiveBlock& block, CollectiveKind
   std::string details;
   for (const CollectivePoint& point : block.points) {
     table.add_row(point_row(point, kind, p, !block.algorithm));
-    if (verbose) details += point_details(point, kind, o);
+    if (verbose) details += point_details(point, kind, p, o);
   }
   table.print(out);
   out << details;

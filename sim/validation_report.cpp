@@ -50,6 +50,10 @@ void print_validation_table(std::ostream& out, const ValidationResult& result) {
                    fixed(m.out_of_place.busbw_GBps * ratio, 2)});
   }
   table.print(out);
+  if (result.discarded_rows > 0) {
+    out << "# " << result.discarded_rows
+        << " rows of no elements left out: the library discards such a call, and nccl-tests times its own loop\n";
+  }
   if (const std::string by_operation = operation_summary(result); !by_operation.empty()) {
     out << "# |error| median / p90 by operation: " << by_operation << "\n";
   }

@@ -43,6 +43,8 @@ done
 
 # 4 of the 8 GPUs of a node of the same cluster: the node preset scales to the log's ranks.
 run h100-node-4gpu --measurements tests/data/nccl-tests-h100-node-4gpu.log --topology-file $H100
+# 4 H100s of another node, one thread driving all 4 (-g 4), 8 B to 8 GiB (tests/data).
+run h100-node-4gpu-g4 --measurements tests/data/nccl-tests-h100-node-4gpu-g4.log --topology-file $H100
 # Another cluster, 16 H100 nodes x 8 GPUs, AllReduce from 8 B to 4 KiB (tests/data): latency alone.
 run h100-16node-small --measurements tests/data/nccl-tests-h100-16node-small-allreduce.csv --topology-file $CLUSTER
 

@@ -84,6 +84,11 @@ ValidationResult validate_measurements(const Topology& topology, const std::vect
   std::vector<std::pair<MeasuredOperation, std::vector<double>>> by_operation;
   for (const Measurement& row : rows) {
     check_fits(topology, row);
+    if (!row.operation.is_p2p() &&
+        library_discards(*row.operation.collective, row.size_bytes, topology.npu_count(), options.library)) {
+      ++result.discarded_rows;
+      continue;
+    }
     Prediction p;
     try {
       p = row.operation.is_p2p() ? predict_p2p(topology, row, options)

@@ -119,14 +119,30 @@ Bytes nccl_loop_chunk_bytes(Protocol protocol) {
 // A Tree AllReduce's share of the link (above).
 constexpr double kTreeShare = 0.92;
 
-// A thread driving G GPUs (nccl-tests -g G, LibraryProfile::thread_launch): nccl-tests
-// issue 123 measures a DGX A100 at one channel (NCCL_MAX_NCHANNELS=1), 2.1 us + 3.95 us per
-// GPU; stas00/ml-engineering's all_reduce_perf -g 8 on an A100 node (the validation table)
-// grows by 2.50 us per channel NCCL runs the call on (nccl_call_channels: 1, 2, 4, 8, 16, 24
-// channels from 32 KiB to 1 MiB: 43.8, 46.8, 51.8, 61.4, 80.4, 101.9 us, a line within
-// 1.1 us, flat at 101.4-101.9 us to 4 MiB on all 24), 0.31 us per channel of each of the 8
-// GPUs. So per GPU 3.95 - 0.31 = 3.64 us beside its channels.
-constexpr ThreadLaunch kNcclThreadLaunch{2'100'000, 3'640'000, 310'000};  // ps
+// A thread driving G GPUs (nccl-tests -g G, LibraryProfile::thread_launch) issues a call at
+// most every a + G x (b + c x C) on C channels:
+//   a = 2.1 us: nccl-tests issue 123's DGX A100 at one channel (NCCL_MAX_NCHANNELS=1), -g 2
+//       to 8, a line of 2.1 us + 3.95 us per GPU;
+//   b + c = 5.26 us per GPU at one channel, as two later runs give alike: stas00/ml-engineering's
+//       all_reduce_perf -g 8 on an A100 node (the validation table: 43.83 us at 32 KiB, one
+//       channel, 2.1 + 8 x 5.22) and waynehacking8/nccl-collectives-bench's -g 4 on 4 H100s
+//       with NCCL 2.29.2 (tests/data: 23.3 us from 8 B to 4 KiB, 2.1 + 4 x 5.30); the mean;
+//   c, per channel of each GPU, by architecture (kThreadLaunchPerChannel*): the A100 table
+//       grows by 2.50 us per channel NCCL runs the call on (nccl_call_channels: 1, 2, 4, 8,
+//       16, 24 channels from 32 KiB to 1 MiB: 43.8, 46.8, 51.8, 61.4, 80.4, 101.9 us, a line
+//       within 1.1 us, flat at 101.4-101.9 us to 4 MiB on all 24): 0.31 us per channel of each
+//       of its 8 GPUs; the H100 run grows by 4.6 us from 1 channel to 24 (27.88 us at 512
+//       KiB) over 4 GPUs: 0.05 us, at most (part of it is the data's own time). Whether the
+//       GPU or the NCCL release makes the difference is not known; Volta takes Ampere's,
+//       Blackwell Hopper's.
+constexpr TimePs kThreadLaunchPerCall = 2'100'000;           // ps
+constexpr TimePs kThreadLaunchPerGpuOneChannel = 5'260'000;  // ps
+constexpr TimePs kThreadLaunchPerChannelAmpere = 310'000;    // ps
+constexpr TimePs kThreadLaunchPerChannelHopper = 50'000;     // ps
+
+ThreadLaunch nccl_thread_launch(TimePs per_channel_ps) {
+  return {kThreadLaunchPerCall, kThreadLaunchPerGpuOneChannel - per_channel_ps, per_channel_ps};
+}
 
 // What differs by architecture, one row each; "nccl" is Hopper's, the default node's GPU.
 struct NcclArchitecture {
@@ -136,16 +152,19 @@ struct NcclArchitecture {
   std::optional<P2pChannels> p2p;          // none: no measured channel rate
   std::uint32_t collective_channels;       // on an 8-GPU NVSwitch node; 0: not known
   std::uint32_t nvls_channels;             // one node; 0: no NVLS
+  TimePs thread_launch_per_channel_ps;     // c above
 };
 
 const std::vector<NcclArchitecture>& nccl_architectures() {
   const double inf = std::numeric_limits<double>::infinity();
   const Bytes mib16 = Bytes{16} << 20, kib16 = Bytes{16} << 10, kib64 = Bytes{64} << 10;
   static const std::vector<NcclArchitecture> table{
-      {"nccl", 141e9, 0.85, P2pChannels{1, 32, mib16, 4, {20e9, inf, 6.225e9}, kib16, 32, kib64}, 24, 16},
-      {"nccl-volta", 39e9, std::nullopt, std::nullopt, 0, 0},
-      {"nccl-ampere", 87.7e9, std::nullopt, P2pChannels{1, 16, mib16, 2, {12.2e9, inf, inf}, kib16, 32, kib64}, 24, 0},
-      {"nccl-blackwell", 2 * 141e9, 0.74, std::nullopt, 32, 24},
+      {"nccl", 141e9, 0.85, P2pChannels{1, 32, mib16, 4, {20e9, inf, 6.225e9}, kib16, 32, kib64}, 24, 16,
+       kThreadLaunchPerChannelHopper},
+      {"nccl-volta", 39e9, std::nullopt, std::nullopt, 0, 0, kThreadLaunchPerChannelAmpere},
+      {"nccl-ampere", 87.7e9, std::nullopt, P2pChannels{1, 16, mib16, 2, {12.2e9, inf, inf}, kib16, 32, kib64}, 24, 0,
+       kThreadLaunchPerChannelAmpere},
+      {"nccl-blackwell", 2 * 141e9, 0.74, std::nullopt, 32, 24, kThreadLaunchPerChannelHopper},
   };
   return table;
 }
@@ -168,7 +187,7 @@ const std::vector<SizeRatio>& simai_one_node_ramp() {
 LibraryProfile nccl_library(const NcclArchitecture& arch) {
   LibraryProfile p;
   p.one_node_ramp = simai_one_node_ramp();
-  p.thread_launch = kNcclThreadLaunch;
+  p.thread_launch = nccl_thread_launch(arch.thread_launch_per_channel_ps);
   p.collective_channels = arch.collective_channels;
   p.nvls_channels = arch.nvls_channels;
   if (arch.nvls_efficiency) p.in_switch = ProtocolCosts{0, {us(25.0), 0, us(14.0)}, *arch.nvls_efficiency};

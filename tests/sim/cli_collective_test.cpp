@@ -119,9 +119,9 @@ TEST(CliCollective, NpusOfAOneNodeSpecAreItsGpus) {
 }
 
 TEST(CliCollective, AThreadDrivingEightGpusIssuesACallPerChannelItRunsOn) {
-  // nccl-tests -g 8 on the A100 node: one thread launches 8 kernels a call, 2.1 + 8 x (3.64 +
-  // 0.31 a channel) us: 33.7 us on the one channel NCCL runs a 32 KiB ring LL AllReduce on,
-  // above the call's own 22.96 us; 51.06 us on 8 channels at 256 KiB; 90.74 us on all 24 at
+  // nccl-tests -g 8 on the A100 node: one thread launches 8 kernels a call, 2.1 + 8 x (4.95 +
+  // 0.31 a channel) us: 44.18 us on the one channel NCCL runs a 32 KiB ring LL AllReduce on,
+  // above the call's own 22.96 us; 61.54 us on 8 channels at 256 KiB; 101.22 us on all 24 at
   // 1 MiB, where NCCL's estimate turns to its tree (a chain through the 8 GPUs and back) under
   // LL128: 14 + 14 x 1.25 us + 2 n / (240 GB/s x 0.92 x 7/9) = 43.7 us against ring LL's
   // 15 + 1.75 n / 60 GB/s = 45.6 us. The closed form alike.
@@ -129,14 +129,14 @@ TEST(CliCollective, AThreadDrivingEightGpusIssuesACallPerChannelItRunsOn) {
                                    "--sizes", "32K:1M", "--gpus-per-thread", "8"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_CONTAINS(r.out,
-                  "# one thread drives 8 GPUs (nccl-tests -g 8): a call takes at least 31.22 us + 2.48 us per "
+                  "# one thread drives 8 GPUs (nccl-tests -g 8): a call takes at least 41.7 us + 2.48 us per "
                   "channel it runs on\n");
   EXPECT_CONTAINS(
       r.out,
-      "       32768         8192  float       ring      ll    1       33.70     0.97     1.70       33.70     "
+      "       32768         8192  float       ring      ll    1       44.18     0.74     1.30       44.18     "
       "1.0000");
-  EXPECT_CONTAINS(r.out, "      262144        65536  float       ring      ll    8       51.06");
-  EXPECT_CONTAINS(r.out, "     1048576       262144  float       tree   ll128   24       90.74");
+  EXPECT_CONTAINS(r.out, "      262144        65536  float       ring      ll    8       61.54");
+  EXPECT_CONTAINS(r.out, "     1048576       262144  float       tree   ll128   24      101.22");
   // A library file with more channels than NCCL has: commsim: error, exit 2, before any work.
   const std::string too_many = tmp_path("too-many-channels.textproto");
   write_file(too_many, "name: \"nccl\"\ncollective_channels: 65\n");
@@ -153,6 +153,25 @@ TEST(CliCollective, AThreadDrivingEightGpusIssuesACallPerChannelItRunsOn) {
                                      "--pattern", "shift:1", "--size", "8", "--gpus-per-thread", "2"});
   ASSERT_EQ(p2p.status, 0) << p2p.err;
   EXPECT_CONTAINS(p2p.out, "           8      ll    1        10.00");
+}
+
+TEST(CliCollective, ALibraryDiscardsACollectiveOfNoElements) {
+  // AllGather of 16 B on 8 ranks is 0 floats a rank: NCCL returns before it launches anything
+  // (src/enqueue.cc), so under the node's library the call takes no time, even with one thread
+  // driving the 8 GPUs; 32 B (a float a rank) runs ring LL: 6.6 + 7 x (0.6 + 0.5) = 14.3 us.
+  // Under ideal the zero-byte ring still takes its 7 steps' wire latency, 7 x 0.5 us.
+  const CliResult r = run_commsim(
+      {"collective", "--collective", "allgather", "--sizes", "16:32", "--verbose", "--gpus-per-thread", "8"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_CONTAINS(r.out,
+                  "           0            0  float       ring      ll    1        0.00     0.00     0.00        0.00");
+  EXPECT_CONTAINS(r.out, "# model at 0 B:\n# no elements: library nccl discards the call, which takes no time\n");
+  EXPECT_CONTAINS(
+      r.out, "          32            1  float       ring      ll    1       44.18");  // the thread's 2.1 + 8 x 5.26
+  const CliResult ideal = run_commsim(
+      {"collective", "--collective", "allgather", "--size", "16", "--library", "ideal", "--algorithm", "ring"});
+  ASSERT_EQ(ideal.status, 0) << ideal.err;
+  EXPECT_CONTAINS(ideal.out, "           0            0  float        3.50");
 }
 
 TEST(CliCollective, NcclLibraryShowsTheProtocolOfEachSize) {
@@ -334,8 +353,8 @@ TEST(CliCollective, EachRowSaysTheChannelsItRunsOn) {
   EXPECT_CONTAINS(r.out, "     1048576       262144  float       nvls  simple   16 ");
   EXPECT_CONTAINS(r.out, "    67108864     16777216  float       nvls  simple   16 ");
   // --channels 4 caps the communicator (NCCL_MAX_CTAS=4), NVLS's too; and a thread driving
-  // 8 A100s launches 4 channels a GPU at 256 KiB, not 8: 2.1 + 8 x (3.64 + 4 x 0.31) =
-  // 41.14 us, not 51.06.
+  // 8 A100s launches 4 channels a GPU at 256 KiB, not 8: 2.1 + 8 x (4.95 + 4 x 0.31) =
+  // 51.62 us, not 61.54.
   const CliResult capped = run_commsim({"collective", "--sizes", "64K:64M", "--channels", "4"});
   ASSERT_EQ(capped.status, 0) << capped.err;
   EXPECT_CONTAINS(capped.out, "       65536        16384  float       ring      ll    2 ");
@@ -343,7 +362,7 @@ TEST(CliCollective, EachRowSaysTheChannelsItRunsOn) {
   const CliResult thread = run_commsim({"collective", "--topology-file", source_path("topologies/a100-nvswitch-node.textproto"),
                                         "--size", "256K", "--gpus-per-thread", "8", "--channels", "4"});
   ASSERT_EQ(thread.status, 0) << thread.err;
-  EXPECT_CONTAINS(thread.out, "      262144        65536  float       ring      ll    4       41.14");
+  EXPECT_CONTAINS(thread.out, "      262144        65536  float       ring      ll    4       51.62");
 }
 
 TEST(CliP2p, NcclLibraryIsOneCallPerSendRecv) {

@@ -197,19 +197,28 @@ TEST(Library, NcclGivesANetworkPeerFewerChannelsInALargeCommunicator) {
 }
 
 TEST(Library, AThreadDrivingGpusIssuesCallsNoFasterThanItLaunchesTheirKernels) {
-  // nccl-tests issue 123 (DGX A100, -g 2..8, one channel): 2.1 us + 3.95 us per GPU a thread
-  // drives, so 10.0 us for 2 GPUs and 33.7 us for 8 (measured 10.0 and 33.7); each further
-  // channel of the call 0.31 us more per GPU: 33.7 + 8 x 23 x 0.31 = 90.74 us for 8 GPUs on
-  // all 24 channels. None without a thread.
-  const LibraryProfile nccl = library_by_name("nccl-ampere", "--library");
-  EXPECT_EQ(nccl.thread_issue_ps(2, 1), ps_from_ns(10000));
-  EXPECT_EQ(nccl.thread_issue_ps(8, 1), ps_from_ns(33700));
-  EXPECT_EQ(nccl.thread_issue_ps(8, 24), ps_from_ns(90740));
-  EXPECT_EQ(nccl.thread_issue_ps(0, 24), 0);
+  // 2.1 us a call (nccl-tests issue 123) + 5.26 us per GPU a thread drives at one channel
+  // (an A100 node's -g 8: 43.83 us; an H100 node's -g 4: 23.3 us), of which each channel of
+  // the call takes 0.31 us on Ampere (the A100 table's 2.50 us a channel over 8 GPUs) and
+  // 0.05 on Hopper (the H100's 4.6 us from 1 to 24 channels over 4). Ampere: 2.1 + 2 x 5.26
+  // = 12.62 us for 2 GPUs, 2.1 + 8 x 5.26 = 44.18 for 8, 2.1 + 8 x (4.95 + 24 x 0.31) =
+  // 101.22 on all 24 channels; Hopper, 4 GPUs: 23.14 us on one channel, 2.1 + 4 x (5.21 + 24
+  // x 0.05) = 27.74 on 24. None without a thread.
+  const LibraryProfile ampere = library_by_name("nccl-ampere", "--library");
+  EXPECT_EQ(ampere.thread_issue_ps(2, 1), ps_from_ns(12620));
+  EXPECT_EQ(ampere.thread_issue_ps(8, 1), ps_from_ns(44180));
+  EXPECT_EQ(ampere.thread_issue_ps(8, 24), ps_from_ns(101220));
+  EXPECT_EQ(ampere.thread_issue_ps(0, 24), 0);
+  const LibraryProfile hopper = library_by_name("nccl", "--library");
+  EXPECT_EQ(hopper.thread_issue_ps(4, 1), ps_from_ns(23140));
+  EXPECT_EQ(hopper.thread_issue_ps(4, 24), ps_from_ns(27740));
   EXPECT_EQ(LibraryProfile{}.thread_issue_ps(8, 24), 0);
-  EXPECT_EQ(library_by_name("nccl-hopper-multinode", "--library").thread_issue_ps(1, 1), ps_from_ns(6050));
-  EXPECT_EQ(nccl.collective_channels, 24u);  // HGX A100, NCCL_DEBUG=INFO "Channel 23/24"
-  EXPECT_EQ(describe_thread_launch(nccl.thread_launch), "2.1 us + G x (3.64 us + 310 ns per channel)");
+  EXPECT_EQ(library_by_name("nccl-hopper-multinode", "--library").thread_issue_ps(1, 1), ps_from_ns(7360));
+  EXPECT_EQ(library_by_name("nccl-volta", "--library").thread_launch, ampere.thread_launch);
+  EXPECT_EQ(library_by_name("nccl-blackwell", "--library").thread_launch, hopper.thread_launch);
+  EXPECT_EQ(ampere.collective_channels, 24u);  // HGX A100, NCCL_DEBUG=INFO "Channel 23/24"
+  EXPECT_EQ(describe_thread_launch(ampere.thread_launch), "2.1 us + G x (4.95 us + 310 ns per channel)");
+  EXPECT_EQ(describe_thread_launch(hopper.thread_launch), "2.1 us + G x (5.21 us + 50 ns per channel)");
 }
 
 TEST(Library, NcclRunsSmallCollectivesOnFewerChannels) {
