@@ -225,7 +225,8 @@ LibraryProfile nccl_library(const NcclArchitecture& arch) {
 // channels follow the NICs NCCL's search finds rings through, not the node's NVLink count:
 // not known, so a row shows the rings the simulator runs; NVLS keeps its own. Not modelled:
 // NCCL's x1.4 latency of multi-node Ring/Simple AllReduce at large sizes, and the Tree
-// network latencies it charges with one GPU per node.
+// network latencies release 2.26 charges a ring of one GPU per node (NCCL's later
+// per-algorithm cost model charges each algorithm its own network latency, as here).
 struct NcclHost {
   double net_overhead_us;  // getNetOverhead
   BandwidthBps ll_max_Bps;  // llMaxBws of 3 or more nodes
