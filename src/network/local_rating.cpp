@@ -40,11 +40,14 @@ bool Network::rate_locally() {
   if (local_place_.size() < flows_.made()) local_place_.resize(flows_.made(), kNotLocal);
   if (local_resource_.size() < resources_.size()) local_resource_.resize(resources_.size(), kNotLocal);
   local_flows_.clear();
+  // A round rates S and tests at least S's flows: it needs twice S's size of work.
+  const auto room_for_a_round = [&] { return 2 * local_flows_.size() <= work_left; };
   for (const std::uint32_t r : dirty_resources_) {
     for (const FlowId f : resources_[r].flows) add_local_flow(f);
+    if (!room_for_a_round()) break;  // a change that reaches most flows: rated whole
   }
   LocalCheck check = LocalCheck::kGrew;
-  while (check == LocalCheck::kGrew && local_flows_.size() < work_left) {
+  while (check == LocalCheck::kGrew && room_for_a_round()) {
     work_left -= local_flows_.size();
     check = solve_local_flows() ? check_local_rates(work_left) : LocalCheck::kGrew;
   }
