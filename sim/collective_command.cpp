@@ -170,7 +170,7 @@ std::string point_details(const CollectivePoint& point, CollectiveKind kind, std
                           const CollectiveStudyOptions& o) {
   std::string text = "# model at " + std::to_string(point.size) + " B" +
                      (point.chunks > 1 ? ", " + std::to_string(point.chunks) + " chunks" : std::string()) + ":\n";
-  if (library_discards(kind, point.size, p, o.library)) {
+  if (o.library.discards(kind, point.size, p)) {
     return text + "# no elements: library " + o.library.name + " discards the call, which takes no time\n";
   }
   if (point.protocol) {

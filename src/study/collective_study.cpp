@@ -151,10 +151,6 @@ TimePs one_node_ramp_floor_ps(const Topology& topology, CollectiveKind kind, con
   return ps_from_seconds(top_s * *scale);
 }
 
-bool library_discards(CollectiveKind kind, Bytes size, std::size_t ranks, const LibraryProfile& library) {
-  return !library.ideal() && kind != CollectiveKind::kBarrier && nccl_count(kind, size, ranks) == 0;
-}
-
 CollectivePoint run_collective_point(const Topology& topology, CollectiveKind kind, AlgorithmChoice algorithm,
                                      Bytes size, const CollectiveStudyOptions& options) {
   const PlannedPoint planned = plan_collective_point(topology, kind, algorithm, size, options);
@@ -166,7 +162,7 @@ CollectivePoint run_collective_point(const Topology& topology, CollectiveKind ki
   point.costs = run.library;
   point.size = size;
   point.chunks = run.chunks;
-  if (library_discards(kind, size, topology.npu_count(), options.library)) return point;  // no time, no cost
+  if (options.library.discards(kind, size, topology.npu_count())) return point;  // no time, no cost
   const CollectiveResult result = simulate_collective(topology, kind, choice.algorithm, size, run);
   point.channels =
       collective_call_channels(topology, kind, choice.algorithm, size, choice.protocol, options.library, run.channels);

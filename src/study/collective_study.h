@@ -81,13 +81,6 @@ struct CollectivePoint {
   std::optional<LinkStats> link_stats;             // with run.record_link_stats, T = sim_ps
 };
 
-/// Whether a library discards the call: a collective of no elements (nccl_count 0; not a
-/// Barrier) under any profile but `ideal`. NCCL returns before it launches anything
-/// (src/enqueue.cc, taskAppend: "Empty collectives can be discarded"), so the call takes no
-/// time, and nccl-tests' 0-byte rows time its own loop (~0.5 us); `ideal` keeps a zero-byte
-/// run's latency terms.
-bool library_discards(CollectiveKind kind, Bytes size, std::size_t ranks, const LibraryProfile& library);
-
 /// The chunks a library pipelines `algorithm` with at `size` (least_time_chunks in
 /// model/collective_model.h) within the footprint limits (collective/footprint.h).
 std::size_t library_chunks(const Topology& topology, CollectiveKind kind, AlgorithmKind algorithm, Bytes size,

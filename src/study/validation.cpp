@@ -85,7 +85,7 @@ ValidationResult validate_measurements(const Topology& topology, const std::vect
   for (const Measurement& row : rows) {
     check_fits(topology, row);
     if (!row.operation.is_p2p() &&
-        library_discards(*row.operation.collective, row.size_bytes, topology.npu_count(), options.library)) {
+        options.library.discards(*row.operation.collective, row.size_bytes, topology.npu_count())) {
       ++result.discarded_rows;
       continue;
     }

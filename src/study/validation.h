@@ -47,8 +47,8 @@ struct OperationErrors {
 
 struct ValidationResult {
   std::vector<ValidationRow> rows;  // in the order of the measurements
-  /// Rows left out: collectives of no elements, which the library discards (library_discards
-  /// in study/collective_study.h), so that nccl-tests times its own loop on them.
+  /// Rows left out: collectives of no elements, which the library discards
+  /// (LibraryProfile::discards), so that nccl-tests times its own loop on them.
   std::size_t discarded_rows = 0;
   ErrorSummary all, small, mid, large;
   std::vector<OperationErrors> by_operation;  // in the order of each operation's first row

@@ -498,6 +498,10 @@ void LibraryProfile::estimate_as(const LibraryProfile& start) {
   estimate = start.estimate ? start.estimate : std::make_shared<const LibraryProfile>(start);
 }
 
+bool LibraryProfile::discards(CollectiveKind kind, Bytes size, std::size_t ranks) const {
+  return !ideal() && kind != CollectiveKind::kBarrier && nccl_count(kind, size, ranks) == 0;
+}
+
 BandwidthBps LibraryProfile::p2p_rate_cap(Bytes bytes, LinkClass route, std::size_t ranks) const {
   return p2p ? p2p->rate_cap(bytes, route, ranks) : std::numeric_limits<double>::infinity();
 }

@@ -304,6 +304,12 @@ struct LibraryProfile {
   RateCapsByClass p2p_rate_caps(Bytes bytes, std::size_t ranks) const;
 
   bool ideal() const { return protocols.empty(); }
+  /// Whether the library discards a call: a collective of no elements (nccl_count 0 on
+  /// `ranks`; not a Barrier) under any profile but `ideal`. NCCL returns before it launches
+  /// anything (src/enqueue.cc, taskAppend: "Empty collectives can be discarded"), so the call
+  /// takes no time, and nccl-tests' 0-byte rows time its own loop (~0.5 us); `ideal` keeps a
+  /// zero-byte run's latency terms.
+  bool discards(CollectiveKind kind, Bytes size, std::size_t ranks) const;
   /// How NCCL's P2P picks the protocol of a group of sends in a communicator of `ranks`, by
   /// its LL threshold (addP2pToPlan): LL if every send (its bytes and its route's class) runs
   /// LL (P2pChannels::runs_ll) and the profile has LL, else its bulk protocol. None without
