@@ -129,6 +129,10 @@ void CollectiveMeetings::start(Meeting& m, NodeRef last) {
   const std::optional<Protocol> protocol = chosen->second.protocol;
   record_start(m, s, chosen->second);
   m.release_ps = engine_.now() + chosen->second.ramp_floor_ps;
+  if (options_.library.discards(s.collective, s.bytes, m.members.size())) {  // no elements: no time
+    for (std::size_t member = 0; member < m.members.size(); ++member) member_done(m, member);
+    return;
+  }
   const ProtocolCosts costs = options_.library.costs(s.collective, algorithm, protocol, s.bytes, spanned.npu_count());
   if (reduces_in_switch(algorithm)) {
     make_in_switch_run(m, group, algorithm, s.bytes, costs);

@@ -180,6 +180,25 @@ Workload two_ranks(std::vector<WorkloadNode> rank0, std::vector<WorkloadNode> ra
   return w;
 }
 
+TEST(Replay, ALibraryDiscardsACollectiveOfNoElementsAsCommsimCollectiveDoes) {
+  // An AllGather of 0 B between two ranks of the H100 node (a trace may hold one; nccl-tests
+  // prints sizes below a float a rank so): under NCCL's profile the call takes no time, in a
+  // replay as in `commsim collective`; under ideal the ring's one step of two 250 ns hops.
+  const Topology node = build_topology(default_topology_config());
+  const Workload w =
+      two_ranks({collective(1, CollectiveKind::kAllGather, 0)}, {collective(1, CollectiveKind::kAllGather, 0)});
+  ReplayOptions options;
+  options.library = node.library();
+  const ReplayResult r = replay_workload(w, node, options);
+  EXPECT_EQ(r.total_ps, 0);
+  ASSERT_EQ(r.collectives.size(), 1u);
+  EXPECT_EQ(r.ranks[1].finish_ps, 0);
+  CollectiveStudyOptions study;
+  study.library = node.library();
+  EXPECT_EQ(run_collective_point(node, CollectiveKind::kAllGather, AlgorithmKind::kRing, 0, study).sim_ps, 0);
+  EXPECT_EQ(replay_workload(w, node, {}).total_ps, ps_from_ns(500));
+}
+
 TEST(Replay, ANodesWorkIsItsGroupsSizeForACollectiveAndOneElse) {
   Workload w;
   w.ranks.resize(6);
