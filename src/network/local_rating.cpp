@@ -35,10 +35,10 @@ constexpr std::size_t kMinLocalWork = 256;
 }  // namespace
 
 bool Network::rate_locally() {
-  if (active_flows_ < local_rating_min_flows_ || active_flows_ == 0) return false;
+  if (active_flows_ < local_rating_min_flows_) return false;
   std::size_t work_left = std::max(kMinLocalWork, active_flows_);
   if (local_place_.size() < flows_.made()) local_place_.resize(flows_.made(), kNotLocal);
-  if (local_resource_.size() < resources_.size()) local_resource_.resize(resources_.size(), kNotLocal);
+  if (local_problem_index_.size() < resources_.size()) local_problem_index_.resize(resources_.size(), kNotLocal);
   local_flows_.clear();
   // A round rates S and tests at least S's flows: it needs twice S's size of work.
   const auto room_for_a_round = [&] { return 2 * local_flows_.size() <= work_left; };
@@ -79,8 +79,8 @@ bool Network::solve_local_flows() {
   for (const FlowId f : local_flows_) {
     for (const ChannelId c : route_of(f)) {
       const std::uint32_t r = resource_of(c);
-      if (local_resource_[r] != kNotLocal) continue;
-      local_resource_[r] = static_cast<std::uint32_t>(component_resources_.size());
+      if (local_problem_index_[r] != kNotLocal) continue;
+      local_problem_index_[r] = static_cast<std::uint32_t>(component_resources_.size());
       component_resources_.push_back(r);
     }
   }
@@ -102,11 +102,11 @@ bool Network::solve_local_flows() {
     }
   }
   if (room) {
-    for (const FlowId f : local_flows_) add_to_problem(f, local_resource_);
+    for (const FlowId f : local_flows_) add_to_problem(f, local_problem_index_);
     const std::vector<double>& rates = solver_.solve(problem_);
     component_rates_.assign(rates.begin(), rates.end());
   }
-  for (const std::uint32_t r : component_resources_) local_resource_[r] = kNotLocal;
+  for (const std::uint32_t r : component_resources_) local_problem_index_[r] = kNotLocal;
   return room;
 }
 

@@ -266,7 +266,7 @@ class Network : public Transport {
   // of more than this many flows (an all-to-all's million: 50 bytes a flow), whose solve
   // costs far more than allocating again.
   static constexpr std::size_t kLargeComponentFlows = std::size_t{1} << 16;
-  std::vector<std::uint32_t> resource_local_;
+  std::vector<std::uint32_t> resource_local_;  // per resource: its index in problem_ (whole component)
   std::vector<std::uint32_t> component_resources_;
   std::vector<FlowId> component_flows_;
   std::vector<BandwidthBps> component_rates_;
@@ -278,7 +278,7 @@ class Network : public Transport {
   static constexpr std::uint32_t kNotLocal = UINT32_MAX;
   std::vector<FlowId> local_flows_;
   std::vector<std::uint32_t> local_place_;
-  std::vector<std::uint32_t> local_resource_;
+  std::vector<std::uint32_t> local_problem_index_;
   std::vector<ResourceLoad> load_;  // load_of's, per resource
 };
 
