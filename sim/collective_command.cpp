@@ -260,7 +260,7 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
   CollectiveStudyOptions study_options{run_option(vm, kind, p, library.channels), library.profile, library.protocol,
                                        [&] { progress.advance(); }, timeline.has_value()};
   study_options.pipeline_as_library = !library.profile.ideal() && !vm.count("chunks");
-  study_options.gpus_per_thread = gpus_per_thread_option(vm);
+  study_options.gpus_per_thread = gpus_per_thread_option(vm, library.profile);
   const CollectiveStudy study = study_collective(topology, kind, algorithms, sizes, study_options);
   progress.finish();
   const std::string rank_order = option_text(vm, "rank-order").value_or("linear");

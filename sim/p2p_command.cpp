@@ -210,7 +210,7 @@ int run_p2p(const std::vector<std::string>& args, std::ostream& out) {
   Progress progress = run_progress(vm, sizes.size(), "sizes");
   // Link statistics of the largest size, for the hottest links of every report.
   P2pStudyOptions study_options{overhead, library.profile, library.protocol, [&] { progress.advance(); }, true};
-  study_options.gpus_per_thread = gpus_per_thread_option(vm);
+  study_options.gpus_per_thread = gpus_per_thread_option(vm, library.profile);
   const P2pStudy study = study_p2p(topology, pattern, sizes, study_options);
   progress.finish();
   print_header(out, topology, pattern, study, library, overhead, study_options.gpus_per_thread);

@@ -205,12 +205,14 @@ po::options_description library_options(bool with_channels) {
 void add_gpus_per_thread_option(po::options_description& o) {
   add_option(o, "gpus-per-thread", "G",
              "one host thread drives G GPUs, as nccl-tests -g G: a call takes at least the library's time for the "
-             "thread to launch their kernels (topo shows it; default: none)");
+             "thread to launch their kernels (topo shows it; 1: a process a GPU; default: the library block's "
+             "gpus_per_thread, else none)");
 }
 
-std::size_t gpus_per_thread_option(const po::variables_map& vm) {
+std::size_t gpus_per_thread_option(const po::variables_map& vm, const LibraryProfile& library) {
   const auto text = option_text(vm, "gpus-per-thread");
-  return text ? parse_count(*text, "--gpus-per-thread", 1, 1 << 20) : 0;
+  return library.gpus_per_thread_or(text ? parse_count(*text, "--gpus-per-thread", 1, LibraryProfile::kMaxGpusPerThread)
+                                         : 0);
 }
 
 std::string gpus_per_thread_line(const LibraryProfile& profile, std::size_t gpus) {

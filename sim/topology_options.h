@@ -52,8 +52,9 @@ LibraryChoice library_from_options(const po::variables_map& vm, const Topology& 
 /// host thread drives G GPUs (nccl-tests -g G), so a call takes at least the library's
 /// thread issue time (LibraryProfile::thread_issue_ps).
 void add_gpus_per_thread_option(po::options_description& o);
-/// Its value; 0 when not given. Throws InputError on a bad count.
-std::size_t gpus_per_thread_option(const po::variables_map& vm);
+/// Its value, or when not given the library's own (LibraryProfile::gpus_per_thread; 0: none).
+/// Throws InputError on a bad count.
+std::size_t gpus_per_thread_option(const po::variables_map& vm, const LibraryProfile& library);
 /// "# one thread drives 8 GPUs (nccl-tests -g 8): a call takes at least 33.7 us\n", or
 /// nothing for 0 or a library without the term.
 std::string gpus_per_thread_line(const LibraryProfile& profile, std::size_t gpus);

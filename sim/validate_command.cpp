@@ -61,10 +61,10 @@ void write_json(std::ostream& out, const std::string& topology, const Validation
 }
 
 // What the rows' host threads cost, as their files say they ran (nccl-tests -g G; a log's
-// nGpus): one line per count, in increasing order.
+// nGpus), else as the library's system runs it: one line per count, in increasing order.
 std::string thread_lines(const LibraryProfile& library, const std::vector<Measurement>& rows) {
   std::set<std::size_t> counts;
-  for (const Measurement& m : rows) counts.insert(m.gpus_per_thread);
+  for (const Measurement& m : rows) counts.insert(library.gpus_per_thread_or(m.gpus_per_thread));
   std::string text;
   for (const std::size_t gpus : counts) text += gpus_per_thread_line(library, gpus);
   return text;

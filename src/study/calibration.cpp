@@ -98,17 +98,22 @@ LibraryProfile with_factors(LibraryProfile library, const std::vector<Collective
   return library;
 }
 
-// Whether any row says how many GPUs one host thread drove (nccl-tests -g G).
-bool thread_driven(const std::vector<Measurement>& rows) {
-  return std::any_of(rows.begin(), rows.end(), [](const Measurement& m) { return m.gpus_per_thread > 0; });
+// Whether a host thread drove several GPUs in any row, as its file says (nccl-tests -g G) or
+// else as the library's system runs it.
+bool thread_driven(const std::vector<Measurement>& rows, const LibraryProfile& library) {
+  return std::any_of(rows.begin(), rows.end(),
+                     [&](const Measurement& m) { return library.gpus_per_thread_or(m.gpus_per_thread) > 0; });
 }
 
 class Fit {
  public:
   Fit(const Topology& topology, const std::vector<Measurement>& rows, const CalibrationOptions& options,
       LibraryFit start, const std::vector<CollectiveKind>& factored)
-      : topology_(topology), rows_(rows), options_(options), start_(std::move(start)),
-        terms_(calibration_terms(topology, start_, factored, thread_driven(rows))) {}
+      : topology_(topology),
+        rows_(rows),
+        options_(options),
+        start_(std::move(start)),
+        terms_(calibration_terms(topology, start_, factored, thread_driven(rows, start_.library))) {}
 
   const std::vector<CalibrationTerm>& terms() const { return terms_; }
 

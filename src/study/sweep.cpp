@@ -179,11 +179,13 @@ double message_work(double messages, double flows_in_flight) {
 }
 
 // A collective point's study options: the plan's, on the library's channels, pipelined as
-// the library pipelines, in the point's rank order.
+// the library pipelines, in the point's rank order, its GPUs driven as the library's system
+// drives them.
 CollectiveStudyOptions point_options(const SweepPlan& plan, const SweepPoint& point, const Topology& topology) {
   CollectiveStudyOptions options;
   options.run = plan.run;
   options.library = plan.libraries.at(point.library);
+  options.gpus_per_thread = options.library.gpus_per_thread;
   options.run.channels = default_channels(topology, options.library);
   options.pipeline_as_library = !options.library.ideal();
   options.run.npu_of_rank = parse_rank_order(plan.rank_orders.at(point.rank_order), topology.npu_count());

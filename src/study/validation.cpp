@@ -21,7 +21,7 @@ Prediction predict_collective(const Topology& topology, const Measurement& row, 
   const CollectiveKind kind = *row.operation.collective;
   const Bytes size = row.size_bytes;
   CollectiveStudyOptions options;
-  options.gpus_per_thread = row.gpus_per_thread;
+  options.gpus_per_thread = o.library.gpus_per_thread_or(row.gpus_per_thread);
   options.library = o.library;
   options.protocol = o.protocol;
   options.run.channels = o.channels;
@@ -38,7 +38,7 @@ Prediction predict_p2p(const Topology& topology, const Measurement& row, const V
           ? std::vector<Message>{{static_cast<Rank>(*row.src_rank), static_cast<Rank>(*row.dst_rank), row.size_bytes}}
           : sendrecv_ring(topology, row.size_bytes);
   P2pStudyOptions options{0, o.library, o.protocol, {}};
-  options.gpus_per_thread = row.gpus_per_thread;
+  options.gpus_per_thread = o.library.gpus_per_thread_or(row.gpus_per_thread);
   const P2pPoint point = run_p2p_point(topology, messages, options);
   return {"p2p", point.protocol, point.channels, point.sim_ps};
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "base/counted.h"
 #include "base/error.h"
 #include "base/name_table.h"
 
@@ -396,6 +397,11 @@ std::vector<std::pair<std::string, std::string>> describe_library(const LibraryP
   if (!profile.thread_launch.none()) {
     lines.emplace_back("thread", "a thread driving G GPUs issues a call at most every " +
                                      describe_thread_launch(profile.thread_launch) + " (nccl-tests -g G)");
+  }
+  if (profile.gpus_per_thread > 0) {
+    lines.emplace_back("driven", "one host thread launches each call on " + counted(profile.gpus_per_thread, "GPU") +
+                                     " (as nccl-tests -g " + std::to_string(profile.gpus_per_thread) +
+                                     "; --gpus-per-thread overrides)");
   }
   if (profile.collective_channels > 0) {
     lines.emplace_back("channels", "a collective runs on up to " + std::to_string(profile.collective_channels) +

@@ -263,6 +263,14 @@ struct LibraryProfile {
   /// A100 (Ring, one channel, 8-128 B, -g 2..8: 10.0, 13.76, 16.88, 20.8, 25.2, 29.5, 33.7 us,
   /// a line of 2.1 us + 3.95 us per GPU at one channel). Not part of an estimate.
   ThreadLaunch thread_launch;
+  /// How the system drives the library: the GPUs one host thread launches each call on
+  /// (nccl-tests -g G; a framework with one process a node), so that thread_launch bounds its
+  /// calls. 0: not bound, as with a process a GPU. What a command runs with when it is not
+  /// told (--gpus-per-thread, a measurement's own -g): gpus_per_thread_or.
+  std::size_t gpus_per_thread = 0;
+  static constexpr std::size_t kMaxGpusPerThread = std::size_t{1} << 20;
+  /// `given` GPUs a thread where known (not 0), else gpus_per_thread.
+  std::size_t gpus_per_thread_or(std::size_t given) const { return given > 0 ? given : gpus_per_thread; }
   /// The channels of the library's communicator for collectives (NCCL's comm->nChannels, as
   /// NCCL_DEBUG=INFO prints "Channel 23/24"): what a call runs on at most
   /// (nccl_call_channels). 0: not known, a call counts as one channel.

@@ -393,6 +393,7 @@ std::optional<std::string> thread_launch_field(const spec::LibrarySpec& spec) {
   if (!spec.thread_launch_per_channel().empty()) return "thread_launch_per_channel";
   if (spec.collective_channels() > 0) return "collective_channels";
   if (spec.nvls_channels() > 0) return "nvls_channels";
+  if (spec.gpus_per_thread() > 0) return "gpus_per_thread";
   return std::nullopt;
 }
 
@@ -419,6 +420,11 @@ void read_thread_launch(const spec::LibrarySpec& spec, const std::string& where,
   read(spec.thread_launch_per_channel(), "thread_launch_per_channel", launch.per_channel_ps);
   read_channels(spec.collective_channels(), where + ".collective_channels", profile.collective_channels);
   read_channels(spec.nvls_channels(), where + ".nvls_channels", profile.nvls_channels);
+  if (spec.gpus_per_thread() > LibraryProfile::kMaxGpusPerThread) {
+    throw InputError(where + ".gpus_per_thread: " + std::to_string(spec.gpus_per_thread()) + " is more than " +
+                     std::to_string(LibraryProfile::kMaxGpusPerThread));
+  }
+  if (spec.gpus_per_thread() > 0) profile.gpus_per_thread = spec.gpus_per_thread();
 }
 
 // The profile a `library` block describes, without its estimate.

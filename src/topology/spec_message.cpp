@@ -141,6 +141,7 @@ pb::LibrarySpec library_message(const LibraryProfile& profile) {
   if (launch.per_channel_ps > 0) out.set_thread_launch_per_channel(time_text(launch.per_channel_ps));
   if (profile.collective_channels > 0) out.set_collective_channels(profile.collective_channels);
   if (profile.nvls_channels > 0) out.set_nvls_channels(profile.nvls_channels);
+  if (profile.gpus_per_thread > 0) out.set_gpus_per_thread(static_cast<std::uint32_t>(profile.gpus_per_thread));
   for (const SizeRatio& point : profile.one_node_ramp) {
     pb::SizeRatioSpec& r = *out.add_one_node_ramp();
     r.set_size(std::to_string(point.bytes) + "B");
@@ -156,6 +157,7 @@ pb::LibrarySpec library_message(const LibraryProfile& profile) {
     out.mutable_estimate()->clear_thread_launch_per_channel();
     out.mutable_estimate()->clear_collective_channels();
     out.mutable_estimate()->clear_nvls_channels();
+    out.mutable_estimate()->clear_gpus_per_thread();
     out.mutable_estimate()->clear_one_node_ramp();
   }
   return out;

@@ -155,6 +155,39 @@ TEST(CliCollective, AThreadDrivingEightGpusIssuesACallPerChannelItRunsOn) {
   EXPECT_CONTAINS(p2p.out, "           8      ll    1        10.00");
 }
 
+TEST(CliCollective, ASpecSaysHowManyGpusAThreadDrives) {
+  // The A100 node with `gpus_per_thread: 8` in its library block runs as --gpus-per-thread 8
+  // does on the preset: the same table, 44.18 us at 32 KiB; --gpus-per-thread 1 (a process a
+  // GPU) overrides it, leaving the call's own 22.96 us above one thread's 2.1 + 5.26 us.
+  const std::string preset = source_path("topologies/a100-nvswitch-node.textproto");
+  const std::string driven = tmp_path("a100-driven-by-one-thread.textproto");
+  std::string text = read_file(preset);
+  const std::string library = "library { name: \"nccl-ampere\" }";
+  ASSERT_NE(text.find(library), std::string::npos);
+  text.replace(text.find(library), library.size(), "library { name: \"nccl-ampere\" gpus_per_thread: 8 }");
+  write_file(driven, text);
+  const CliResult flag =
+      run_commsim({"collective", "--topology-file", preset, "--sizes", "32K:1M", "--gpus-per-thread", "8"});
+  const CliResult spec = run_commsim({"collective", "--topology-file", driven, "--sizes", "32K:1M"});
+  ASSERT_EQ(spec.status, 0) << spec.err;
+  EXPECT_EQ(spec.out, flag.out);
+  EXPECT_CONTAINS(spec.out, "       32768         8192  float       ring      ll    1       44.18");
+  const CliResult one =
+      run_commsim({"collective", "--topology-file", driven, "--size", "32K", "--gpus-per-thread", "1"});
+  ASSERT_EQ(one.status, 0) << one.err;
+  EXPECT_CONTAINS(one.out, "# one thread drives 1 GPU (nccl-tests -g 1)");
+  EXPECT_CONTAINS(one.out, "       32768         8192  float       ring      ll    1       22.96");
+  // topo names it among the profile's terms; send/recv takes it alike.
+  const CliResult topo = run_commsim({"topo", "--topology-file", driven});
+  ASSERT_EQ(topo.status, 0) << topo.err;
+  EXPECT_CONTAINS(topo.out, "  driven      one host thread launches each call on 8 GPUs (as nccl-tests -g 8");
+  const CliResult p2p_flag =
+      run_commsim({"p2p", "--topology-file", preset, "--pattern", "shift:1", "--size", "8", "--gpus-per-thread", "8"});
+  const CliResult p2p_spec = run_commsim({"p2p", "--topology-file", driven, "--pattern", "shift:1", "--size", "8"});
+  ASSERT_EQ(p2p_spec.status, 0) << p2p_spec.err;
+  EXPECT_EQ(p2p_spec.out, p2p_flag.out);
+}
+
 TEST(CliCollective, ALibraryDiscardsACollectiveOfNoElements) {
   // AllGather of 16 B on 8 ranks is 0 floats a rank: NCCL returns before it launches anything
   // (src/enqueue.cc), so under the node's library the call takes no time, even with one thread

@@ -85,6 +85,24 @@ TEST(Sweep, APointsWorkIsItsMessagesAndItsLinks) {
   EXPECT_DOUBLE_EQ(sweep_point_work(plan, stage_point, build_topology(plan.topologies[0])), 128 * 2 + 8);
 }
 
+TEST(Sweep, ALibraryDrivenByOneThreadBoundsEveryPoint) {
+  // A library whose system has one thread drive 8 GPUs (a spec's gpus_per_thread): a sweep's
+  // 8-NPU switch AllReduce of 1 KiB takes the thread's 2.1 + 8 x 5.26 = 44.18 us on its one
+  // channel, as `collective --gpus-per-thread 8` does, above the call's own 22.0 us.
+  SweepPlan plan;
+  plan.topologies = {config(TopologyKind::kSwitch, 8)};
+  LibraryProfile driven = library_by_name("nccl", "test");
+  driven.gpus_per_thread = 8;
+  plan.libraries = {driven, library_by_name("nccl", "test")};
+  plan.collectives = {CollectiveKind::kAllReduce};
+  plan.algorithms = {"nccl"};
+  plan.sizes = {1024};
+  const std::vector<SweepPoint> points = sweep_points(plan);
+  ASSERT_EQ(points.size(), 2u);
+  EXPECT_EQ(run_sweep_point(plan, points[0]).sim_ps, ps_from_ns(44180));
+  EXPECT_LT(run_sweep_point(plan, points[1]).sim_ps, ps_from_ns(30000));
+}
+
 TEST(Sweep, RankOrdersAreAnAxisInsideTheLibrary) {
   SweepPlan plan;
   plan.topologies = {config(TopologyKind::kRing, 8)};

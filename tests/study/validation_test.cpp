@@ -82,6 +82,15 @@ TEST(Validation, ARowOfAThreadDrivingSeveralGpusTakesAtLeastItsLaunches) {
   EXPECT_NEAR(r.rows[0].predicted_us, 44.18, 1e-9);
   EXPECT_NEAR(r.rows[1].predicted_us, 22.02, 0.01);
   EXPECT_GT(r.rows[1].predicted_us, 7.36);
+  // A row that does not say how it ran takes the library's own (a spec's gpus_per_thread);
+  // a row that says so keeps its own.
+  LibraryProfile driven = node.library();
+  driven.gpus_per_thread = 8;
+  Measurement unknown = eight;
+  unknown.gpus_per_thread = 0;
+  const ValidationResult d = validate_measurements(node, {unknown, one}, {driven, {}, {}, 1});
+  EXPECT_NEAR(d.rows[0].predicted_us, 44.18, 1e-9);
+  EXPECT_NEAR(d.rows[1].predicted_us, 22.02, 0.01);
 }
 
 TEST(Validation, RowsOfNoElementsAreLeftOutUnderALibrary) {

@@ -259,20 +259,25 @@ TEST(LibrarySpec, ThreadLaunch) {
   const LibraryProfile l =
       parse_topology_spec(ring + R"( library { name: "nccl" thread_launch: "1us" thread_launch_per_gpu: "2us"
                                        thread_launch_per_channel: "500ns" collective_channels: 4
-                                       nvls_channels: 6 })",
+                                       nvls_channels: 6 gpus_per_thread: 4 })",
                           "s", false)
           .library();
   EXPECT_EQ(l.thread_issue_ps(3, 2), ps_from_us(1 + 3 * (2 + 2 * 0.5)));
   EXPECT_EQ(l.collective_channels, 4u);
   EXPECT_EQ(l.nvls_channels, 6u);
+  EXPECT_EQ(l.gpus_per_thread, 4u);
+  EXPECT_EQ(l.gpus_per_thread_or(0), 4u);
+  EXPECT_EQ(l.gpus_per_thread_or(2), 2u);
   const LibraryProfile built_in = parse_topology_spec(ring + R"( library { name: "nccl" })", "s", false).library();
   EXPECT_EQ(built_in.thread_issue_ps(2, 1), ps_from_ns(12620));
   EXPECT_EQ(built_in.collective_channels, 24u);
   EXPECT_EQ(built_in.nvls_channels, 16u);
+  EXPECT_EQ(built_in.gpus_per_thread, 0u);
   const LibraryProfile read_back = library_from_spec(library_message(l), "test");
   EXPECT_EQ(read_back.thread_launch, l.thread_launch);
   EXPECT_EQ(read_back.collective_channels, 4u);
   EXPECT_EQ(read_back.nvls_channels, 6u);
+  EXPECT_EQ(read_back.gpus_per_thread, 4u);
   // The P2P channels written out read back whole, with their 64 KiB floor.
   const LibraryProfile p2p_back = library_from_spec(library_message(built_in), "test");
   ASSERT_TRUE(p2p_back.p2p);
@@ -281,15 +286,21 @@ TEST(LibrarySpec, ThreadLaunch) {
   // Each bad block, and what its error says.
   const std::vector<std::pair<std::string, std::string>> bad{
       {R"(name: "nccl" thread_launch_per_channel: "slow")", "library.thread_launch_per_channel"},
-      {R"(name: "ideal" collective_channels: 8)", "library.collective_channels: the ideal library has no calls to launch"},
+      {R"(name: "ideal" collective_channels: 8)",
+       "library.collective_channels: the ideal library has no calls to launch"},
       {R"(name: "nccl" estimate { name: "nccl" collective_channels: 8 })",
        "library.estimate.collective_channels: an estimate has no thread launch cost"},
-      {R"(name: "nccl" collective_channels: 4000000000)", "library.collective_channels: 4000000000 is more than NCCL's 64"},
+      {R"(name: "nccl" collective_channels: 4000000000)",
+       "library.collective_channels: 4000000000 is more than NCCL's 64"},
       {R"(name: "nccl" nvls_channels: 65)", "library.nvls_channels: 65 is more than NCCL's 64"},
       {R"(name: "ideal" nvls_channels: 16)", "library.nvls_channels: the ideal library has no calls to launch"},
       {R"(name: "nccl" estimate { name: "nccl" nvls_channels: 8 })",
        "library.estimate.nvls_channels: an estimate has no thread launch cost"},
       {R"(name: "nccl" thread_launch_per_gpu: "fast")", "library.thread_launch_per_gpu"},
+      {R"(name: "ideal" gpus_per_thread: 8)", "library.gpus_per_thread: the ideal library has no calls to launch"},
+      {R"(name: "nccl" estimate { name: "nccl" gpus_per_thread: 8 })",
+       "library.estimate.gpus_per_thread: an estimate has no thread launch cost"},
+      {R"(name: "nccl" gpus_per_thread: 2000000)", "library.gpus_per_thread: 2000000 is more than 1048576"},
       {R"(name: "ideal" thread_launch: "2us")", "library.thread_launch: the ideal library has no calls to launch"},
       {R"(name: "nccl" estimate { name: "nccl" thread_launch: "2us" })",
        "library.estimate.thread_launch: an estimate has no thread launch cost"},
