@@ -46,6 +46,23 @@ constexpr bool reduces_in_switch(AlgorithmKind kind) {
   return kind == AlgorithmKind::kNvls || kind == AlgorithmKind::kNvlsTree;
 }
 
+/// Whether a ring of `kind` runs as channel rings, each its share of the data (every
+/// collective but AllToAll and Barrier).
+constexpr bool has_channel_rings(CollectiveKind kind) {
+  return kind != CollectiveKind::kAllToAll && kind != CollectiveKind::kBarrier;
+}
+
+/// The rings or trees a schedule of `algorithm` runs at once, each one of the library's
+/// channels: `channels` rings (channel rings, where the collective has them); a tree
+/// AllReduce, NCCL's tree (with `tree_node_gpus` GPUs a node) a tree per channel, at least
+/// two, and the double binary tree of all ranks two; 1 for every other run.
+constexpr std::size_t collective_lanes(CollectiveKind kind, AlgorithmKind algorithm, std::size_t channels,
+                                       std::size_t tree_node_gpus) {
+  if (algorithm == AlgorithmKind::kRing) return channels > 1 && has_channel_rings(kind) ? channels : 1;
+  if (algorithm != AlgorithmKind::kTree || kind != CollectiveKind::kAllReduce) return 1;
+  return tree_node_gpus > 0 && channels > 2 ? channels : 2;
+}
+
 /// Whether a ring runs the collective in steps round the ring, every rank sending at once
 /// (AllReduce, AllGather, ReduceScatter: NCCL's ring patterns); Broadcast and Reduce run as
 /// a chain from or to the root instead.

@@ -72,8 +72,6 @@ std::vector<AlgorithmKind> applicable_algorithms(CollectiveKind kind, const Topo
 
 namespace {
 
-bool has_channel_rings(CollectiveKind kind) { return kind != C::kAllToAll && kind != C::kBarrier; }
-
 // Every algorithm's schedule over p ranks; the multi-level ones take the topology's levels.
 // NCCL's tree (tree_node_gpus > 0) runs a tree per channel, at least two; the double
 // binary tree of all ranks (0) runs two.
@@ -85,7 +83,7 @@ std::unique_ptr<Schedule> schedule_for(CollectiveKind kind, AlgorithmKind algori
     case A::kRingBidir: return make_ring_schedule(kind, p, true, root);
     case A::kTree:
       return make_tree_schedule(kind, p, root, std::max<std::size_t>(tree_node_gpus, 1),
-                                tree_node_gpus > 0 ? channels : 2);
+                                collective_lanes(kind, algorithm, channels, tree_node_gpus));
     case A::kRecursiveDoubling:
     case A::kRecursiveHalving:
     case A::kRabenseifner: return make_recursive_schedule(kind, algorithm, p);
@@ -112,7 +110,7 @@ std::unique_ptr<Schedule> schedule_for(CollectiveKind kind, AlgorithmKind algori
 std::unique_ptr<Schedule> make_schedule(CollectiveKind kind, AlgorithmKind algorithm, const Topology& topology,
                                         Rank root, std::size_t channels, std::size_t tree_node_gpus) {
   if (const auto reason = inapplicable_reason(kind, algorithm, topology)) throw InputError(*reason);
-  if (algorithm == A::kRing && channels > 1 && has_channel_rings(kind)) {
+  if (algorithm == A::kRing && collective_lanes(kind, algorithm, channels, tree_node_gpus) > 1) {
     check_lanes(topology.npu_count(), channels, 1,
                 "ring " + std::string(collective_name(kind)) + " on " + std::to_string(topology.npu_count()) +
                     " ranks in " + std::to_string(channels) + " rings");

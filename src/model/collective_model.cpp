@@ -395,10 +395,21 @@ std::vector<AlgorithmKind> nccl_algorithms(CollectiveKind kind) {
   }
 }
 
-RateCapsByClass collective_rate_caps(CollectiveKind kind, AlgorithmKind algorithm, Bytes size, std::size_t ranks,
-                                     const LibraryProfile& profile) {
-  if (kind != Kind::kAllToAll || algorithm != Algo::kDirect || ranks == 0) return kNoRateCaps;
-  RateCapsByClass caps = profile.p2p_rate_caps(size / ranks, ranks);
+RateCapsByClass collective_rate_caps(const Topology& topology, CollectiveKind kind, AlgorithmKind algorithm, Bytes size,
+                                     std::optional<Protocol> protocol, const LibraryProfile& profile,
+                                     const ModelOptions& run) {
+  const std::size_t ranks = topology.npu_count();
+  if (ranks == 0 || reduces_in_switch(algorithm)) return kNoRateCaps;
+  RateCapsByClass caps = kNoRateCaps;
+  if (kind == Kind::kAllToAll && algorithm == Algo::kDirect) {
+    caps = profile.p2p_rate_caps(size / ranks, ranks);
+  } else if (std::isfinite(profile.net_channel_rate_Bps)) {
+    // Each ring or tree the run moves at once carries C / lanes of the call's C channels.
+    const std::size_t lanes = collective_lanes(kind, algorithm, run.channels, run.tree_node_gpus);
+    const std::uint32_t channels = collective_call_channels(topology, kind, algorithm, size, protocol, profile, lanes);
+    caps[static_cast<int>(LinkClass::kNet)] =
+        profile.net_channel_rate_Bps * static_cast<double>(channels) / static_cast<double>(lanes);
+  }
   for (BandwidthBps& cap : caps) cap *= profile.bandwidth_factor(kind);  // as on its protocol's rate
   return caps;
 }

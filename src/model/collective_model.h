@@ -103,13 +103,19 @@ inline constexpr std::size_t kMaxLibraryChunks = 1024;
 std::size_t least_time_chunks(const Topology& topology, CollectiveKind kind, AlgorithmKind algorithm, Bytes size,
                               ModelOptions options);
 
-/// The caps on the messages of `algorithm` running `kind` of `size` (nccl-tests' size) on p
-/// ranks under `profile`: NCCL runs AllToAll (direct) as a group of P2P sends of size / p,
-/// each on the profile's P2P channels (LibraryProfile::p2p_rate_caps) at the collective's
-/// bandwidth factor (LibraryProfile::collective_bandwidth); any other run has none. The
-/// simulator (CollectiveConfig) and the closed form (ModelOptions) take the same.
-RateCapsByClass collective_rate_caps(CollectiveKind kind, AlgorithmKind algorithm, Bytes size, std::size_t ranks,
-                                     const LibraryProfile& profile);
+/// The caps on the messages of `algorithm` running `kind` of `size` (nccl-tests' size) on
+/// the p NPUs of `topology` under `profile`, in protocol `protocol`, on the rings or trees
+/// of `run` (its channels and tree_node_gpus): NCCL runs AllToAll (direct) as a group of P2P
+/// sends of size / p, each on the profile's P2P channels (LibraryProfile::p2p_rate_caps).
+/// Every other message is one lane's (collective_lanes: a ring's or a tree's step), which
+/// carries C / lanes of the C channels NCCL runs the call on (collective_call_channels), so
+/// it moves at most C / lanes x the profile's net_channel_rate across the network. In-switch
+/// runs have none. Each at the collective's bandwidth factor
+/// (LibraryProfile::collective_bandwidth). The simulator (CollectiveConfig) and the closed
+/// form (ModelOptions) take the same; NCCL's estimate knows none.
+RateCapsByClass collective_rate_caps(const Topology& topology, CollectiveKind kind, AlgorithmKind algorithm, Bytes size,
+                                     std::optional<Protocol> protocol, const LibraryProfile& profile,
+                                     const ModelOptions& run);
 
 /// The channels one call runs on under `profile`, as NCCL_DEBUG=INFO tells: AllToAll (direct)
 /// under P2P channels those of its sends of size / p (the most of any peer's route class);

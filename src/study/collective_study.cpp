@@ -130,7 +130,8 @@ PlannedPoint plan_collective_point(const Topology& topology, CollectiveKind kind
   const NcclChoice& choice = planned.choice;
   CollectiveConfig& run = planned.run;
   run.library = options.library.costs(kind, choice.algorithm, choice.protocol, size, topology.npu_count());
-  run.rate_caps_by_class = collective_rate_caps(kind, choice.algorithm, size, topology.npu_count(), options.library);
+  run.rate_caps_by_class = collective_rate_caps(topology, kind, choice.algorithm, size, choice.protocol,
+                                                options.library, model_options(run));
   if (options.pipeline_as_library) {
     run.chunks = library_chunks(topology, kind, choice.algorithm, size, model_options(run, run.library), run);
   }

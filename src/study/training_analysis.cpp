@@ -84,7 +84,8 @@ CostedTraffic cost_collective(const Topology& spanned, const TrafficEntry& e, co
   const auto time_s = [&](AlgorithmKind algorithm, std::optional<Protocol> protocol, Bytes bytes) {
     ModelOptions with_costs = model;
     with_costs.library = library.costs(*e.collective, algorithm, protocol, bytes, spanned.npu_count());
-    with_costs.rate_caps_by_class = collective_rate_caps(*e.collective, algorithm, bytes, spanned.npu_count(), library);
+    with_costs.rate_caps_by_class =
+        collective_rate_caps(spanned, *e.collective, algorithm, bytes, protocol, library, with_costs);
     if (!library.ideal()) with_costs.chunks = least_time_chunks(spanned, *e.collective, algorithm, bytes, with_costs);
     return collective_cost(spanned, *e.collective, algorithm, bytes, with_costs).time_s(0);
   };

@@ -141,6 +141,12 @@ constexpr TimePs kThreadLaunchPerGpuOneChannel = 5'260'000;  // ps
 constexpr TimePs kThreadLaunchPerChannelAmpere = 310'000;    // ps
 constexpr TimePs kThreadLaunchPerChannelHopper = 50'000;     // ps
 
+// A collective's channel across the network (LibraryProfile::net_channel_rate_Bps): Hopper's
+// 320 GB/s on 16 channels (NVIDIA/nccl issue 1221). Not known for other architectures, whose
+// published clusters never load a channel so far (an A100 node's 8 HDR NICs carry 192 GB/s
+// on 16 channels, 12 GB/s a channel: NVIDIA/nccl issue 812), nor for Blackwell.
+constexpr BandwidthBps kNetChannelRateHopper = 20e9;
+
 ThreadLaunch nccl_thread_launch(TimePs per_channel_ps) {
   return {kThreadLaunchPerCall, kThreadLaunchPerGpuOneChannel - per_channel_ps, per_channel_ps};
 }
@@ -154,6 +160,7 @@ struct NcclArchitecture {
   std::uint32_t collective_channels;       // on an 8-GPU NVSwitch node; 0: not known
   std::uint32_t nvls_channels;             // one node; 0: no NVLS
   TimePs thread_launch_per_channel_ps;     // c above
+  BandwidthBps net_channel_rate_Bps;       // LibraryProfile::net_channel_rate_Bps
 };
 
 const std::vector<NcclArchitecture>& nccl_architectures() {
@@ -161,11 +168,11 @@ const std::vector<NcclArchitecture>& nccl_architectures() {
   const Bytes mib16 = Bytes{16} << 20, kib16 = Bytes{16} << 10, kib64 = Bytes{64} << 10;
   static const std::vector<NcclArchitecture> table{
       {"nccl", 141e9, 0.85, P2pChannels{1, 32, mib16, 4, {20e9, inf, 6.225e9}, kib16, 32, kib64}, 24, 16,
-       kThreadLaunchPerChannelHopper},
-      {"nccl-volta", 39e9, std::nullopt, std::nullopt, 0, 0, kThreadLaunchPerChannelAmpere},
+       kThreadLaunchPerChannelHopper, kNetChannelRateHopper},
+      {"nccl-volta", 39e9, std::nullopt, std::nullopt, 0, 0, kThreadLaunchPerChannelAmpere, inf},
       {"nccl-ampere", 87.7e9, std::nullopt, P2pChannels{1, 16, mib16, 2, {12.2e9, inf, inf}, kib16, 32, kib64}, 24, 0,
-       kThreadLaunchPerChannelAmpere},
-      {"nccl-blackwell", 2 * 141e9, 0.74, std::nullopt, 32, 24, kThreadLaunchPerChannelHopper},
+       kThreadLaunchPerChannelAmpere, inf},
+      {"nccl-blackwell", 2 * 141e9, 0.74, std::nullopt, 32, 24, kThreadLaunchPerChannelHopper, inf},
   };
   return table;
 }
@@ -191,6 +198,7 @@ LibraryProfile nccl_library(const NcclArchitecture& arch) {
   p.thread_launch = nccl_thread_launch(arch.thread_launch_per_channel_ps);
   p.collective_channels = arch.collective_channels;
   p.nvls_channels = arch.nvls_channels;
+  p.net_channel_rate_Bps = arch.net_channel_rate_Bps;
   if (arch.nvls_efficiency) p.in_switch = ProtocolCosts{0, {us(25.0), 0, us(14.0)}, *arch.nvls_efficiency};
   p.p2p = arch.p2p;
   p.name = arch.name;
@@ -397,6 +405,10 @@ std::vector<std::pair<std::string, std::string>> describe_library(const LibraryP
   if (!profile.thread_launch.none()) {
     lines.emplace_back("thread", "a thread driving G GPUs issues a call at most every " +
                                      describe_thread_launch(profile.thread_launch) + " (nccl-tests -g G)");
+  }
+  if (std::isfinite(profile.net_channel_rate_Bps)) {
+    lines.emplace_back("net channel", "a collective's channel (ring, tree, chain) moves at most " +
+                                          format_bandwidth(profile.net_channel_rate_Bps) + " across the network");
   }
   if (profile.gpus_per_thread > 0) {
     lines.emplace_back("driven", "one host thread launches each call on " + counted(profile.gpus_per_thread, "GPU") +

@@ -271,6 +271,19 @@ struct LibraryProfile {
   static constexpr std::size_t kMaxGpusPerThread = std::size_t{1} << 20;
   /// `given` GPUs a thread where known (not 0), else gpus_per_thread.
   std::size_t gpus_per_thread_or(std::size_t given) const { return given > 0 ? given : gpus_per_thread; }
+  /// What one channel of a collective (a GPU thread block, NCCL's CTA, running one ring,
+  /// tree or chain) moves across the network at most, B/s; infinite: no such bound. NCCL's
+  /// proxy moves each channel's data through its own buffers, and a channel of Hopper moves
+  /// about 20 GB/s there: H100 nodes with 8 NICs of 400 Gb/s (48.5 GB/s) run rings across
+  /// nodes on 16 channels (NCCL doubles the 8 rings it finds through the NICs: NVIDIA/nccl
+  /// issue 518, "16 rings for 8 NICs"; NCCL_DEBUG=INFO in issues 1453, 1357), 2 per NIC, and
+  /// sustain 320 GB/s bus bandwidth from 4 nodes on, whatever NVLS does (NVIDIA/nccl issue
+  /// 1221: 8 x 400 Gb/s RoCE, NCCL 2.19.3), 20.0 GB/s a channel where the NICs carry 24.25;
+  /// NVIDIA's answer in nccl-tests issue 309 gives the cause: with 8 NICs of 400 Gb/s
+  /// "NCCL_MIN_CTAS=24 may get you above 380 GB/s", more blocks for the same NICs. With 4
+  /// GPUs a node or fewer a channel carries half of that or less, and the bound is idle. Not
+  /// part of an estimate (NCCL's ranking has no such term); in-switch runs do not take it.
+  BandwidthBps net_channel_rate_Bps = std::numeric_limits<double>::infinity();
   /// The channels of the library's communicator for collectives (NCCL's comm->nChannels, as
   /// NCCL_DEBUG=INFO prints "Channel 23/24"): what a call runs on at most
   /// (nccl_call_channels). 0: not known, a call counts as one channel.

@@ -446,6 +446,10 @@ LibraryProfile costs_from_spec(const spec::LibrarySpec& spec, const std::string&
     profile.launch_ps = parse_time(spec.launch(), where + ".launch");
   }
   read_thread_launch(spec, where, profile);
+  if (!spec.net_channel_rate().empty()) {
+    if (profile.ideal()) throw InputError(where + ".net_channel_rate: the ideal library has no channels to bound");
+    profile.net_channel_rate_Bps = parse_bandwidth(spec.net_channel_rate(), where + ".net_channel_rate");
+  }
   if (spec.one_node_ramp_size() > 0) {
     if (profile.ideal()) throw InputError(where + ".one_node_ramp: the ideal library has no calls to bound");
     profile.one_node_ramp = ramp_points(spec.one_node_ramp(), where);
@@ -471,6 +475,9 @@ LibraryProfile library_from_spec(const spec::LibrarySpec& spec, const std::strin
   }
   if (spec.estimate().one_node_ramp_size() > 0) {
     throw InputError(at + ".one_node_ramp: an estimate has no ramp (NCCL's ranking knows none)");
+  }
+  if (!spec.estimate().net_channel_rate().empty()) {
+    throw InputError(at + ".net_channel_rate: an estimate has no channel rate (NCCL's ranking knows none)");
   }
   LibraryProfile estimate = costs_from_spec(spec.estimate(), at);
   if (protocols_of(estimate.protocols) != protocols_of(profile.protocols)) {

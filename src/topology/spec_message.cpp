@@ -142,6 +142,8 @@ pb::LibrarySpec library_message(const LibraryProfile& profile) {
   if (profile.collective_channels > 0) out.set_collective_channels(profile.collective_channels);
   if (profile.nvls_channels > 0) out.set_nvls_channels(profile.nvls_channels);
   if (profile.gpus_per_thread > 0) out.set_gpus_per_thread(static_cast<std::uint32_t>(profile.gpus_per_thread));
+  if (std::isfinite(profile.net_channel_rate_Bps))
+    out.set_net_channel_rate(bandwidth_text(profile.net_channel_rate_Bps));
   for (const SizeRatio& point : profile.one_node_ramp) {
     pb::SizeRatioSpec& r = *out.add_one_node_ramp();
     r.set_size(std::to_string(point.bytes) + "B");
@@ -158,6 +160,7 @@ pb::LibrarySpec library_message(const LibraryProfile& profile) {
     out.mutable_estimate()->clear_collective_channels();
     out.mutable_estimate()->clear_nvls_channels();
     out.mutable_estimate()->clear_gpus_per_thread();
+    out.mutable_estimate()->clear_net_channel_rate();
     out.mutable_estimate()->clear_one_node_ramp();
   }
   return out;

@@ -137,7 +137,7 @@ void CollectiveMeetings::start(Meeting& m, NodeRef last) {
   if (reduces_in_switch(algorithm)) {
     make_in_switch_run(m, group, algorithm, s.bytes, costs);
   } else {
-    make_runner(m, s, algorithm, chosen->second.chunks, costs);
+    make_runner(m, s, spanned, algorithm, protocol, chosen->second.chunks, costs);
   }
   Meeting* meeting = &m;
   const auto launch = [meeting] {
@@ -152,14 +152,16 @@ void CollectiveMeetings::start(Meeting& m, NodeRef last) {
   }
 }
 
-void CollectiveMeetings::make_runner(Meeting& m, const WorkloadNode& s, AlgorithmKind algorithm, std::size_t chunks,
+void CollectiveMeetings::make_runner(Meeting& m, const WorkloadNode& s, const Topology& spanned,
+                                     AlgorithmKind algorithm, std::optional<Protocol> protocol, std::size_t chunks,
                                      const ProtocolCosts& costs) {
   RunOptions run;
   run.chunks = chunks;
   run.npu_of_rank = m.members;
   run.on_rank_done = [this, meeting = &m](Rank member) { member_done(*meeting, member); };
   run.library = costs;
-  run.rate_caps_by_class = collective_rate_caps(s.collective, algorithm, s.bytes, m.members.size(), options_.library);
+  run.rate_caps_by_class =
+      collective_rate_caps(spanned, s.collective, algorithm, s.bytes, protocol, options_.library, model_for(spanned));
   m.runner = std::make_unique<CollectiveRunner>(network_, *m.schedule,
                                                 block_space_bytes(s.collective, s.bytes, m.members.size()),
                                                 std::move(run));
@@ -239,7 +241,7 @@ ModelOptions CollectiveMeetings::costed_model(CollectiveKind kind, AlgorithmKind
                                               const Topology& spanned) const {
   ModelOptions model = model_for(spanned);
   model.library = options_.library.costs(kind, algorithm, protocol, bytes, spanned.npu_count());
-  model.rate_caps_by_class = collective_rate_caps(kind, algorithm, bytes, spanned.npu_count(), options_.library);
+  model.rate_caps_by_class = collective_rate_caps(spanned, kind, algorithm, bytes, protocol, options_.library, model);
   return model;
 }
 

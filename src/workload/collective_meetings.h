@@ -108,8 +108,8 @@ class CollectiveMeetings {
   void prepare(Meeting& m, const WorkloadNode& s, const Topology& spanned, AlgorithmKind algorithm);
   /// The run of a schedule's collective (CollectiveRunner), or of an AllReduce the
   /// switches of `group` reduce (InSwitchAllReduceRun), each member's part done by member_done.
-  void make_runner(Meeting& m, const WorkloadNode& s, AlgorithmKind algorithm, std::size_t chunks,
-                   const ProtocolCosts& costs);
+  void make_runner(Meeting& m, const WorkloadNode& s, const Topology& spanned, AlgorithmKind algorithm,
+                   std::optional<Protocol> protocol, std::size_t chunks, const ProtocolCosts& costs);
   void make_in_switch_run(Meeting& m, std::size_t group, AlgorithmKind algorithm, Bytes bytes,
                           const ProtocolCosts& costs);
   /// A member's part is done: it finishes now, or when the one-node ramp lets the call end.

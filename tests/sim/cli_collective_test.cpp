@@ -188,6 +188,37 @@ TEST(CliCollective, ASpecSaysHowManyGpusAThreadDrives) {
   EXPECT_EQ(p2p_spec.out, p2p_flag.out);
 }
 
+TEST(CliCollective, AChannelOfACollectiveMovesAtMostItsRateAcrossTheNetwork) {
+  // Two nodes of 8 H100s, 8 NICs of 48.5 GB/s: NCCL runs a ring AllGather of 1 GiB on 16
+  // channels, 2 a NIC, each at most 20 GB/s across the network (Hopper's, nccl issue 1221),
+  // so 320 GB/s where the NICs carry 388: 8.4 us + 15 x (14 + 1) us + 15/16 GiB / 320 GB/s =
+  // 3379.13 us, the simulator's 8 rings (2 channels each, 40 GB/s) as the closed form. With 4
+  // GPUs a node a channel needs 12.1 GB/s and the NICs bound it: 4 x 48.5 = 194 GB/s.
+  const std::string cluster = source_path("topologies/h100-ib-cluster.textproto");
+  const std::vector<std::string> ring{"--collective", "allgather",  "--size", "1G",       "--algorithm",
+                                      "ring",         "--protocol", "simple", "--verbose"};
+  std::vector<std::string> eight{"collective", "--topology-file", cluster};
+  eight.insert(eight.end(), ring.begin(), ring.end());
+  const CliResult r = run_commsim(eight);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_CONTAINS(r.out,
+                  "  1073741824     16777216  float  simple   16     3379.13   317.76   297.90     3379.13     1.0000");
+  EXPECT_CONTAINS(r.out, "# all-gather: 15 x 15 us + 1006632960 B / 320 GB/s");
+  std::vector<std::string> four = eight;
+  four.insert(four.end(), {"--gpus-per-node", "4"});
+  EXPECT_CONTAINS(run_commsim(four).out, "# all-gather: 7 x 15 us + 939524096 B / 194 GB/s");
+  // A library block's own rate replaces the built-in's: 16 x 10 GB/s.
+  const std::string slower = tmp_path("hopper-slower-channels.textproto");
+  write_file(slower, "name: \"nccl-hopper-multinode\"\nnet_channel_rate: \"10GB/s\"\ncollective_channels: 16\n");
+  std::vector<std::string> with_file = eight;
+  with_file.insert(with_file.end(), {"--library-file", slower});
+  const CliResult s10 = run_commsim(with_file);
+  ASSERT_EQ(s10.status, 0) << s10.err;
+  EXPECT_CONTAINS(s10.out, "# all-gather: 15 x 15 us + 1006632960 B / 160 GB/s");
+  EXPECT_CONTAINS(run_commsim({"topo", "--topology-file", cluster}).out,
+                  "  net channel a collective's channel (ring, tree, chain) moves at most 20 GB/s across the network");
+}
+
 TEST(CliCollective, ALibraryDiscardsACollectiveOfNoElements) {
   // AllGather of 16 B on 8 ranks is 0 floats a rank: NCCL returns before it launches anything
   // (src/enqueue.cc), so under the node's library the call takes no time, even with one thread

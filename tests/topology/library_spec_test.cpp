@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 
 #include "base/error.h"
@@ -278,6 +279,17 @@ TEST(LibrarySpec, ThreadLaunch) {
   EXPECT_EQ(read_back.collective_channels, 4u);
   EXPECT_EQ(read_back.nvls_channels, 6u);
   EXPECT_EQ(read_back.gpus_per_thread, 4u);
+  // A collective's channel across the network: Hopper's 20 GB/s built in (nccl issue 1221),
+  // none for other architectures; a block's own replaces it and reads back.
+  EXPECT_EQ(built_in.net_channel_rate_Bps, 20e9);
+  EXPECT_EQ(read_back.net_channel_rate_Bps, 20e9);
+  for (const char* name : {"nccl-ampere", "nccl-blackwell", "nccl-volta", "gloo", "ideal"}) {
+    EXPECT_FALSE(std::isfinite(library_by_name(name, "test").net_channel_rate_Bps)) << name;
+  }
+  const LibraryProfile slower =
+      parse_topology_spec(ring + R"( library { name: "nccl" net_channel_rate: "12.5GB/s" })", "s", false).library();
+  EXPECT_EQ(slower.net_channel_rate_Bps, 12.5e9);
+  EXPECT_EQ(library_from_spec(library_message(slower), "test").net_channel_rate_Bps, 12.5e9);
   // The P2P channels written out read back whole, with their 64 KiB floor.
   const LibraryProfile p2p_back = library_from_spec(library_message(built_in), "test");
   ASSERT_TRUE(p2p_back.p2p);
@@ -301,6 +313,11 @@ TEST(LibrarySpec, ThreadLaunch) {
       {R"(name: "nccl" estimate { name: "nccl" gpus_per_thread: 8 })",
        "library.estimate.gpus_per_thread: an estimate has no thread launch cost"},
       {R"(name: "nccl" gpus_per_thread: 2000000)", "library.gpus_per_thread: 2000000 is more than 1048576"},
+      {R"(name: "ideal" net_channel_rate: "20GB/s")", "library.net_channel_rate: the ideal library has no channels"},
+      {R"(name: "nccl" net_channel_rate: "fast")", "library.net_channel_rate"},
+      {R"(name: "nccl" net_channel_rate: "0GB/s")", "library.net_channel_rate"},
+      {R"(name: "nccl" estimate { name: "nccl" net_channel_rate: "20GB/s" })",
+       "library.estimate.net_channel_rate: an estimate has no channel rate"},
       {R"(name: "ideal" thread_launch: "2us")", "library.thread_launch: the ideal library has no calls to launch"},
       {R"(name: "nccl" estimate { name: "nccl" thread_launch: "2us" })",
        "library.estimate.thread_launch: an estimate has no thread launch cost"},
