@@ -75,6 +75,9 @@ po::options_description topology_options(const std::string& caption) {
              "(switch) spec's GPUs");
   add_option(o, "leaf-size", "L",
              "hierarchical: nodes per leaf switch under a spine (default: one network switch)");
+  o.add_options()("rails",
+                  "hierarchical: rail-optimised network, a leaf switch per GPU index (rail) of each "
+                  "--leaf-size nodes, joined by the spine");
   add_link_options(o);
   o.add_options()("nvls",
                   "switch, hierarchical: the NPUs' switch (each node's NVSwitch) reduces in the fabric "
@@ -167,6 +170,7 @@ TopologyConfig builder_config(const po::variables_map& vm, const std::string& ki
   if (const auto ratios = option_text(vm, "oversubscription")) c.oversubscription = parse_ratios(*ratios);
   apply_link_options(vm, c);
   c.nvls = vm.count("nvls") > 0;
+  c.rails = vm.count("rails") > 0;
   return c;
 }
 

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <iomanip>
+#include <limits>
 #include <sstream>
 #include <utility>
 
@@ -158,6 +159,14 @@ Topology build_tree(const TopologyConfig& c) {
   return std::move(b).build();
 }
 
+// A leaf's uplink to the spine: the NICs below it (every GPU of its nodes, or with rails
+// one a node) over the oversubscription.
+LinkParams uplink_params(const TopologyConfig& c, std::uint32_t nodes_below, bool rails, double oversubscription) {
+  LinkParams uplink = c.nic;
+  uplink.bandwidth_Bps *= static_cast<double>(nodes_below) * (rails ? 1 : c.gpus_per_node) / oversubscription;
+  return uplink;
+}
+
 Topology build_hierarchical(const TopologyConfig& c) {
   require_at_least(c.nodes, 1, c, "nodes");
   require_at_least(c.gpus_per_node, 1, c, "gpus per node");
@@ -165,11 +174,19 @@ Topology build_hierarchical(const TopologyConfig& c) {
   // A leaf larger than the cluster is one leaf with spare ports; in 64 bits, since
   // nodes + leaf_size - 1 overflows 32 (a leaf_size of 2^32 - 1 once left no leaves).
   const std::uint32_t leaf_size = c.leaf_size == 0 ? c.nodes : std::min(c.leaf_size, c.nodes);
-  const auto leaves = static_cast<std::uint32_t>((std::uint64_t{c.nodes} + leaf_size - 1) / leaf_size);
+  const auto groups = static_cast<std::uint32_t>((std::uint64_t{c.nodes} + leaf_size - 1) / leaf_size);
+  // Rail-optimised: a leaf per GPU index of each group of leaf_size nodes.
+  const std::uint32_t rails = c.rails ? c.gpus_per_node : 1;
+  if (std::uint64_t{groups} * rails > std::numeric_limits<std::uint32_t>::max()) {
+    throw InputError(kind_context(c) + ": " + std::to_string(groups) + " groups of " + std::to_string(rails) +
+                     " rails are more leaf switches than 2^32 - 1");
+  }
+  const std::uint32_t leaves = groups * rails;
   const std::vector<double> ratios = oversubscription_per_level(c, 1);
 
   std::string description = "hierarchical, " + counted(c.nodes, "node") + " x " + counted(c.gpus_per_node, "GPU");
   if (c.leaf_size > 0) description += ", " + std::to_string(c.leaf_size) + " nodes per leaf";
+  if (c.rails) description += ", rail-optimised";
   TopologyBuilder b(c.name, description);
   for (std::uint32_t n = 0; n < c.nodes; ++n) {
     for (std::uint32_t g = 0; g < c.gpus_per_node; ++g) {
@@ -177,13 +194,22 @@ Topology build_hierarchical(const TopologyConfig& c) {
     }
   }
   const auto gpu = [&](std::uint32_t n, std::uint32_t g) { return n * c.gpus_per_node + g; };
-  // GPUs meet at their NVSwitch (2 hops), their leaf (2) or through the spine (4).
+  // GPUs meet at their NVSwitch (2 hops), their leaf (2), through the spine or across rails
+  // through another GPU of their node and its rail (4).
   const std::size_t diameter = c.nodes > 1 ? (leaves > 1 ? 4 : 2) : (c.gpus_per_node > 1 ? 2 : 0);
   b.set_shape({TopologyKind::kHierarchical, {c.gpus_per_node, c.nodes}, diameter});
   // Inside a node the NVSwitch (two NVLink hops) unless two NIC hops weigh less; Dijkstra
-  // keeps the NVSwitch on a tie (routing.h).
+  // keeps the NVSwitch on a tie (routing.h). With rails two GPUs of a node are on different
+  // leaves: the NVSwitch. Across rails of a group, PXN's two NVLink hops unless the group's
+  // two uplink hops weigh less (no spine with one group).
+  const bool spine = c.rails ? groups > 1 : leaves > 1;
+  const std::uint32_t last_group_nodes = c.nodes - (groups - 1) * leaf_size;
+  const auto pxn_in = [&](std::uint32_t group_nodes) {
+    return !spine || route_weight(c.link) <= route_weight(uplink_params(c, group_nodes, c.rails, ratios[0]));
+  };
   b.set_router(hierarchical_router({c.gpus_per_node, c.nodes, leaf_size, leaves,
-                                    route_weight(c.link) <= route_weight(c.nic)}));
+                                    c.rails || route_weight(c.link) <= route_weight(c.nic), c.rails, pxn_in(leaf_size),
+                                    pxn_in(last_group_nodes)}));
   if (c.gpus_per_node > 1) {
     for (std::uint32_t n = 0; n < c.nodes; ++n) {
       const VertexId nvswitch = b.add_switch("node" + std::to_string(n) + "/nvswitch", c.nvls);
@@ -194,20 +220,24 @@ Topology build_hierarchical(const TopologyConfig& c) {
 
   std::vector<VertexId> leaf;
   for (std::uint32_t l = 0; l < leaves; ++l) {
-    leaf.push_back(b.add_switch(leaves == 1 ? "netswitch" : "leaf" + std::to_string(l)));
+    const std::string group = groups == 1 ? "" : "leaf" + std::to_string(l / rails);
+    const std::string rail = "rail" + std::to_string(l % rails);
+    leaf.push_back(b.add_switch(leaves == 1   ? "netswitch"
+                                : !c.rails    ? group
+                                : groups == 1 ? rail
+                                              : group + "/" + rail));
   }
   for (std::uint32_t n = 0; n < c.nodes; ++n) {
     for (std::uint32_t g = 0; g < c.gpus_per_node; ++g) {
-      b.add_link(gpu(n, g), leaf[n / leaf_size], c.nic);
+      b.add_link(gpu(n, g), leaf[n / leaf_size * rails + (c.rails ? g : 0)], c.nic);
     }
   }
-  if (leaves > 1) {
-    const VertexId spine = b.add_switch("spine");
+  if (spine) {
+    const VertexId spine_switch = b.add_switch("spine");
     for (std::uint32_t l = 0; l < leaves; ++l) {
-      const std::uint32_t nodes_below = std::min(leaf_size, c.nodes - l * leaf_size);
-      LinkParams uplink = c.nic;
-      uplink.bandwidth_Bps *= static_cast<double>(nodes_below) * c.gpus_per_node / ratios[0];
-      b.add_link(leaf[l], spine, uplink);
+      const std::uint32_t first_node = l / rails * leaf_size;
+      const std::uint32_t nodes_below = std::min(leaf_size, c.nodes - first_node);
+      b.add_link(leaf[l], spine_switch, uplink_params(c, nodes_below, c.rails, ratios[0]));
     }
   }
   return std::move(b).build();
@@ -255,13 +285,14 @@ std::string oversubscription_suffix(const std::vector<double>& ratios) {
   return text.str();
 }
 
-// Names tell apart every topology a sweep builds: tree-16, tree-16-k4-os2, hierarchical-4x8.
+// Names tell apart every topology a sweep builds: tree-16, tree-16-k4-os2, hierarchical-4x8,
+// hierarchical-4x8-rails.
 std::string default_name(const TopologyConfig& c) {
   const std::string kind(topology_kind_name(c.kind));
   switch (c.kind) {
     case TopologyKind::kHierarchical:
       return kind + "-" + std::to_string(c.nodes) + "x" + std::to_string(c.gpus_per_node) +
-             oversubscription_suffix(c.oversubscription);
+             oversubscription_suffix(c.oversubscription) + (c.rails ? "-rails" : "");
     case TopologyKind::kMesh:
     case TopologyKind::kTorus:
       return kind + "-" + format_dims(c.dims);
@@ -335,6 +366,7 @@ const std::vector<BuilderParameter>& builder_parameters() {
       {"nodes", "nodes", {K::kHierarchical}},
       {"gpus-per-node", "gpus_per_node", {K::kHierarchical}},
       {"leaf-size", "leaf_size", {K::kHierarchical}},
+      {"rails", "rails", {K::kHierarchical}},
       {"nic-bandwidth", "nic", {K::kHierarchical}},
       {"nic-latency", "nic", {K::kHierarchical}},
       {"bandwidth", "link", {}},

@@ -11,7 +11,10 @@
 //                   switch (link); every GPU has its own NIC link (nic) to the network:
 //                   one switch, or with leaf_size > 0 a leaf switch per leaf_size nodes
 //                   joined by one aggregate uplink each (GPUs below * B2 / oversubscription)
-//                   to a spine that stands for the whole spine layer with ideal ECMP
+//                   to a spine that stands for the whole spine layer with ideal ECMP; with
+//                   rails, rail-optimised: a leaf per GPU index (rail) of each leaf_size
+//                   nodes (of all nodes without leaf_size), so GPU g of every node of a group
+//                   meets on leaf g and other pairs across nodes meet through the spine
 //   mesh, torus     dims "4x4" or "4x4x4" (1 to 3 dimensions); torus with wrap-around
 // With nvls, the switch of a switch topology, or each node's switch of a hierarchical one,
 // reduces and multicasts in the fabric (NVLink SHARP; topology/in_switch.h).
@@ -56,6 +59,7 @@ struct TopologyConfig {
   LinkParams nic = default_nic_link();     // hierarchical: each GPU's network link
   bool nvls = false;                       // switch, hierarchical: the NPUs' switch (a
                                            // node's NVSwitch) reduces (NVLink SHARP)
+  bool rails = false;                      // hierarchical: a leaf per GPU index (rail)
   LibraryProfile library;                  // the library the system runs (default ideal)
 };
 

@@ -144,8 +144,17 @@ class HierarchicalRouter final : public Router {
       route.push_back(backward(dst));
       return;
     }
+    const std::uint64_t src_leaf = leaf_of(src), dst_leaf = leaf_of(dst);
+    if (n_.rails && src_leaf != dst_leaf && group_of(src) == group_of(dst) && pxn_in(group_of(src))) {
+      // NCCL's PXN: to the sender node's GPU on the receiver's rail, then along that rail.
+      const Rank relay = src - src % n_.gpus_per_node + dst % n_.gpus_per_node;
+      route.push_back(forward(src));
+      route.push_back(backward(relay));
+      route.push_back(forward(first_nic_ + relay));
+      route.push_back(backward(first_nic_ + dst));
+      return;
+    }
     route.push_back(forward(first_nic_ + src));
-    const std::uint32_t src_leaf = src_node / n_.nodes_per_leaf, dst_leaf = dst_node / n_.nodes_per_leaf;
     if (src_leaf != dst_leaf) {
       route.push_back(forward(first_uplink_ + src_leaf));
       route.push_back(backward(first_uplink_ + dst_leaf));
@@ -153,9 +162,19 @@ class HierarchicalRouter final : public Router {
     route.push_back(backward(first_nic_ + dst));
   }
 
-  std::size_t table_entries() const override { return 7; }
+  std::size_t table_entries() const override { return 8; }
 
  private:
+  std::uint64_t group_of(Rank r) const { return r / n_.gpus_per_node / n_.nodes_per_leaf; }
+  // Its node's group, and with rails the group's leaf of its GPU index.
+  std::uint64_t leaf_of(Rank r) const {
+    return n_.rails ? group_of(r) * n_.gpus_per_node + r % n_.gpus_per_node : group_of(r);
+  }
+  bool pxn_in(std::uint64_t group) const {
+    const std::uint64_t groups = (std::uint64_t{n_.nodes} + n_.nodes_per_leaf - 1) / n_.nodes_per_leaf;
+    return group + 1 < groups ? n_.pxn_in_full_group : n_.pxn_in_last_group;
+  }
+
   HierarchicalNumbering n_;
   std::uint64_t first_nic_ = 0;
   std::uint64_t first_uplink_ = 0;

@@ -13,7 +13,13 @@
 //    weighs less than an NVSwitch link (route_weight), when the path through the leaf is
 //    faster. On equal weights Dijkstra takes the NVSwitch: a GPU's NVSwitch link was added
 //    before its NIC link, so the NVSwitch is reached first, and Boost's heap keeps the
-//    first of equal keys on top, so it is expanded first.
+//    first of equal keys on top, so it is expanded first. Rail-optimised (a leaf per GPU
+//    index of each group of nodes): inside a node through the NVSwitch; between nodes of a
+//    group on one rail through its leaf; across rails as NCCL's PXN sends go (the sender's
+//    NVSwitch to its GPU of the receiver's rail, then that rail), or through the spine where
+//    its two uplink hops weigh less than the two NVLink hops; between groups through the
+//    spine. Each such route weighs what Dijkstra's fastest path does (which of two paths of
+//    one weight it takes may differ: PXN in the receiver's node weighs the same).
 // An explicit graph (spec file, nvidia-smi import, group of NPUs) has no Router: its routes
 // are Dijkstra's fastest paths, whose trees FastestPathTrees keeps per source, bounded.
 
@@ -50,7 +56,8 @@ std::shared_ptr<const Router> tree_router(std::uint32_t npus, std::uint32_t arit
 
 /// build_hierarchical's numbering: an NVSwitch link per GPU (GPU first) when a node has
 /// more than one GPU, then a NIC link per GPU (GPU first) when there is more than one node,
-/// then one uplink per leaf (leaf first) when there is more than one leaf.
+/// then one uplink per leaf (leaf first) when there is more than one leaf. A GPU's leaf is
+/// its node's group of nodes_per_leaf, and with rails, the group's leaf of its GPU index.
 struct HierarchicalNumbering {
   std::uint32_t gpus_per_node = 1;
   std::uint32_t nodes = 1;
@@ -58,6 +65,14 @@ struct HierarchicalNumbering {
   std::uint32_t leaves = 1;
   /// Two GPUs of a node talk through its NVSwitch (else through their NICs and the leaf).
   bool intra_node_via_nvswitch = true;
+  /// Rail-optimised: each group has a leaf per GPU index (leaves = groups x gpus_per_node),
+  /// and a spine only when there are several groups.
+  bool rails = false;
+  /// With rails, whether two nodes of a group exchange across rails through the sender's GPU
+  /// of the receiver's rail (NCCL's PXN: two NVLink hops) rather than through the spine (two
+  /// uplink hops): in a full group, and in the last, which may be smaller.
+  bool pxn_in_full_group = true;
+  bool pxn_in_last_group = true;
 };
 std::shared_ptr<const Router> hierarchical_router(const HierarchicalNumbering& numbering);
 

@@ -92,6 +92,7 @@ TopologyConfig builder_config(const pb::TopologySpec& spec, const std::string& o
       c.nodes = required(b.nodes(), where + ".nodes");
       c.gpus_per_node = required(b.gpus_per_node(), where + ".gpus_per_node");
       c.leaf_size = b.leaf_size();
+      c.rails = b.rails();
       c.nic = link_params(b.nic(), where + ".nic");
       c.nodes = scale.nodes.value_or(c.nodes);
       c.gpus_per_node = scale.gpus_per_node.value_or(c.gpus_per_node);

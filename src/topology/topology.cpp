@@ -167,7 +167,8 @@ std::vector<Rank> Topology::ring_order(std::size_t channel, std::size_t channels
   const std::size_t g = shape_.levels[0];
   for (std::size_t r = 0; r < npu_count_; ++r) {
     const std::size_t node = r / g, slot = r % g;
-    order[r] = static_cast<Rank>(node * g + (slot + channel) % g);
+    const std::size_t step = node % 2 == 0 ? slot : g - 1 - slot;  // up, or back down
+    order[r] = static_cast<Rank>(node * g + (step + channel) % g);
   }
   return order;
 }

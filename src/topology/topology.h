@@ -115,10 +115,13 @@ class Topology {
   ChannelId channel_between(VertexId from, VertexId to) const;
 
   /// The order of ranks round ring `channel` of `channels` (NCCL's rings, one per channel).
-  /// On a hierarchical topology each ring takes the nodes in order and, inside node n, its
-  /// GPUs starting at GPU (channel mod G): so ring c leaves every node through GPU
-  /// (c - 1) mod G and its NIC, and G rings use every NIC of a node once (rail-aligned).
-  /// Elsewhere, and with one channel, ranks in order.
+  /// On a hierarchical topology each ring takes the nodes in order; inside an even node its
+  /// GPUs from GPU c = channel mod G up (c, c+1, .., c-1 mod G), inside an odd node back down
+  /// (c-1, .., c): so ring c leaves and enters every node through GPUs c-1 and c and their
+  /// NICs, G rings use every NIC of a node once, and each hop between nodes joins two GPUs of
+  /// one index (one rail; NCCL alternates its rings "to avoid crossing rails",
+  /// src/graph/connect.cc), but the last node's back to node 0 when the nodes are odd in
+  /// number. Elsewhere, and with one channel, ranks in order.
   std::vector<Rank> ring_order(std::size_t channel, std::size_t channels) const;
 
   /// Longest shortest path between two NPUs, in hops (links): the builder's formula where

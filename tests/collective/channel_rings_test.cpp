@@ -1,6 +1,7 @@
-// NCCL's channels: C rings at once, each with n/C, ring c entering every node at GPU c, so
-// that on a hierarchical topology each ring leaves a node through its own GPU and NIC
-// (rail-aligned) and G rings use every NIC of a node.
+// NCCL's channels: C rings at once, each with n/C, ring c running up from GPU c inside even
+// nodes and back down inside odd ones, so that on a hierarchical topology each ring leaves a
+// node through its own GPU and NIC, G rings use every NIC of a node, and every hop between
+// nodes stays on one rail (GPUs of one index).
 
 #include <gtest/gtest.h>
 
@@ -23,13 +24,31 @@ Topology two_nodes(TimePs latency_ps = 0) {
   return build_topology(c);
 }
 
-TEST(ChannelRings, RingCEntersEveryNodeAtGpuC) {
+TEST(ChannelRings, RingCRunsUpFromGpuCAndBackDownOnOddNodes) {
   const Topology t = two_nodes();
-  EXPECT_EQ(t.ring_order(0, 4), (std::vector<Rank>{0, 1, 2, 3, 4, 5, 6, 7}));
-  EXPECT_EQ(t.ring_order(1, 4), (std::vector<Rank>{1, 2, 3, 0, 5, 6, 7, 4}));
-  EXPECT_EQ(t.ring_order(3, 4), (std::vector<Rank>{3, 0, 1, 2, 7, 4, 5, 6}));
+  EXPECT_EQ(t.ring_order(0, 4), (std::vector<Rank>{0, 1, 2, 3, 7, 6, 5, 4}));
+  EXPECT_EQ(t.ring_order(1, 4), (std::vector<Rank>{1, 2, 3, 0, 4, 7, 6, 5}));
+  EXPECT_EQ(t.ring_order(3, 4), (std::vector<Rank>{3, 0, 1, 2, 6, 5, 4, 7}));
   // One channel, or a topology without nodes: ranks in order.
   EXPECT_EQ(t.ring_order(2, 1), (std::vector<Rank>{0, 1, 2, 3, 4, 5, 6, 7}));
+  // Every hop between nodes joins two GPUs of one index, but the last node's back to node 0
+  // when the nodes are odd in number (3 x 4: node 2 leaves by GPU c-1, node 0 takes GPU c).
+  for (const std::uint32_t nodes : {2u, 3u, 4u}) {
+    TopologyConfig c;
+    c.kind = TopologyKind::kHierarchical;
+    c.nodes = nodes;
+    c.gpus_per_node = 4;
+    const Topology h = build_topology(c);
+    for (std::size_t ring = 0; ring < 4; ++ring) {
+      const std::vector<Rank> order = h.ring_order(ring, 4);
+      std::size_t crossing_rails = 0;
+      for (std::size_t i = 0; i < order.size(); ++i) {
+        const Rank from = order[i], to = order[(i + 1) % order.size()];
+        if (from / 4 != to / 4 && from % 4 != to % 4) ++crossing_rails;
+      }
+      EXPECT_EQ(crossing_rails, nodes % 2) << nodes << " nodes, ring " << ring;
+    }
+  }
 }
 
 TEST(ChannelRings, EveryRankEndsWithWhatTheCollectiveDefines) {

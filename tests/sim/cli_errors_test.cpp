@@ -39,6 +39,8 @@ TEST(CliErrors, TopologyOptions) {
   expect_error({"topo", "--topology", "ring", "--link-kind", "carrier-pigeon"}, "unknown link kind 'carrier-pigeon'");
   expect_error({"topo", "--topology", "ring", "--topology-file", "x"}, "either --topology-file or --topology");
   expect_error({"topo", "--topology", "ring", "--nvls"}, "--nvls does not apply to --topology ring (only to switch, hierarchical)");
+  expect_error({"topo", "--topology", "switch", "--rails"},
+               "--rails does not apply to --topology switch (only to hierarchical)");
   expect_error({"collective", "--topology", "switch", "--algorithm", "nvls"},
                "algorithm 'nvls': topology 'switch-8' has no switch that reduces");
   expect_error({"collective", "--algorithm", "nvls", "--protocol", "ll"}, "algorithm 'nvls' runs the simple protocol only, not ll");

@@ -123,7 +123,7 @@ TEST(PublishedAccuracy, SixteenH100NodesAtSmallSizes) {
       run_commsim({"validate", "--measurements", source_path("tests/data/nccl-tests-h100-16node-small-allreduce.csv"),
                    "--topology-file", source_path("topologies/h100-ib-cluster.textproto")});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_CONTAINS(r.out, "on h100-ib-cluster (hierarchical, 16 nodes x 8 GPUs)");
+  EXPECT_CONTAINS(r.out, "on h100-ib-cluster (hierarchical, 16 nodes x 8 GPUs, rail-optimised)");
   EXPECT_CONTAINS(r.out, "allreduce            8    128       tree      ll    1       72.01       70.21     -2.5");
   const Errors e = errors_in(r.out, "# |error| median / p90:");
   EXPECT_LE(e.median_pct, 10);

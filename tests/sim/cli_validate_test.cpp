@@ -17,7 +17,9 @@ TEST(CliValidate, AMeasuredLogAgainstItsPreset) {
   const CliResult r = run_commsim({"validate", "--measurements", kExcerpt, "--topology-file", kCluster, "--nodes", "10",
                                    "--gpus-per-node", "1", "--csv", csv});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_CONTAINS(r.out, "# commsim validate: 10 measured rows on h100-ib-cluster (hierarchical, 10 nodes x 1 GPU)");
+  EXPECT_CONTAINS(
+      r.out,
+      "# commsim validate: 10 measured rows on h100-ib-cluster (hierarchical, 10 nodes x 1 GPU, rail-optimised)");
   // What the log says of its run: the GPUs' name, NCCL's release (its nccl-library code), the tool's.
   EXPECT_CONTAINS(r.out, "# measured: " + kExcerpt + ": NVIDIA H100 80GB HBM3, NCCL 2.29.2, nccl-tests 2.17.8\n");
   // The log ran a process a GPU (nGpus 1): each call at least 2.1 + 5.21 us + 50 ns a channel.

@@ -97,6 +97,55 @@ TEST(Builders, HierarchicalLeafUplinksAggregateTheirNics) {
   EXPECT_DOUBLE_EQ(uplink.params.bandwidth_Bps, 100e9);
 }
 
+TEST(Builders, RailsPutEachGpuIndexOnItsOwnLeaf) {
+  // 5 nodes x 4 GPUs in groups of 2 nodes: a leaf per rail of each group (3 x 4 = 12), and a
+  // spine joining them, each leaf's uplink the NICs below it, one a node: 2 x 50 GB/s (the
+  // last group's 1 x 50 GB/s).
+  TopologyConfig c = config(TopologyKind::kHierarchical);
+  c.nodes = 5;
+  c.gpus_per_node = 4;
+  c.leaf_size = 2;
+  c.rails = true;
+  const Topology t = build_topology(c);
+  EXPECT_EQ(t.name(), "hierarchical-5x4-rails");
+  EXPECT_EQ(t.switch_count(), 5u + 12u + 1u);
+  EXPECT_EQ(t.link_count(), 20u + 20u + 12u);
+  const Link& first_uplink = t.link(40);
+  EXPECT_EQ(t.vertex(first_uplink.first).name, "leaf0/rail0");
+  EXPECT_EQ(t.vertex(first_uplink.second).name, "spine");
+  EXPECT_DOUBLE_EQ(first_uplink.params.bandwidth_Bps, 100e9);
+  EXPECT_DOUBLE_EQ(t.link(51).params.bandwidth_Bps, 50e9);
+  const auto kinds = [&](Rank src, Rank dst) {
+    std::vector<LinkKind> k;
+    for (const ChannelId channel : t.route(src, dst)) k.push_back(t.link(link_of(channel)).params.kind);
+    return k;
+  };
+  using K = LinkKind;
+  // GPU 1 of node 0 to GPU 1 of node 1: its rail's leaf.
+  EXPECT_EQ(kinds(1, 5), (std::vector<K>{K::kInfiniband, K::kInfiniband}));
+  // To GPU 2 of node 1, across rails: NVSwitch to GPU 2 of node 0, then rail 2 (NCCL's PXN),
+  // the two NVLink hops lighter than the 100 GB/s uplinks.
+  EXPECT_EQ(kinds(1, 6), (std::vector<K>{K::kNvlink, K::kNvlink, K::kInfiniband, K::kInfiniband}));
+  EXPECT_EQ(t.vertex(t.channel_target(t.route(1, 6)[1])).name, "node0/gpu2");
+  // To node 2, another group: through the spine, rail to rail.
+  EXPECT_EQ(kinds(1, 10), (std::vector<K>{K::kInfiniband, K::kInfiniband, K::kInfiniband, K::kInfiniband}));
+  // One group has no spine: 8 leaves, one per rail (rail-only).
+  c.leaf_size = 0;
+  c.nodes = 2;
+  c.gpus_per_node = 8;
+  const Topology one = build_topology(c);
+  EXPECT_EQ(one.switch_count(), 2u + 8u);
+  EXPECT_EQ(one.vertex(one.channel_target(one.route(0, 8).front())).name, "rail0");
+  // Uplinks lighter than two NVLink hops: across rails of a group through the spine.
+  c.nodes = 4;
+  c.gpus_per_node = 2;
+  c.leaf_size = 2;
+  c.link.latency_ps = ps_from_us(20);
+  const Topology fat = build_topology(c);
+  EXPECT_EQ(fat.route(0, 3).size(), 4u);
+  EXPECT_EQ(fat.vertex(fat.channel_target(fat.route(0, 3)[1])).name, "spine");
+}
+
 TEST(Builders, BadParametersAreInputErrors) {
   TopologyConfig mesh = config(TopologyKind::kMesh);
   EXPECT_THROW(build_topology(mesh), InputError);  // no dims
@@ -141,11 +190,14 @@ TEST(Builders, DiameterByFormulaEqualsTheSearch) {
   for (const std::uint32_t nodes : {1u, 2u, 5u}) {
     for (const std::uint32_t gpus : {1u, 4u}) {
       for (const std::uint32_t leaf : {0u, 1u, 2u, 9u}) {
-        TopologyConfig c = config(TopologyKind::kHierarchical);
-        c.nodes = nodes;
-        c.gpus_per_node = gpus;
-        c.leaf_size = leaf;
-        configs.push_back(c);
+        for (const bool rails : {false, true}) {
+          TopologyConfig c = config(TopologyKind::kHierarchical);
+          c.nodes = nodes;
+          c.gpus_per_node = gpus;
+          c.leaf_size = leaf;
+          c.rails = rails;
+          configs.push_back(c);
+        }
       }
     }
   }

@@ -109,6 +109,53 @@ TEST(Routers, HierarchicalEqualsDijkstraOnEveryPair) {
   }
 }
 
+double weight_of(const Topology& t, const Route& route) {
+  double weight = 0;
+  for (const ChannelId channel : route) weight += route_weight(t.link(link_of(channel)).params);
+  return weight;
+}
+
+// Rail-optimised: where two fastest paths weigh the same (PXN through either node's GPU of
+// the other rail), the router may take the other one; each of its routes weighs what
+// Dijkstra's does and is a path from the source to the destination.
+void expect_route_weights_equal_dijkstra(const Topology& t) {
+  SCOPED_TRACE(t.description());
+  for (Rank src = 0; src < t.npu_count(); ++src) {
+    for (Rank dst = 0; dst < t.npu_count(); ++dst) {
+      if (src == dst) continue;
+      const Route route = t.route(src, dst);
+      ASSERT_DOUBLE_EQ(weight_of(t, route), weight_of(t, t.fastest_route(src, dst))) << src << " -> " << dst;
+      ASSERT_EQ(t.channel_source(route.front()), src);
+      for (std::size_t i = 1; i < route.size(); ++i) {
+        ASSERT_EQ(t.channel_source(route[i]), t.channel_target(route[i - 1]));
+      }
+      ASSERT_EQ(t.channel_target(route.back()), dst);
+    }
+  }
+}
+
+TEST(Routers, RailsWeighWhatDijkstraWeighsOnEveryPair) {
+  for (const std::uint32_t nodes : {2u, 3u, 5u}) {
+    for (const std::uint32_t gpus : {1u, 2u, 4u}) {
+      for (const std::uint32_t leaf : {0u, 1u, 2u}) {
+        for (const double oversubscription : {1.0, 3.0}) {
+          TopologyConfig c = config(TopologyKind::kHierarchical);
+          c.nodes = nodes;
+          c.gpus_per_node = gpus;
+          c.leaf_size = leaf;
+          c.rails = true;
+          c.oversubscription = {oversubscription};
+          expect_route_weights_equal_dijkstra(build_topology(c));
+          // Uplinks lighter than NVLink hops: across rails of a group through the spine.
+          c.link.latency_ps = ps_from_us(20);
+          c.nic.latency_ps = 0;
+          expect_route_weights_equal_dijkstra(build_topology(c));
+        }
+      }
+    }
+  }
+}
+
 // Inside a node the route takes whichever of the NVSwitch and the leaf is faster, and the
 // NVSwitch on a tie, as Dijkstra does.
 TEST(Routers, HierarchicalInsideANodeTakesTheFasterSwitchAndTheNvswitchOnATie) {

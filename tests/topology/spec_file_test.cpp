@@ -36,11 +36,12 @@ TEST(SpecFile, ShippedSystemsLoad) {
            {"a100-nvswitch-node.textproto", 8, 1, 8, 240e9},
            {"a100-nvswitch-node-one-process.textproto", 8, 1, 8, 240e9},
            {"b200-nvswitch-node.textproto", 8, 1, 8, 721.8e9},
-           // Clusters: 2 nodes x 8 GPUs, 8 NVLinks and 8 NICs per node; the NIC is the slowest.
+           // Clusters: 2 nodes x 8 GPUs, 8 NVLinks and 8 NICs per node, one network switch or
+           // a leaf per rail (rail-optimised); the NIC is the slowest.
            {"h100-2node-ib.textproto", 16, 3, 32, 50e9},
-           {"h100-ib-cluster.textproto", 16, 3, 32, 48.5e9},
-           {"b200-ib-cluster.textproto", 16, 3, 32, 48.5e9},
-           {"a100-ib-cluster.textproto", 16, 3, 32, 23.5e9},
+           {"h100-ib-cluster.textproto", 16, 10, 32, 48.5e9},
+           {"b200-ib-cluster.textproto", 16, 10, 32, 48.5e9},
+           {"a100-ib-cluster.textproto", 16, 10, 32, 23.5e9},
            {"pcie-4gpu-box.textproto", 4, 3, 6, 31.5e9},
            {"pcie-2080ti-pair-no-p2p.textproto", 2, 1, 2, 11.09e9},
            {"torus-4x4x4.textproto", 64, 0, 192, 50e9},
@@ -247,6 +248,8 @@ TEST(SpecFile, FieldsTheKindDoesNotUseAreErrors) {
   EXPECT_NE(error_of("name: \"x\" builder { kind: SWITCH npus: 4 nic { bandwidth: \"1GB/s\" }" + link + "}")
                 .find("builder.nic does not apply to a switch builder"),
             std::string::npos);
+  EXPECT_CONTAINS(error_of("name: \"x\" builder { kind: SWITCH npus: 4 rails: true" + link + "}"),
+                  "builder.rails does not apply to a switch builder (only to hierarchical)");
   EXPECT_NE(error_of("name: \"x\" builder { kind: TORUS dims: \"4x4\" npus: 16" + link + "}")
                 .find("builder.npus does not apply to a torus builder"),
             std::string::npos);
