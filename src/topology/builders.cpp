@@ -207,9 +207,9 @@ Topology build_hierarchical(const TopologyConfig& c) {
   const auto pxn_in = [&](std::uint32_t group_nodes) {
     return !spine || route_weight(c.link) <= route_weight(uplink_params(c, group_nodes, c.rails, ratios[0]));
   };
-  b.set_router(hierarchical_router({c.gpus_per_node, c.nodes, leaf_size, leaves,
-                                    c.rails || route_weight(c.link) <= route_weight(c.nic), c.rails, pxn_in(leaf_size),
-                                    pxn_in(last_group_nodes)}));
+  b.set_router(
+      hierarchical_router({c.gpus_per_node, c.nodes, leaf_size, c.rails || route_weight(c.link) <= route_weight(c.nic),
+                           c.rails, pxn_in(leaf_size), pxn_in(last_group_nodes)}));
   if (c.gpus_per_node > 1) {
     for (std::uint32_t n = 0; n < c.nodes; ++n) {
       const VertexId nvswitch = b.add_switch("node" + std::to_string(n) + "/nvswitch", c.nvls);

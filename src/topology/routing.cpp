@@ -135,6 +135,7 @@ class HierarchicalRouter final : public Router {
     const std::uint64_t gpus = std::uint64_t{n.gpus_per_node} * n.nodes;
     first_nic_ = n.gpus_per_node > 1 ? gpus : 0;
     first_uplink_ = first_nic_ + gpus;
+    last_group_ = (std::uint64_t{n.nodes} + n.nodes_per_leaf - 1) / n.nodes_per_leaf - 1;
   }
 
   void append_route(Rank src, Rank dst, Route& route) const override {
@@ -170,14 +171,12 @@ class HierarchicalRouter final : public Router {
   std::uint64_t leaf_of(Rank r) const {
     return n_.rails ? group_of(r) * n_.gpus_per_node + r % n_.gpus_per_node : group_of(r);
   }
-  bool pxn_in(std::uint64_t group) const {
-    const std::uint64_t groups = (std::uint64_t{n_.nodes} + n_.nodes_per_leaf - 1) / n_.nodes_per_leaf;
-    return group + 1 < groups ? n_.pxn_in_full_group : n_.pxn_in_last_group;
-  }
+  bool pxn_in(std::uint64_t group) const { return group < last_group_ ? n_.pxn_in_full_group : n_.pxn_in_last_group; }
 
   HierarchicalNumbering n_;
   std::uint64_t first_nic_ = 0;
   std::uint64_t first_uplink_ = 0;
+  std::uint64_t last_group_ = 0;
 };
 
 }  // namespace

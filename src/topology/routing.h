@@ -62,11 +62,10 @@ struct HierarchicalNumbering {
   std::uint32_t gpus_per_node = 1;
   std::uint32_t nodes = 1;
   std::uint32_t nodes_per_leaf = 1;
-  std::uint32_t leaves = 1;
   /// Two GPUs of a node talk through its NVSwitch (else through their NICs and the leaf).
   bool intra_node_via_nvswitch = true;
-  /// Rail-optimised: each group has a leaf per GPU index (leaves = groups x gpus_per_node),
-  /// and a spine only when there are several groups.
+  /// Rail-optimised: each group of nodes_per_leaf nodes has a leaf per GPU index, and there
+  /// is a spine only when there are several groups.
   bool rails = false;
   /// With rails, whether two nodes of a group exchange across rails through the sender's GPU
   /// of the receiver's rail (NCCL's PXN: two NVLink hops) rather than through the spine (two

@@ -41,6 +41,8 @@ TEST(CliErrors, TopologyOptions) {
   expect_error({"topo", "--topology", "ring", "--nvls"}, "--nvls does not apply to --topology ring (only to switch, hierarchical)");
   expect_error({"topo", "--topology", "switch", "--rails"},
                "--rails does not apply to --topology switch (only to hierarchical)");
+  expect_error({"topo", "--topology-file", source_path("topologies/h100-ib-cluster.textproto"), "--rails"},
+               "--rails needs --topology KIND");
   expect_error({"collective", "--topology", "switch", "--algorithm", "nvls"},
                "algorithm 'nvls': topology 'switch-8' has no switch that reduces");
   expect_error({"collective", "--algorithm", "nvls", "--protocol", "ll"}, "algorithm 'nvls' runs the simple protocol only, not ll");
