@@ -165,6 +165,12 @@ std::vector<CalibrationTerm> calibration_terms(const Topology& topology, const L
                        [i](const LibraryFit& f) { return gb_per_s(f.library.p2p->channel_rate_Bps[i]); },
                        [i](LibraryFit& f, double v) { f.library.p2p->channel_rate_Bps[i] = v * kBytesPerGB; }});
     }
+    const double peer_rate = fit.library.p2p->net_peer_rate_Bps;
+    if (std::isfinite(peer_rate)) {
+      terms.push_back({"p2p network peer rate", "GB/s", 0.1, 10 * gb_per_s(peer_rate), gb_per_s(peer_rate),
+                       [](const LibraryFit& f) { return gb_per_s(f.library.p2p->net_peer_rate_Bps); },
+                       [](LibraryFit& f, double v) { f.library.p2p->net_peer_rate_Bps = v * kBytesPerGB; }});
+    }
   }
   for (const CollectiveKind kind : factored) terms.push_back(collective_factor_term(kind));
   if (!fit.library.ideal()) terms.push_back(launch_term());

@@ -47,13 +47,16 @@ TimePs us(double microseconds) { return ps_from_seconds(microseconds * 1e-6); }
 // exceeds the 32 P2P channels (P2pChannels::net_channels): 4 up to 64 ranks, 2 up to 128, 1
 // beyond. What one channel moves is measured, not published: nccl-tests sendrecv_perf on an
 // 8-GPU H100 node moves 79.5-81.8 GB/s at 32 and 64 MiB (4 channels: 20 GB/s each) and
-// 162.5 GB/s at 128 MiB (8 channels); one H100 per node on 400 Gb/s NDR moves 24.9 GB/s per
-// peer at every size (4 channels: 6.225 GB/s each). 4 H100s of a node move 149-163 GB/s at
-// 32-128 MiB where 8 move 79.5-81.8 and 162.5, on twice the channels; 10 nodes of 2 and of 4
-// H100s move 25.2-26.2 GB/s per peer across nodes (4 channels), 10 nodes of 8 move 15.2
-// (80 ranks: 2 channels, 12.45 GB/s at the rate above, 18% short: what one of 2 channels
-// moves is not measured apart) (nccl-tests sendrecv_perf, NCCL 2.29.2, tests/data). PCIe channels
-// are not limited here. Not modelled: in a communicator across nodes NCCL also holds a send
+// 162.5 GB/s at 128 MiB (8 channels); 4 H100s of a node move 149-163 GB/s at 32-128 MiB
+// where 8 move 79.5-81.8 and 162.5, on twice the channels. Across nodes a send to one peer
+// is not its channels' sum: on 400 Gb/s NDR, 10 nodes of 8 H100s (80 ranks: 2 channels a
+// peer) move 15.2 GB/s a peer, 7.6 a channel, while on 4 channels 10 nodes of 1, 2 and 4
+// H100s move 24.9, 25.2 and 26.2, not 30.4 (nccl-tests sendrecv_perf, NCCL 2.29.2,
+// ../shared/validation and tests/data): a channel moves at most 7.6 GB/s across the network
+// and a send to one network peer at most 25 GB/s, half the NIC. (NCCL 2.29 itself sizes a
+// network peer's channels for 14 GB/s each; the same halving with NCCL 2.20 took 32 GH200s
+// on 4 channels from 24.2 GB/s to 18.3 on 2, nccl issue 1272.) PCIe channels are not limited
+// here. Not modelled: in a communicator across nodes NCCL also holds a send
 // inside a node to the network peers' count, and doubles its channels past 128 KiB.
 // A send inside a node runs LL while each of its channels carries at most 16 KiB
 // (NCCL_P2P_LL_THRESHOLD, 16384, enqueue.cc addP2pToPlan), else Simple; one to another
@@ -167,7 +170,7 @@ const std::vector<NcclArchitecture>& nccl_architectures() {
   const double inf = std::numeric_limits<double>::infinity();
   const Bytes mib16 = Bytes{16} << 20, kib16 = Bytes{16} << 10, kib64 = Bytes{64} << 10;
   static const std::vector<NcclArchitecture> table{
-      {"nccl", 141e9, 0.85, P2pChannels{1, 32, mib16, 4, {20e9, inf, 6.225e9}, kib16, 32, kib64}, 24, 16,
+      {"nccl", 141e9, 0.85, P2pChannels{1, 32, mib16, 4, {20e9, inf, 7.6e9}, kib16, 32, kib64, 25e9}, 24, 16,
        kThreadLaunchPerChannelHopper, kNetChannelRateHopper},
       {"nccl-volta", 39e9, std::nullopt, std::nullopt, 0, 0, kThreadLaunchPerChannelAmpere, inf},
       {"nccl-ampere", 87.7e9, std::nullopt, P2pChannels{1, 16, mib16, 2, {12.2e9, inf, inf}, kib16, 32, kib64}, 24, 0,
@@ -363,6 +366,9 @@ std::string describe_p2p(const P2pChannels& c, std::size_t ranks) {
     rates += (rates.empty() ? "" : ", ") + format_bandwidth(c.channel_rate_Bps[k]) + " on " + kOn[k];
   }
   if (!rates.empty()) text += "; a channel at most " + rates;
+  if (std::isfinite(c.net_peer_rate_Bps)) {
+    text += "; a send to a network peer at most " + format_bandwidth(c.net_peer_rate_Bps);
+  }
   if (c.ll_max_bytes_per_channel > 0) text += "; LL up to " + format_size(c.ll_max_bytes_per_channel) + " a channel";
   return text;
 }

@@ -23,6 +23,7 @@
 // Source of the `nccl` defaults: NVIDIA/nccl src/graph/tuning.cc (release 2.26; Ring
 // constants, Hopper caps).
 
+#include <algorithm>
 #include <array>
 #include <limits>
 #include <memory>
@@ -115,6 +116,9 @@ struct P2pChannels {
   Bytes ll_max_bytes_per_channel = 0;
   std::uint32_t communicator_channels = 0;
   Bytes min_bytes_per_channel = 0;  // 0: no such floor
+  /// The most one send to a peer in another node moves, whatever its channels (infinite:
+  /// no such cap): channels x channel_rate holds it only while it is below this.
+  BandwidthBps net_peer_rate_Bps = std::numeric_limits<double>::infinity();
 
   /// The peers one channel serves in one round of a communicator's sends
   /// (NCCL_MAX_DEV_WORK_P2P_PER_BATCH, src/include/device.h).
@@ -134,8 +138,10 @@ struct P2pChannels {
   bool runs_ll(Bytes bytes, LinkClass route, std::size_t ranks) const {
     return route != LinkClass::kNet && bytes <= Bytes{channels(bytes, route, ranks)} * ll_max_bytes_per_channel;
   }
+  /// channels x channel_rate, at most net_peer_rate across nodes.
   BandwidthBps rate_cap(Bytes bytes, LinkClass route, std::size_t ranks) const {
-    return channels(bytes, route, ranks) * channel_rate_Bps[static_cast<int>(route)];
+    const BandwidthBps rate = channels(bytes, route, ranks) * channel_rate_Bps[static_cast<int>(route)];
+    return route == LinkClass::kNet ? std::min(rate, net_peer_rate_Bps) : rate;
   }
   /// rate_cap of a send of `bytes` on each class of route.
   RateCapsByClass rate_caps(Bytes bytes, std::size_t ranks) const {
@@ -147,8 +153,9 @@ struct P2pChannels {
 
 /// "up to 32 channels, starting on 32 halved while x ranks exceeds 32 (4 among 8 ranks),
 /// fewer below 64K a channel, doubled past 16M a channel; 4 per network peer halved while x
-/// ceil(ranks / 8) exceeds 32 (4 among 8 ranks); a channel at most 20 GB/s on NVLink, 6.225
-/// GB/s on the network; LL up to 16K a channel", in a communicator of `ranks`: for topo.
+/// ceil(ranks / 8) exceeds 32 (4 among 8 ranks); a channel at most 20 GB/s on NVLink, 7.6
+/// GB/s on the network; a send to a network peer at most 25 GB/s; LL up to 16K a channel",
+/// in a communicator of `ranks`: for topo.
 std::string describe_p2p(const P2pChannels& channels, std::size_t ranks);
 
 /// How fast one host thread issues calls to the GPUs it drives. nccl-tests -g G has one

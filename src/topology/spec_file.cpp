@@ -277,6 +277,7 @@ std::optional<P2pChannels> p2p_channels(const spec::LibrarySpec& spec, const std
   c.net_peer_channels = count(p.net_peer_channels(), "net_peer_channels");
   c.channel_rate_Bps = {rate(p.nvlink_channel_rate(), "nvlink_channel_rate"), rate(p.pcie_channel_rate(), "pcie_channel_rate"),
                         rate(p.net_channel_rate(), "net_channel_rate")};
+  c.net_peer_rate_Bps = rate(p.net_peer_rate(), "net_peer_rate");
   if (!p.ll_max_bytes_per_channel().empty()) {
     c.ll_max_bytes_per_channel = parse_size(p.ll_max_bytes_per_channel(), at + ".ll_max_bytes_per_channel");
   }

@@ -65,6 +65,7 @@ void fill_p2p(const P2pChannels& c, pb::P2pSpec& out) {
   out.set_nvlink_channel_rate(rate(LinkClass::kNvlink));
   out.set_pcie_channel_rate(rate(LinkClass::kPcie));
   out.set_net_channel_rate(rate(LinkClass::kNet));
+  if (std::isfinite(c.net_peer_rate_Bps)) out.set_net_peer_rate(bandwidth_text(c.net_peer_rate_Bps));
   if (c.ll_max_bytes_per_channel > 0) out.set_ll_max_bytes_per_channel(std::to_string(c.ll_max_bytes_per_channel) + "B");
   out.set_communicator_channels(c.communicator_channels);
   if (c.min_bytes_per_channel > 0) out.set_min_bytes_per_channel(std::to_string(c.min_bytes_per_channel) + "B");

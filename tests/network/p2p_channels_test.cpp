@@ -18,8 +18,9 @@ TEST(P2pChannels, DoubleWhileAChannelWouldCarryMoreThanItsShare) {
   // Among 8 ranks 4 channels to start (32 halved while x 8 exceeds 32), fewer while a
   // channel would carry less than 64 KiB, at most 16 MiB each, up to 32: 64 KiB runs on 1,
   // 64 KiB + 1 on 2, 256 KiB on 4, 64 MiB on 4 (16 each), 64 MiB + 1 on 8, 1 GiB would need
-  // 64 and stops at 32. Across nodes: 4 per peer, fewer below 64 KiB a channel.
-  const P2pChannels c{1, 32, 16 * kMiB, 4, {20e9, kInf, 6.225e9}, 16 << 10, 32, 64 << 10};
+  // 64 and stops at 32. Across nodes: 4 per peer, fewer below 64 KiB a channel, and a send
+  // to a network peer at most 25 GB/s: 4 x 7.6 = 30.4 GB/s is held to it, 2 x 7.6 is not.
+  const P2pChannels c{1, 32, 16 * kMiB, 4, {20e9, kInf, 7.6e9}, 16 << 10, 32, 64 << 10, 25e9};
   EXPECT_EQ(c.channels(1, LinkClass::kNvlink, 8), 1u);
   EXPECT_EQ(c.channels(64 << 10, LinkClass::kNvlink, 8), 1u);
   EXPECT_EQ(c.channels((64 << 10) + 1, LinkClass::kNvlink, 8), 2u);
@@ -31,7 +32,10 @@ TEST(P2pChannels, DoubleWhileAChannelWouldCarryMoreThanItsShare) {
   EXPECT_EQ(c.channels(1024 * kMiB, LinkClass::kNet, 8), 4u);
   EXPECT_EQ(c.channels(128 << 10, LinkClass::kNet, 8), 2u);
   EXPECT_DOUBLE_EQ(c.rate_cap(128 * kMiB, LinkClass::kNvlink, 8), 160e9);
-  EXPECT_DOUBLE_EQ(c.rate_cap(128 * kMiB, LinkClass::kNet, 8), 24.9e9);
+  EXPECT_DOUBLE_EQ(c.rate_cap(128 * kMiB, LinkClass::kNet, 8), 25e9);
+  EXPECT_DOUBLE_EQ(c.rate_cap(128 << 10, LinkClass::kNet, 8), 15.2e9);
+  EXPECT_DOUBLE_EQ(c.rate_cap(64 << 10, LinkClass::kNet, 8), 7.6e9);
+  // The cap is the network's alone: 8 NVLink channels move 160 GB/s.
   EXPECT_EQ(c.rate_cap(128 * kMiB, LinkClass::kPcie, 8), kInf);
   // LL while each channel carries at most 16 KiB: 16 KiB on 1 channel, not 16 KiB + 1; and
   // since a channel carries at least 64 KiB before another is added, nothing larger.

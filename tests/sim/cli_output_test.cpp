@@ -105,15 +105,16 @@ TEST(CliOutput, TopoShowsTheSystemAndItsLibrary) {
   for (const char* line : {
            "system        8x H100 SXM5, NVLink4 via NVSwitch, as NCCL sustains it\n",
            "library       nccl\n",
-           "  ll          call 6.6 us; step NVLink 600 ns, PCIe 1 us, network 2.7 us; efficiency 0.5; max rate 141 GB/s; "
+           "  ll          call 6.6 us; step NVLink 600 ns, PCIe 1 us, network 2.7 us; efficiency 0.5; max rate 141 "
+           "GB/s; "
            "a ring loops by 32K a channel and rank\n",
            "  ll128       call 14 us; step NVLink 1.9 us, PCIe 2.5 us, network 4 us; efficiency 0.92; a ring loops by "
            "576000 a channel and rank\n",
            "  in-switch   call 0 ps; step NVLink 25 us, PCIe 0 ps, network 14 us; efficiency 0.85\n",
            "  p2p         up to 32 channels, starting on 32 halved while x ranks exceeds 32 (4 among 8 ranks), fewer "
            "below 64K a channel, doubled past 16M a channel; 4 per network peer halved while x ceil(ranks / 8) exceeds "
-           "32 (4 among 8 ranks); a channel at most 20 GB/s on NVLink, 6.225 GB/s on the network; LL up to 16K a "
-           "channel\n",
+           "32 (4 among 8 ranks); a channel at most 20 GB/s on NVLink, 7.6 GB/s on the network; a send to a "
+           "network peer at most 25 GB/s; LL up to 16K a channel\n",
            "  alltoall    bandwidth x 0.96\n",
            "  ll share    allreduce x 0.5, reduce x 0.5, allgather x 0.667, reducescatter x 0.667, broadcast x 0.667 "
            "on ll's efficiency\n",

@@ -128,6 +128,15 @@ TEST(LibrarySpec, P2pChannels) {
   EXPECT_EQ(m.library().p2p->net_channels(8), 4u);
   EXPECT_EQ(m.library().p2p->net_channels(17), 2u);
   EXPECT_EQ(m.library().p2p->net_channels(33), 1u);
+  // net_peer_rate holds a send to a network peer below its channels' sum: 4 x 30 GB/s to 50.
+  const Topology capped = parse_topology_spec(ring + R"( library { name: "nccl" p2p { min_channels: 1 max_channels: 4
+      max_bytes_per_channel: "1MiB" net_peer_channels: 4 nvlink_channel_rate: "40GB/s" net_channel_rate: "30GB/s"
+      net_peer_rate: "50GB/s" } })",
+                                              "s", false);
+  EXPECT_DOUBLE_EQ(capped.library().p2p_rate_cap(Bytes{1} << 30, LinkClass::kNet, 2), 50e9);
+  EXPECT_DOUBLE_EQ(capped.library().p2p_rate_cap(Bytes{1} << 30, LinkClass::kNvlink, 2), 4 * 40e9);
+  EXPECT_EQ(library_from_spec(library_message(capped.library()), "test").p2p->net_peer_rate_Bps, 50e9);
+  EXPECT_EQ(m.library().p2p->net_peer_rate_Bps, std::numeric_limits<double>::infinity());
   EXPECT_NE(error_of(ring + R"( library { name: "nccl" p2p { min_channels: 1 max_channels: 2
       max_bytes_per_channel: "1MiB" net_peer_channels: 1 min_bytes_per_channel: "2MiB" } })")
                 .find("library.p2p.min_bytes_per_channel (2MiB) is above max_bytes_per_channel (1MiB)"),
@@ -138,6 +147,10 @@ TEST(LibrarySpec, P2pChannels) {
             std::string::npos);
   EXPECT_NE(p2p(R"(min_channels: 1 max_channels: 2 net_peer_channels: 1)").find("library.p2p.max_bytes_per_channel is missing"),
             std::string::npos);
+  EXPECT_NE(
+      p2p(R"(min_channels: 1 max_channels: 2 max_bytes_per_channel: "1MiB" net_peer_channels: 1 net_peer_rate: "0GB/s")")
+          .find("library.p2p.net_peer_rate"),
+      std::string::npos);
   EXPECT_NE(p2p(R"(max_channels: 2 max_bytes_per_channel: "1MiB" net_peer_channels: 1)").find("library.p2p.min_channels must be at least 1"),
             std::string::npos);
   EXPECT_NE(p2p(R"(min_channels: 1 max_channels: 2 max_bytes_per_channel: "1MiB" net_peer_channels: 1 nvlink_channel_rate: "fast")")
