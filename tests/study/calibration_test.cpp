@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "study/bounded_least_squares.h"
 #include "study_test_support.h"
@@ -278,6 +279,50 @@ TEST(Calibration, RecoversACollectivesBandwidthFactor) {
   EXPECT_NEAR(written.bandwidth_factor(CollectiveKind::kAllGather), 0.7, 0.007);
   ASSERT_TRUE(written.estimate);
   EXPECT_TRUE(written.estimate->collective_bandwidth.empty());
+}
+
+TEST(Calibration, RecoversAP2pChannelRateAndThePeerCapAboveIt) {
+  // Two nodes of one GPU on 50 GB/s NICs; a send to the other node runs on 1 channel at
+  // 64 KiB, 2 at 128 KiB and 4 from 256 KiB (at least 64 KiB a channel). Truth: a network
+  // channel moves 5 GB/s and a peer at most 12 (so 1 and 2 channels show the channel's rate,
+  // 4 the cap). The fit starts from 7.6 and 25 and, with AllReduce rows that hold the NIC's
+  // bandwidth (no channel limits a collective here), recovers both within 1%.
+  TopologyConfig c;
+  c.kind = TopologyKind::kHierarchical;
+  c.nodes = 2;
+  c.gpus_per_node = 1;
+  c.nic = {50e9, 1'000'000, LinkKind::kInfiniband, Duplex::kFull};
+  const Topology cluster = build_topology(c);
+  const auto with_p2p = [](BandwidthBps channel_rate, BandwidthBps peer_rate) {
+    LibraryProfile p = library(5, 0.8, 9, 3);
+    const double inf = std::numeric_limits<double>::infinity();
+    p.p2p = P2pChannels{1, 4, Bytes{16} << 20, 4, {inf, inf, channel_rate}, 0, 0, Bytes{64} << 10, peer_rate};
+    return p;
+  };
+  const LibraryProfile start = with_p2p(7.6e9, 25e9);
+  ValidationOptions options{with_p2p(5e9, 12e9), std::nullopt, AlgorithmKind::kRing, 1};
+  std::vector<Measurement> rows = measured_by(cluster, options, {CollectiveKind::kAllReduce});
+  for (Bytes size = Bytes{64} << 10; size <= (Bytes{1} << 30); size *= 2) {
+    Measurement m;
+    m.operation = MeasuredOperation::point_to_point();
+    m.ranks = 2;
+    m.size_bytes = size;
+    m.out_of_place.time_us = 1;
+    m.source = "synthetic:p2p:" + std::to_string(size);
+    rows.push_back(m);
+  }
+  const ValidationResult truth = validate_measurements(cluster, rows, options);
+  for (std::size_t i = 0; i < rows.size(); ++i) rows[i].out_of_place.time_us = truth.rows[i].predicted_us;
+  CalibrationOptions calibration;
+  calibration.validation = options;
+  calibration.validation.library = start;
+  const CalibrationResult result = calibrate(cluster, rows, {}, calibration);
+  EXPECT_NEAR(fitted(result, "p2p network channel rate"), 5, 0.05);
+  EXPECT_NEAR(fitted(result, "p2p network peer rate"), 12, 0.12);
+  EXPECT_LT(result.after.all.p90_abs_error, 1e-3);
+  // The written profile carries the cap (as text, to 9 significant digits).
+  EXPECT_NEAR(library_from_spec(library_message(result.fit.library), "test").p2p->net_peer_rate_Bps,
+              result.fit.library.p2p->net_peer_rate_Bps, 1e3);
 }
 
 TEST(Calibration, HoldoutIsReportedNotFitted) {
