@@ -20,7 +20,7 @@ fit() {
 }
 
 H100=topologies/h100-nvswitch-node.textproto
-A100=topologies/a100-nvswitch-node-one-process.textproto  # the published A100 tables ran -g 8
+A100=topologies/a100-nvswitch-node.textproto  # driven by one process, as the published A100 tables ran (-g 8)
 CLUSTER=topologies/h100-ib-cluster.textproto
 PCIE=topologies/pcie-2080ti-pair-no-p2p.textproto
 

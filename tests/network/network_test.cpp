@@ -84,10 +84,9 @@ TEST(Network, IdleRouteHandDerived) {
 TEST(Network, ShippedSystemsAgreeWithTheClosedFormToThePicosecond) {
   // 450 GB/s is 2.22 ps per byte: the simulator rounds each transfer to the clock's
   // resolution, so it may differ from the real-valued closed form by half a picosecond.
-  for (const char* file :
-       {"h100-nvswitch-node", "h200-nvswitch-node", "a100-nvswitch-node", "a100-nvswitch-node-one-process",
-        "b200-nvswitch-node", "h100-2node-ib", "h100-ib-cluster", "b200-ib-cluster", "a100-ib-cluster", "pcie-4gpu-box",
-        "pcie-2080ti-pair-no-p2p", "torus-4x4x4"}) {
+  for (const char* file : {"h100-nvswitch-node", "h200-nvswitch-node", "a100-nvswitch-node", "b200-nvswitch-node",
+                           "h100-2node-ib", "h100-ib-cluster", "b200-ib-cluster", "a100-ib-cluster", "pcie-4gpu-box",
+                           "pcie-2080ti-pair-no-p2p", "torus-4x4x4"}) {
     const Topology t =
         load_topology_file(std::string(COMMSIM_SOURCE_DIR) + "/topologies/" + file + ".textproto");
     const Rank last = static_cast<Rank>(t.npu_count() - 1);

@@ -156,16 +156,17 @@ TEST(CliCollective, AThreadDrivingEightGpusIssuesACallPerChannelItRunsOn) {
 }
 
 TEST(CliCollective, ASpecSaysHowManyGpusAThreadDrives) {
-  // The A100 node with `gpus_per_thread: 8` in its library block runs as --gpus-per-thread 8
-  // does on the preset: the same table, 44.18 us at 32 KiB; --gpus-per-thread 1 (a process a
-  // GPU) overrides it, leaving the call's own 22.96 us above one thread's 2.1 + 5.26 us.
-  const std::string preset = source_path("topologies/a100-nvswitch-node.textproto");
-  const std::string driven = tmp_path("a100-driven-by-one-thread.textproto");
-  std::string text = read_file(preset);
-  const std::string library = "library { name: \"nccl-ampere\" }";
+  // The A100 node preset, `gpus_per_thread: 8` in its library block, runs as
+  // --gpus-per-thread 8 does on the same node without it: the same table, 44.18 us at
+  // 32 KiB; --gpus-per-thread 1 (a process a GPU) overrides it, leaving the call's own
+  // 22.96 us above one thread's 2.1 + 5.26 us.
+  const std::string driven = source_path("topologies/a100-nvswitch-node.textproto");
+  const std::string preset = tmp_path("a100-a-process-a-gpu.textproto");
+  std::string text = read_file(driven);
+  const std::string library = "library { name: \"nccl-ampere\" gpus_per_thread: 8 }";
   ASSERT_NE(text.find(library), std::string::npos);
-  text.replace(text.find(library), library.size(), "library { name: \"nccl-ampere\" gpus_per_thread: 8 }");
-  write_file(driven, text);
+  text.replace(text.find(library), library.size(), "library { name: \"nccl-ampere\" }");
+  write_file(preset, text);
   const CliResult flag =
       run_commsim({"collective", "--topology-file", preset, "--sizes", "32K:1M", "--gpus-per-thread", "8"});
   const CliResult spec = run_commsim({"collective", "--topology-file", driven, "--sizes", "32K:1M"});

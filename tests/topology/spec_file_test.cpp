@@ -34,7 +34,6 @@ TEST(SpecFile, ShippedSystemsLoad) {
            {"h100-nvswitch-node.textproto", 8, 1, 8, 370.8e9},
            {"h200-nvswitch-node.textproto", 8, 1, 8, 370.8e9},
            {"a100-nvswitch-node.textproto", 8, 1, 8, 240e9},
-           {"a100-nvswitch-node-one-process.textproto", 8, 1, 8, 240e9},
            {"b200-nvswitch-node.textproto", 8, 1, 8, 721.8e9},
            // Clusters: 2 nodes x 8 GPUs, 8 NVLinks and 8 NICs per node, one network switch or
            // a leaf per rail (rail-optimised); the NIC is the slowest.
@@ -70,7 +69,6 @@ TEST(SpecFile, ShippedLibrariesParse) {
            {"h100-nvswitch-node.textproto", "nccl", 3, 141e9},
            {"h200-nvswitch-node.textproto", "nccl", 3, 141e9},
            {"a100-nvswitch-node.textproto", "nccl-ampere", 3, 87.7e9},
-           {"a100-nvswitch-node-one-process.textproto", "nccl-ampere", 3, 87.7e9},
            {"b200-nvswitch-node.textproto", "nccl-blackwell", 3, 282e9},
            {"h100-ib-cluster.textproto", "nccl-hopper-multinode", 3, 20.4e9},
            {"b200-ib-cluster.textproto", "nccl-blackwell-multinode", 3, 20.4e9},
@@ -112,22 +110,12 @@ TEST(SpecFile, ShippedLibrariesParse) {
   const Topology pcie = load_topology_file(kTopologies + "pcie-2080ti-pair-no-p2p.textproto");
   EXPECT_EQ(pcie.library().costs(Protocol::kSimple).step_latency(LinkClass::kPcie), ps_from_ns(5700));
   EXPECT_THROW(pcie.library().costs(Protocol::kLL128), InputError);
-  // The measured pair ran one process for both GPUs (-g 2), and so does its preset; the A100
-  // node's one-process preset is the node's with one thread driving its 8 GPUs, and nothing else.
+  // The measured pair ran one process for both GPUs (-g 2), and so does its preset; so did
+  // the published A100 node tables (-g 8), and so does the A100 node's preset. The H100
+  // node's tables ran a process a GPU, as its preset does (no such bound).
   EXPECT_EQ(pcie.library().gpus_per_thread, 2u);
-  const Topology node = load_topology_file(kTopologies + "a100-nvswitch-node.textproto");
-  const Topology one_process = load_topology_file(kTopologies + "a100-nvswitch-node-one-process.textproto");
-  EXPECT_EQ(node.library().gpus_per_thread, 0u);
-  EXPECT_EQ(one_process.library().gpus_per_thread, 8u);
-  LibraryProfile same = one_process.library();
-  same.gpus_per_thread = 0;
-  EXPECT_EQ(library_message(same).DebugString(), library_message(node.library()).DebugString());
-  ASSERT_EQ(one_process.link_count(), node.link_count());
-  for (std::size_t i = 0; i < node.link_count(); ++i) {
-    const LinkParams &a = one_process.links()[i].params, &b = node.links()[i].params;
-    EXPECT_EQ(a.bandwidth_Bps, b.bandwidth_Bps);
-    EXPECT_EQ(a.latency_ps, b.latency_ps);
-  }
+  EXPECT_EQ(load_topology_file(kTopologies + "a100-nvswitch-node.textproto").library().gpus_per_thread, 8u);
+  EXPECT_EQ(load_topology_file(kTopologies + "h100-nvswitch-node.textproto").library().gpus_per_thread, 0u);
   for (const Link& l : pcie.links()) {
     EXPECT_EQ(l.params.duplex, Duplex::kHalf);
     EXPECT_EQ(l.params.both_ways_efficiency, 0.72);
