@@ -470,6 +470,7 @@ NcclChoice nccl_choice(const Topology& topology, CollectiveKind kind, Bytes size
     ModelOptions with = options;
     with.library = profile.ranked_costs(kind, algorithm, p);
     with.estimate = true;
+    with.estimate_nvls_tree_net_rate_Bps = profile.estimated().nvls_tree_net_rate_Bps;
     const double t = collective_cost(topology, kind, algorithm, size, with).time_s(options.gamma_s_per_byte);
     if (best_s < 0 || t < best_s) {
       best = {algorithm, p};

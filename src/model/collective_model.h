@@ -17,6 +17,7 @@
 // Geijn, "Collective communication: theory, practice, and experience", CCPE 19(13), 2007
 // (lower bounds); NCCL's ring and tree step counts; nccl-tests doc/PERFORMANCE.md.
 
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,6 +44,9 @@ struct ModelOptions {
   /// NCCL's tree is its fill's latency plus the bytes at its steady rate, latency + bytes /
   /// bandwidth (algorithm_plans.cpp, nccl_tree_estimate), whatever `chunks` says.
   bool estimate = false;
+  /// In NCCL's estimate of nvls-tree across more than two nodes: what each GPU's link to the
+  /// network moves at most (LibraryProfile::nvls_tree_net_rate_Bps); infinite: its bandwidth.
+  BandwidthBps estimate_nvls_tree_net_rate_Bps = std::numeric_limits<double>::infinity();
 };
 
 /// One level or phase of an algorithm.

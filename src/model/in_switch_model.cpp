@@ -74,6 +74,25 @@ CostTerm tree_share_term(const Topology& t, const std::vector<InSwitchGroup>& gr
   return worst.term;
 }
 
+// NCCL's estimate of nvls-tree across more than two nodes (src/graph/tuning.cc, from release
+// 2.27): a bus bandwidth of G heads (a GPU and its NIC each) at min(network rate, cap) each,
+// turned into the call's rate as a ring's is, x p / (2(p-1)):
+//   T = 2(p-1)/p n / (G min(r, cap)),  r the slowest route from a GPU to its peer in another node
+// (perChMaxNVLSTreeBw: cap; LibraryProfile::nvls_tree_net_rate_Bps). On 10 nodes of 8 H100s
+// with 48.5 GB/s NICs: 364 GB/s where a ring's estimate has 388, so the ring, slower to start,
+// overtakes it at large sizes: from 6.3 GB by this model's ring estimate (each step at its
+// slowest hop), near 2.8 GB by NCCL's (its hops summed along the ring), where the cluster's
+// measurements turn, between 2 and 4 GiB.
+CostTerm nccl_tree_estimate_term(const Topology& t, const std::vector<InSwitchGroup>& groups, double n,
+                                 const ModelOptions& o) {
+  BandwidthBps rate = o.estimate_nvls_tree_net_rate_Bps;
+  for (std::size_t k = 0; k < groups.front().ranks.size(); ++k) {
+    rate = std::min(rate, path_params(t, groups[0].ranks[k], groups[1].ranks[k]).bottleneck_Bps);
+  }
+  const double p = static_cast<double>(t.npu_count()), g = static_cast<double>(groups.front().ranks.size());
+  return {"NCCL's estimate: G heads across nodes", 1, 2 * (p - 1) / p * n, 0, o.overhead_s, 1 / (g * rate)};
+}
+
 }  // namespace
 
 CollectiveCost in_switch_cost(const Topology& t, Algo algorithm, Bytes size, const ModelOptions& o) {
@@ -107,7 +126,9 @@ CollectiveCost in_switch_cost(const Topology& t, Algo algorithm, Bytes size, con
     }
     return cost;
   }
-  const CostTerm tree_share = tree_share_term(t, groups, std::ceil(n / (2 * g)), o);
+  const bool nccl_estimate = o.estimate && groups.size() > 2;
+  const CostTerm tree_share =
+      nccl_estimate ? nccl_tree_estimate_term(t, groups, n, o) : tree_share_term(t, groups, std::ceil(n / (2 * g)), o);
   const double levels = 2.0 * std::bit_width(groups.size() - 1);  // 2 ceil(log2 N)
   cost.terms.push_back({"tree levels across nodes", levels, 0, 0, seconds_from_ps(c.step_latency(LinkClass::kNet)), 0});
   cost.terms.push_back(to_switch.term.time_s(0) >= tree_share.time_s(0) ? to_switch.term : tree_share);

@@ -164,6 +164,7 @@ struct NcclArchitecture {
   std::uint32_t nvls_channels;             // one node; 0: no NVLS
   TimePs thread_launch_per_channel_ps;     // c above
   BandwidthBps net_channel_rate_Bps;       // LibraryProfile::net_channel_rate_Bps
+  BandwidthBps nvls_tree_net_rate_Bps;     // LibraryProfile::nvls_tree_net_rate_Bps
 };
 
 const std::vector<NcclArchitecture>& nccl_architectures() {
@@ -171,11 +172,11 @@ const std::vector<NcclArchitecture>& nccl_architectures() {
   const Bytes mib16 = Bytes{16} << 20, kib16 = Bytes{16} << 10, kib64 = Bytes{64} << 10;
   static const std::vector<NcclArchitecture> table{
       {"nccl", 141e9, 0.85, P2pChannels{1, 32, mib16, 4, {20e9, inf, 7.6e9}, kib16, 32, kib64, 25e9}, 24, 16,
-       kThreadLaunchPerChannelHopper, kNetChannelRateHopper},
-      {"nccl-volta", 39e9, std::nullopt, std::nullopt, 0, 0, kThreadLaunchPerChannelAmpere, inf},
+       kThreadLaunchPerChannelHopper, kNetChannelRateHopper, 45.5e9},
+      {"nccl-volta", 39e9, std::nullopt, std::nullopt, 0, 0, kThreadLaunchPerChannelAmpere, inf, inf},
       {"nccl-ampere", 87.7e9, std::nullopt, P2pChannels{1, 16, mib16, 2, {12.2e9, inf, inf}, kib16, 32, kib64}, 24, 0,
-       kThreadLaunchPerChannelAmpere, inf},
-      {"nccl-blackwell", 2 * 141e9, 0.74, std::nullopt, 32, 24, kThreadLaunchPerChannelHopper, inf},
+       kThreadLaunchPerChannelAmpere, inf, inf},
+      {"nccl-blackwell", 2 * 141e9, 0.74, std::nullopt, 32, 24, kThreadLaunchPerChannelHopper, inf, 80e9},
   };
   return table;
 }
@@ -202,6 +203,7 @@ LibraryProfile nccl_library(const NcclArchitecture& arch) {
   p.collective_channels = arch.collective_channels;
   p.nvls_channels = arch.nvls_channels;
   p.net_channel_rate_Bps = arch.net_channel_rate_Bps;
+  p.nvls_tree_net_rate_Bps = arch.nvls_tree_net_rate_Bps;
   if (arch.nvls_efficiency) p.in_switch = ProtocolCosts{0, {us(25.0), 0, us(14.0)}, *arch.nvls_efficiency};
   p.p2p = arch.p2p;
   p.name = arch.name;
@@ -429,6 +431,11 @@ std::vector<std::pair<std::string, std::string>> describe_library(const LibraryP
     lines.emplace_back("nvls", "an in-switch collective runs on " + std::to_string(profile.nvls_channels) +
                                    " channels, whatever its size; an AllReduce on one switch ends two rounds of "
                                    "NCCL's 16-128 KiB chunks after its flows (pipeline fill)");
+  }
+  if (std::isfinite(profile.nvls_tree_net_rate_Bps)) {
+    lines.emplace_back("nvls-tree", "ranked beyond two nodes as G heads of at most " +
+                                        format_bandwidth(profile.nvls_tree_net_rate_Bps) +
+                                        " each across the network (NCCL's estimate; never a run's time)");
   }
   if (profile.estimate) lines.emplace_back("estimate", "chosen as library " + profile.estimate->name + " would");
   return lines;

@@ -291,6 +291,11 @@ struct LibraryProfile {
   /// GPUs a node or fewer a channel carries half of that or less, and the bound is idle. Not
   /// part of an estimate (NCCL's ranking has no such term); in-switch runs do not take it.
   BandwidthBps net_channel_rate_Bps = std::numeric_limits<double>::infinity();
+  /// What NCCL's estimate lets one head of nvls-tree (a GPU and its NIC) move across the
+  /// network beyond two nodes, B/s (perChMaxNVLSTreeBws, src/graph/tuning.cc from release
+  /// 2.27: Hopper 45.5 GB/s, Blackwell 80); infinite: its link's bandwidth. Part of an
+  /// estimate only.
+  BandwidthBps nvls_tree_net_rate_Bps = std::numeric_limits<double>::infinity();
   /// The channels of the library's communicator for collectives (NCCL's comm->nChannels, as
   /// NCCL_DEBUG=INFO prints "Channel 23/24"): what a call runs on at most
   /// (nccl_call_channels). 0: not known, a call counts as one channel.

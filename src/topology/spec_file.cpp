@@ -452,6 +452,10 @@ LibraryProfile costs_from_spec(const spec::LibrarySpec& spec, const std::string&
     if (profile.ideal()) throw InputError(where + ".net_channel_rate: the ideal library has no channels to bound");
     profile.net_channel_rate_Bps = parse_bandwidth(spec.net_channel_rate(), where + ".net_channel_rate");
   }
+  if (!spec.nvls_tree_net_rate().empty()) {
+    if (profile.ideal()) throw InputError(where + ".nvls_tree_net_rate: the ideal library ranks nothing");
+    profile.nvls_tree_net_rate_Bps = parse_bandwidth(spec.nvls_tree_net_rate(), where + ".nvls_tree_net_rate");
+  }
   if (spec.one_node_ramp_size() > 0) {
     if (profile.ideal()) throw InputError(where + ".one_node_ramp: the ideal library has no calls to bound");
     profile.one_node_ramp = ramp_points(spec.one_node_ramp(), where);

@@ -145,6 +145,8 @@ pb::LibrarySpec library_message(const LibraryProfile& profile) {
   if (profile.gpus_per_thread > 0) out.set_gpus_per_thread(static_cast<std::uint32_t>(profile.gpus_per_thread));
   if (std::isfinite(profile.net_channel_rate_Bps))
     out.set_net_channel_rate(bandwidth_text(profile.net_channel_rate_Bps));
+  if (std::isfinite(profile.nvls_tree_net_rate_Bps))
+    out.set_nvls_tree_net_rate(bandwidth_text(profile.nvls_tree_net_rate_Bps));
   for (const SizeRatio& point : profile.one_node_ramp) {
     pb::SizeRatioSpec& r = *out.add_one_node_ramp();
     r.set_size(std::to_string(point.bytes) + "B");

@@ -2,9 +2,12 @@
 // agree on an idle network, reproduce hand-derived times, and refuse topologies without a
 // reducing switch.
 
+#include "topology/in_switch.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <vector>
 
 #include "base/error.h"
@@ -12,7 +15,6 @@
 #include "collective/simulate.h"
 #include "model/collective_model.h"
 #include "topology/builders.h"
-#include "topology/in_switch.h"
 #include "topology/spec_file.h"
 
 namespace commsim {
@@ -221,6 +223,43 @@ TEST(InSwitch, NvlsTreeBeyondTwoNodesMovesTwiceTheShareThroughTheBusiestNic) {
   const double two_nodes = 2e-6 + 2 * 14e-6 + 1e-6 + 6.0 * kMiB * 400e-12;
   EXPECT_NEAR(sim_s(two, A::kNvlsTree, 12 * kMiB, kWhole), two_nodes, 1e-15);
   EXPECT_NEAR(model_s(two, A::kNvlsTree, 12 * kMiB, kWhole), two_nodes, 1e-15);
+}
+
+TEST(InSwitch, NcclRanksNvlsTreeBeyondTwoNodesAtItsPerChannelCap) {
+  // 10 H100 nodes of 8 GPUs, a 48.5 GB/s NIC a GPU: NCCL's estimate (tuning.cc, from 2.27)
+  // gives nvls-tree a bus bandwidth of 8 heads at min(NIC, perChMaxNVLSTreeBw 45.5 GB/s),
+  // turned into the call's rate as a ring's: at 1 GiB
+  //   2 ceil(log2 10) x 14 us + 2 x 79/80 x 2^30 B / (8 x 45.5 GB/s) = 112 + 5825.93 us,
+  // beside its switch flows' 25 us + 2^30 x 9/8 / (0.85 x 370.8 GB/s) = 3857.62 us.
+  const Topology cluster =
+      load_topology_file(std::string(COMMSIM_SOURCE_DIR) + "/topologies/h100-ib-cluster.textproto", {10, 8});
+  const LibraryProfile& nccl = cluster.library();
+  EXPECT_DOUBLE_EQ(nccl.nvls_tree_net_rate_Bps, 45.5e9);
+  ModelOptions estimate;
+  estimate.estimate = true;
+  estimate.library = nccl.ranked_costs(kAllReduce, A::kNvlsTree, Protocol::kSimple);
+  estimate.estimate_nvls_tree_net_rate_Bps = nccl.nvls_tree_net_rate_Bps;
+  const double expected = 112e-6 + 2 * 79.0 / 80 * 1024 * kMiB / (8 * 45.5e9);
+  EXPECT_NEAR(collective_cost(cluster, kAllReduce, A::kNvlsTree, 1024 * kMiB, estimate).time_s(0), expected, 1e-12);
+  // A ring's estimate has the NICs' 8 x 48.5 GB/s behind 8.4 + 158 x 14 us of steps: it
+  // overtakes nvls-tree's 364 GB/s where n x 2 x 79/80 (1/364 - 1/388 GB/s) = 2108.4 us,
+  // n = 6.28 GB. So NCCL runs nvls-tree at 4 GiB and the ring at 8 GiB, as the cluster's
+  // AllReduce does (tests/data: 314-320 GB/s bus bandwidth from 4 GiB, what its rings move).
+  ModelOptions run;
+  run.channels = 8;
+  EXPECT_EQ(nccl_choice(cluster, kAllReduce, 4096 * kMiB, run, nccl).algorithm, A::kNvlsTree);
+  EXPECT_EQ(nccl_choice(cluster, kAllReduce, 8192 * kMiB, run, nccl).algorithm, A::kRing);
+  // Without the cap nvls-tree ranks at the NICs' own bandwidth and keeps every size.
+  LibraryProfile uncapped = nccl;
+  uncapped.nvls_tree_net_rate_Bps = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(nccl_choice(cluster, kAllReduce, 8192 * kMiB, run, uncapped).algorithm, A::kNvlsTree);
+  // It ranks and never runs: the closed form of a run is the same with and without it.
+  ModelOptions capped_run = run;
+  capped_run.library = nccl.costs(kAllReduce, A::kNvlsTree, Protocol::kSimple);
+  ModelOptions free_run = capped_run;
+  capped_run.estimate_nvls_tree_net_rate_Bps = 1e9;
+  EXPECT_EQ(collective_cost(cluster, kAllReduce, A::kNvlsTree, 1024 * kMiB, capped_run).time_s(0),
+            collective_cost(cluster, kAllReduce, A::kNvlsTree, 1024 * kMiB, free_run).time_s(0));
 }
 
 TEST(InSwitch, SimulatorEqualsClosedFormAcrossSizesProfilesAndOverheads) {

@@ -340,6 +340,38 @@ TEST(LibrarySpec, ThreadLaunch) {
   }
 }
 
+TEST(LibrarySpec, NvlsTreeNetRate) {
+  // What NCCL's estimate lets an nvls-tree head move across the network beyond two nodes
+  // (perChMaxNVLSTreeBws, tuning.cc from 2.27): Hopper 45.5 GB/s, Blackwell 80; none where
+  // there is no NVLS.
+  EXPECT_EQ(library_by_name("nccl", "test").nvls_tree_net_rate_Bps, 45.5e9);
+  EXPECT_EQ(library_by_name("nccl-hopper-multinode", "test").nvls_tree_net_rate_Bps, 45.5e9);
+  EXPECT_EQ(library_by_name("nccl-blackwell", "test").nvls_tree_net_rate_Bps, 80e9);
+  for (const char* name : {"nccl-ampere", "nccl-volta", "gloo", "ideal"}) {
+    EXPECT_FALSE(std::isfinite(library_by_name(name, "test").nvls_tree_net_rate_Bps)) << name;
+  }
+  const std::string ring = R"(name: "r" builder { kind: RING npus: 4 link { bandwidth: "10GB/s" latency: "1us" } })";
+  const LibraryProfile own =
+      parse_topology_spec(ring + R"( library { name: "nccl" nvls_tree_net_rate: "40GB/s" })", "s", false).library();
+  EXPECT_EQ(own.nvls_tree_net_rate_Bps, 40e9);
+  EXPECT_EQ(library_from_spec(library_message(own), "test").nvls_tree_net_rate_Bps, 40e9);
+  // It ranks choices, so an estimate block's is the one that counts, and it reads back.
+  const LibraryProfile ranked =
+      parse_topology_spec(ring + R"( library { name: "nccl" estimate { name: "nccl" nvls_tree_net_rate: "30GB/s" } })",
+                          "s", false)
+          .library();
+  EXPECT_EQ(ranked.estimated().nvls_tree_net_rate_Bps, 30e9);
+  EXPECT_EQ(library_from_spec(library_message(ranked), "test").estimated().nvls_tree_net_rate_Bps, 30e9);
+  const std::vector<std::pair<std::string, std::string>> bad{
+      {R"(name: "ideal" nvls_tree_net_rate: "45GB/s")", "library.nvls_tree_net_rate: the ideal library ranks nothing"},
+      {R"(name: "nccl" nvls_tree_net_rate: "fast")", "library.nvls_tree_net_rate"},
+      {R"(name: "nccl" nvls_tree_net_rate: "0GB/s")", "library.nvls_tree_net_rate: bandwidth must be positive"},
+  };
+  for (const auto& [block, error] : bad) {
+    EXPECT_NE(error_of(ring + " library { " + block + " }").find(error), std::string::npos) << block;
+  }
+}
+
 TEST(LibrarySpec, TreeRows) {
   // The tree algorithm's own rows: the built-in nccl's are NCCL's Tree row; a block's replace
   // them, for the same protocols in the same order; other algorithms keep the protocols'.
