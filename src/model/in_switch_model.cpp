@@ -81,7 +81,7 @@ CostTerm tree_share_term(const Topology& t, const std::vector<InSwitchGroup>& gr
 // (perChMaxNVLSTreeBw: cap; LibraryProfile::nvls_tree_net_rate_Bps). On 10 nodes of 8 H100s
 // with 48.5 GB/s NICs: 364 GB/s where a ring's estimate has 388, so the ring, slower to start,
 // overtakes it at large sizes: from 6.3 GB by this model's ring estimate (each step at its
-// slowest hop), near 2.8 GB by NCCL's (its hops summed along the ring), where the cluster's
+// slowest hop), near 3.1 GB by NCCL's (its hops summed along the ring), where the cluster's
 // measurements turn, between 2 and 4 GiB.
 CostTerm nccl_tree_estimate_term(const Topology& t, const std::vector<InSwitchGroup>& groups, double n,
                                  const ModelOptions& o) {
