@@ -2,8 +2,6 @@
 // agree on an idle network, reproduce hand-derived times, and refuse topologies without a
 // reducing switch.
 
-#include "topology/in_switch.h"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,6 +13,7 @@
 #include "collective/simulate.h"
 #include "model/collective_model.h"
 #include "topology/builders.h"
+#include "topology/in_switch.h"
 #include "topology/spec_file.h"
 
 namespace commsim {
@@ -243,8 +242,9 @@ TEST(InSwitch, NcclRanksNvlsTreeBeyondTwoNodesAtItsPerChannelCap) {
   EXPECT_NEAR(collective_cost(cluster, kAllReduce, A::kNvlsTree, 1024 * kMiB, estimate).time_s(0), expected, 1e-12);
   // A ring's estimate has the NICs' 8 x 48.5 GB/s behind 8.4 + 158 x 14 us of steps: it
   // overtakes nvls-tree's 364 GB/s where n x 2 x 79/80 (1/364 - 1/388 GB/s) = 2108.4 us,
-  // n = 6.28 GB. So NCCL runs nvls-tree at 4 GiB and the ring at 8 GiB, as the cluster's
-  // AllReduce does (tests/data: 314-320 GB/s bus bandwidth from 4 GiB, what its rings move).
+  // n = 6.28 GB: nvls-tree at 4 GiB, the ring at 8 GiB. (The cluster's AllReduce moves its
+  // rings' 314-320 GB/s from 4 GiB already, tests/data: NCCL's own ring estimate, its hops
+  // summed along the ring, overtakes near 3.1 GB.)
   ModelOptions run;
   run.channels = 8;
   EXPECT_EQ(nccl_choice(cluster, kAllReduce, 4096 * kMiB, run, nccl).algorithm, A::kNvlsTree);
