@@ -74,13 +74,13 @@ CostTerm tree_share_term(const Topology& t, const std::vector<InSwitchGroup>& gr
   return worst.term;
 }
 
-// NCCL's estimate of nvls-tree across more than two nodes (src/graph/tuning.cc, from release
-// 2.27): a bus bandwidth of G heads (a GPU and its NIC each) at min(network rate, cap) each,
+// NCCL's estimate of nvls-tree across more than two nodes (src/graph/tuning.cc's tuner
+// constants after release 2.26): a bus bandwidth of G heads (a GPU and its NIC each) at min(network rate, cap) each,
 // turned into the call's rate as a ring's is, x p / (2(p-1)):
 //   T = 2(p-1)/p n / (G min(r, cap)),  r the slowest route from a GPU to its peer in another node
 // (perChMaxNVLSTreeBw: cap; LibraryProfile::nvls_tree_net_rate_Bps). On 10 nodes of 8 H100s
 // with 48.5 GB/s NICs: 364 GB/s where a ring's estimate has 388, so the ring, slower to start,
-// overtakes it at large sizes: from 6.3 GB by this model's ring estimate (each step at its
+// overtakes it at large sizes: from 6.1 GB by this model's ring estimate (each step at its
 // slowest hop), near 3.1 GB by NCCL's (its hops summed along the ring), where the cluster's
 // measurements turn, between 2 and 4 GiB.
 CostTerm nccl_tree_estimate_term(const Topology& t, const std::vector<InSwitchGroup>& groups, double n,

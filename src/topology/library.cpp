@@ -107,9 +107,10 @@ Bytes nccl_loop_chunk_bytes(Protocol protocol) {
 }
 
 // NVLS (in-switch reduction), tuning.cc: baseLatencies[NVLS] 0; hwLatencies[NVLINK][NVLS]
-// Simple 25 us, one reduction round; hwLatencies[NET][NVLSTree] Simple 14 us per tree
-// level across nodes; nvlsEfficiency 0.85 on Hopper, 0.74 on Blackwell (NVLink SHARP
-// begins with the third-generation NVSwitch: none on Volta and Ampere).
+// Simple 25 us, one reduction round; hwLatencies[NET][NVLSTree] Simple 20.9 us per tree
+// level across nodes since 2.26, which had 14 (the tuner constants of tuning.cc before 2.30,
+// src/tuning/cost_model.cc in 2.30); nvlsEfficiency 0.85 on Hopper, 0.74 on Blackwell
+// (NVLink SHARP begins with the third-generation NVSwitch: none on Volta and Ampere).
 //
 // Collective channels of an 8-GPU NVSwitch node: 24 on A100 (NCCL_DEBUG=INFO on an HGX
 // A100, nccl-tests issue 100: "Channel 23/24") and on H100 (NCCL 2.19.3 finds 12 rings and
@@ -204,7 +205,7 @@ LibraryProfile nccl_library(const NcclArchitecture& arch) {
   p.nvls_channels = arch.nvls_channels;
   p.net_channel_rate_Bps = arch.net_channel_rate_Bps;
   p.nvls_tree_net_rate_Bps = arch.nvls_tree_net_rate_Bps;
-  if (arch.nvls_efficiency) p.in_switch = ProtocolCosts{0, {us(25.0), 0, us(14.0)}, *arch.nvls_efficiency};
+  if (arch.nvls_efficiency) p.in_switch = ProtocolCosts{0, {us(25.0), 0, us(20.9)}, *arch.nvls_efficiency};
   p.p2p = arch.p2p;
   p.name = arch.name;
   p.protocols = {

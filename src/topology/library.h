@@ -292,8 +292,8 @@ struct LibraryProfile {
   /// part of an estimate (NCCL's ranking has no such term); in-switch runs do not take it.
   BandwidthBps net_channel_rate_Bps = std::numeric_limits<double>::infinity();
   /// What NCCL's estimate lets one head of nvls-tree (a GPU and its NIC) move across the
-  /// network beyond two nodes, B/s (perChMaxNVLSTreeBws, src/graph/tuning.cc from release
-  /// 2.27: Hopper 45.5 GB/s, Blackwell 80); infinite: its link's bandwidth. Part of an
+  /// network beyond two nodes, B/s (perChMaxNVLSTreeBws, src/graph/tuning.cc's tuner
+  /// constants after release 2.26: Hopper 45.5 GB/s, Blackwell 80); infinite: its link's bandwidth. Part of an
   /// estimate only.
   BandwidthBps nvls_tree_net_rate_Bps = std::numeric_limits<double>::infinity();
   /// The channels of the library's communicator for collectives (NCCL's comm->nChannels, as

@@ -225,10 +225,10 @@ TEST(InSwitch, NvlsTreeBeyondTwoNodesMovesTwiceTheShareThroughTheBusiestNic) {
 }
 
 TEST(InSwitch, NcclRanksNvlsTreeBeyondTwoNodesAtItsPerChannelCap) {
-  // 10 H100 nodes of 8 GPUs, a 48.5 GB/s NIC a GPU: NCCL's estimate (tuning.cc, from 2.27)
+  // 10 H100 nodes of 8 GPUs, a 48.5 GB/s NIC a GPU: NCCL's estimate (tuning.cc after 2.26)
   // gives nvls-tree a bus bandwidth of 8 heads at min(NIC, perChMaxNVLSTreeBw 45.5 GB/s),
   // turned into the call's rate as a ring's: at 1 GiB
-  //   2 ceil(log2 10) x 14 us + 2 x 79/80 x 2^30 B / (8 x 45.5 GB/s) = 112 + 5825.93 us,
+  //   2 ceil(log2 10) x 20.9 us + 2 x 79/80 x 2^30 B / (8 x 45.5 GB/s) = 167.2 + 5825.93 us,
   // beside its switch flows' 25 us + 2^30 x 9/8 / (0.85 x 370.8 GB/s) = 3857.62 us.
   const Topology cluster =
       load_topology_file(std::string(COMMSIM_SOURCE_DIR) + "/topologies/h100-ib-cluster.textproto", {10, 8});
@@ -238,11 +238,11 @@ TEST(InSwitch, NcclRanksNvlsTreeBeyondTwoNodesAtItsPerChannelCap) {
   estimate.estimate = true;
   estimate.library = nccl.ranked_costs(kAllReduce, A::kNvlsTree, Protocol::kSimple);
   estimate.estimate_nvls_tree_net_rate_Bps = nccl.nvls_tree_net_rate_Bps;
-  const double expected = 112e-6 + 2 * 79.0 / 80 * 1024 * kMiB / (8 * 45.5e9);
+  const double expected = 167.2e-6 + 2 * 79.0 / 80 * 1024 * kMiB / (8 * 45.5e9);
   EXPECT_NEAR(collective_cost(cluster, kAllReduce, A::kNvlsTree, 1024 * kMiB, estimate).time_s(0), expected, 1e-12);
   // A ring's estimate has the NICs' 8 x 48.5 GB/s behind 8.4 + 158 x 14 us of steps: it
-  // overtakes nvls-tree's 364 GB/s where n x 2 x 79/80 (1/364 - 1/388 GB/s) = 2108.4 us,
-  // n = 6.28 GB: nvls-tree at 4 GiB, the ring at 8 GiB. (The cluster's AllReduce moves its
+  // overtakes nvls-tree's 364 GB/s where n x 2 x 79/80 (1/364 - 1/388 GB/s) = 2053.2 us,
+  // n = 6.12 GB: nvls-tree at 4 GiB, the ring at 8 GiB. (The cluster's AllReduce moves its
   // rings' 314-320 GB/s from 4 GiB already, tests/data: NCCL's own ring estimate, its hops
   // summed along the ring, overtakes near 3.1 GB.)
   ModelOptions run;

@@ -110,7 +110,7 @@ TEST(CliOutput, TopoShowsTheSystemAndItsLibrary) {
            "a ring loops by 32K a channel and rank\n",
            "  ll128       call 14 us; step NVLink 1.9 us, PCIe 2.5 us, network 4 us; efficiency 0.92; a ring loops by "
            "576000 a channel and rank\n",
-           "  in-switch   call 0 ps; step NVLink 25 us, PCIe 0 ps, network 14 us; efficiency 0.85\n",
+           "  in-switch   call 0 ps; step NVLink 25 us, PCIe 0 ps, network 20.9 us; efficiency 0.85\n",
            "  p2p         up to 32 channels, starting on 32 halved while x ranks exceeds 32 (4 among 8 ranks), fewer "
            "below 64K a channel, doubled past 16M a channel; 4 per network peer halved while x ceil(ranks / 8) exceeds "
            "32 (4 among 8 ranks); a channel at most 20 GB/s on NVLink, 7.6 GB/s on the network; a send to a "
@@ -121,6 +121,8 @@ TEST(CliOutput, TopoShowsTheSystemAndItsLibrary) {
            "  channels    a collective runs on up to 24, fewer for small sizes\n",
            "  nvls        an in-switch collective runs on 16 channels, whatever its size; an AllReduce on one switch "
            "ends two rounds of NCCL's 16-128 KiB chunks after its flows (pipeline fill)\n",
+           "  nvls-tree   ranked beyond two nodes as G heads of at most 45.5 GB/s each across the network (NCCL's "
+           "estimate; never a run's time)\n",
        }) {
     EXPECT_NE(r.out.find(line), std::string::npos) << line << "\nin\n" << r.out;
   }

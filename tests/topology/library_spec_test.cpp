@@ -342,7 +342,7 @@ TEST(LibrarySpec, ThreadLaunch) {
 
 TEST(LibrarySpec, NvlsTreeNetRate) {
   // What NCCL's estimate lets an nvls-tree head move across the network beyond two nodes
-  // (perChMaxNVLSTreeBws, tuning.cc from 2.27): Hopper 45.5 GB/s, Blackwell 80; none where
+  // (perChMaxNVLSTreeBws, tuning.cc after 2.26): Hopper 45.5 GB/s, Blackwell 80; none where
   // there is no NVLS.
   EXPECT_EQ(library_by_name("nccl", "test").nvls_tree_net_rate_Bps, 45.5e9);
   EXPECT_EQ(library_by_name("nccl-hopper-multinode", "test").nvls_tree_net_rate_Bps, 45.5e9);
