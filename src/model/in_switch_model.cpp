@@ -8,7 +8,8 @@
 // rate: the library's in-switch efficiency and cap on the GPU-switch link; the cross-node
 // tree flows run at the route's full bandwidth, sharing it. fill: nvls on one switch, the two
 // rounds of NCCL's chunks its pipeline fills with (topology/in_switch.h, in_switch_fill_ps).
-// Source of the latency terms: NCCL src/graph/tuning.cc (NVLS: base 0 + one NVLink step;
+// In NCCL's estimate (ModelOptions::estimate) beyond two nodes, T_tree is NCCL's own
+// bandwidth term instead (nccl_tree_estimate_term). Source of the latency terms: NCCL src/graph/tuning.cc (NVLS: base 0 + one NVLink step;
 // NVLSTree: + 2 log2(nodes) net steps).
 
 #include <algorithm>
@@ -75,8 +76,8 @@ CostTerm tree_share_term(const Topology& t, const std::vector<InSwitchGroup>& gr
 }
 
 // NCCL's estimate of nvls-tree across more than two nodes (src/graph/tuning.cc's tuner
-// constants after release 2.26): a bus bandwidth of G heads (a GPU and its NIC each) at min(network rate, cap) each,
-// turned into the call's rate as a ring's is, x p / (2(p-1)):
+// constants after release 2.26): a bus bandwidth of G heads (a GPU and its NIC each) at
+// min(network rate, cap) each, turned into the call's rate as a ring's is, x p / (2(p-1)):
 //   T = 2(p-1)/p n / (G min(r, cap)),  r the slowest route from a GPU to its peer in another node
 // (perChMaxNVLSTreeBw: cap; LibraryProfile::nvls_tree_net_rate_Bps). On 10 nodes of 8 H100s
 // with 48.5 GB/s NICs: 364 GB/s where a ring's estimate has 388, so the ring, slower to start,
