@@ -5,7 +5,6 @@
 #include <charconv>
 #include <cmath>
 #include <iomanip>
-#include <limits>
 #include <sstream>
 #include <utility>
 
@@ -175,12 +174,9 @@ Topology build_hierarchical(const TopologyConfig& c) {
   // nodes + leaf_size - 1 overflows 32 (a leaf_size of 2^32 - 1 once left no leaves).
   const std::uint32_t leaf_size = c.leaf_size == 0 ? c.nodes : std::min(c.leaf_size, c.nodes);
   const auto groups = static_cast<std::uint32_t>((std::uint64_t{c.nodes} + leaf_size - 1) / leaf_size);
-  // Rail-optimised: a leaf per GPU index of each group of leaf_size nodes.
+  // Rail-optimised: a leaf per GPU index of each group of leaf_size nodes; at most one a GPU,
+  // so within the GPUs' bound above.
   const std::uint32_t rails = c.rails ? c.gpus_per_node : 1;
-  if (std::uint64_t{groups} * rails > std::numeric_limits<std::uint32_t>::max()) {
-    throw InputError(kind_context(c) + ": " + std::to_string(groups) + " groups of " + std::to_string(rails) +
-                     " rails are more leaf switches than 2^32 - 1");
-  }
   const std::uint32_t leaves = groups * rails;
   const std::vector<double> ratios = oversubscription_per_level(c, 1);
 
