@@ -108,7 +108,7 @@ Bytes nccl_loop_chunk_bytes(Protocol protocol) {
 
 // NVLS (in-switch reduction), tuning.cc: baseLatencies[NVLS] 0; hwLatencies[NVLINK][NVLS]
 // Simple 25 us, one reduction round; hwLatencies[NET][NVLSTree] Simple 20.9 us per tree
-// level across nodes since 2.26, which had 14 (the tuner constants of tuning.cc before 2.30,
+// level across nodes after 2.26, which had 14 (the tuner constants of tuning.cc before 2.30,
 // src/tuning/cost_model.cc in 2.30); nvlsEfficiency 0.85 on Hopper, 0.74 on Blackwell
 // (NVLink SHARP begins with the third-generation NVSwitch: none on Volta and Ampere).
 //

@@ -21,7 +21,7 @@
 //   T(call)    = call latency + the algorithm's time from its messages
 //
 // Source of the `nccl` defaults: NVIDIA/nccl src/graph/tuning.cc (release 2.26; Ring
-// constants, Hopper caps).
+// constants, Hopper caps; NVLS-tree's network step and per-head cap from the releases after).
 
 #include <algorithm>
 #include <array>
@@ -293,8 +293,8 @@ struct LibraryProfile {
   BandwidthBps net_channel_rate_Bps = std::numeric_limits<double>::infinity();
   /// What NCCL's estimate lets one head of nvls-tree (a GPU and its NIC) move across the
   /// network beyond two nodes, B/s (perChMaxNVLSTreeBws, src/graph/tuning.cc's tuner
-  /// constants after release 2.26: Hopper 45.5 GB/s, Blackwell 80); infinite: its link's bandwidth. Part of an
-  /// estimate only.
+  /// constants after release 2.26: Hopper 45.5 GB/s, Blackwell 80); infinite: its link's
+  /// bandwidth. Part of an estimate only.
   BandwidthBps nvls_tree_net_rate_Bps = std::numeric_limits<double>::infinity();
   /// The channels of the library's communicator for collectives (NCCL's comm->nChannels, as
   /// NCCL_DEBUG=INFO prints "Channel 23/24"): what a call runs on at most
