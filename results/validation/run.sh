@@ -41,6 +41,10 @@ for g in 2 4 8; do
     --nodes 10 --gpus-per-node $g
 done
 
+# The same 80 GPUs measured the day before the 8-GPU log (tests/data), from which nothing was read.
+run h100-10node-8gpu-day-before --measurements tests/data/nccl-tests-h100-10node-8gpu-day-before.csv \
+  --topology-file $CLUSTER --nodes 10 --gpus-per-node 8
+
 # 4 of the 8 GPUs of a node of the same cluster: the node preset scales to the log's ranks.
 run h100-node-4gpu --measurements tests/data/nccl-tests-h100-node-4gpu.log --topology-file $H100
 # 4 H100s of another node, one thread driving all 4 (-g 4), 8 B to 8 GiB (tests/data).
