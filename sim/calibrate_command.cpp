@@ -54,11 +54,14 @@ std::string reference_text(const CalibrationResult& result) {
 }
 
 // The base spec with the fitted library and bandwidths, and comments that say how it was made.
-// A cluster spec keeps the shape it was fitted at (GPUs per node, nodes: the topology's levels).
-std::string calibrated_spec(const std::string& base_path, const Topology& topology, const CalibrationResult& result,
-                            const std::vector<std::string>& fitted, const std::vector<std::string>& held_out) {
+// A cluster spec keeps the shape it was fitted at (GPUs per node, nodes: the topology's
+// levels); fitted at several, the base's own.
+std::string calibrated_spec(const std::string& base_path, const std::vector<MeasuredRows>& groups,
+                            const CalibrationResult& result, const std::vector<std::string>& fitted,
+                            const std::vector<std::string>& held_out) {
   spec::TopologySpec spec = read_spec_message(base_path);
-  if (topology.shape().kind == TopologyKind::kHierarchical && spec.has_builder()) {
+  const Topology& topology = groups.front().topology;
+  if (groups.size() == 1 && topology.shape().kind == TopologyKind::kHierarchical && spec.has_builder()) {
     spec.mutable_builder()->set_gpus_per_node(topology.shape().levels.at(0));
     spec.mutable_builder()->set_nodes(topology.shape().levels.at(1));
   }
@@ -86,6 +89,16 @@ std::string calibrated_spec(const std::string& base_path, const Topology& topolo
   }
   if (const std::string references = reference_text(result); !references.empty()) text << "#   " << references << "\n";
   return text.str() + spec_text(spec);
+}
+
+// The held-out rows by scale, as measured_groups; rows that name no scale run where the
+// fitted rows ran, when those ran at one.
+std::vector<MeasuredRows> held_out_groups(const po::variables_map& vm, const std::vector<Measurement>& holdout,
+                                          const std::vector<MeasuredRows>& fitted) {
+  if (holdout.empty()) return {};
+  const SpecScale scale = measured_scale(holdout);
+  if (!scale.nodes && !scale.gpus_per_node && fitted.size() == 1) return {{fitted.front().topology, holdout}};
+  return measured_groups(vm, holdout);
 }
 
 std::vector<std::string> files_option(const po::variables_map& vm, const char* name) {
@@ -127,7 +140,8 @@ int run_calibrate(const std::vector<std::string>& args, std::ostream& out) {
         << "protocol its call and step latencies; with a reducing switch its in-switch terms, with P2P channels\n"
         << "their rates; with several collectives measured, a bandwidth factor for each beside the first (and,\n"
         << "with half-duplex links, the first that moves the other way). Each term stays within physical bounds;\n"
-        << "the fit starts from the base spec's library.\n\n"
+        << "the fit starts from the base spec's library. A cluster spec is built at the nodes and GPUs a node the\n"
+        << "files name, each file's rows at their own: logs of several scales are fitted together.\n\n"
         << "Example:\n"
         << "  commsim calibrate --measurements ../shared/validation/h100_1node_8gpu_xxrjun_all_reduce.csv \\\n"
         << "      --holdout ../shared/validation/h100_1node_8gpu_xxrjun_all_gather.csv \\\n"
@@ -153,17 +167,18 @@ int run_calibrate(const std::vector<std::string>& args, std::ostream& out) {
   const std::vector<std::string> held_out = files_option(vm, "holdout");
   const std::vector<Measurement> rows = read_measurement_files(fitted);
   const std::vector<Measurement> holdout = read_measurement_files(held_out);
-  const Topology topology = topology_from_options(vm, default_topology_config(), measured_scale(rows));
-  calibration.validation = validation_options(vm, topology);
+  const std::vector<MeasuredRows> groups = measured_groups(vm, rows);
+  const std::vector<MeasuredRows> holdout_groups = held_out_groups(vm, holdout, groups);
+  calibration.validation = validation_options(vm, groups.front().topology);
 
   // Progress on stderr once the fit has taken 2 s, by iteration: most fits end well before
   // the last one allowed, so the time left it shows is at most.
   Progress progress = run_progress(vm, calibration.max_iterations, "iterations (at most)");
   calibration.on_iteration = [&] { progress.advance(); };
-  const CalibrationResult result = calibrate(topology, rows, holdout, calibration);
+  const CalibrationResult result = calibrate(groups, holdout_groups, calibration);
   progress.finish();
-  out << "# commsim calibrate: " << rows.size() << " measured rows on " << topology.name() << " ("
-      << topology.description() << "), library " << calibration.validation.library.name << "\n";
+  out << "# commsim calibrate: " << rows.size() << " measured rows on " << groups_text(groups) << ", library "
+      << calibration.validation.library.name << "\n";
   print_terms(out, result.terms);
   if (const std::string references = reference_text(result); !references.empty()) out << "# " << references << "\n";
   out << "# fit: " << result.iterations << " iterations, " << result.evaluations
@@ -179,7 +194,7 @@ int run_calibrate(const std::vector<std::string>& args, std::ostream& out) {
         << "# held out, after:  " << error_summary(result.holdout_after) << "\n";
   }
   if (output) {
-    output->stream() << calibrated_spec(*base, topology, result, fitted, held_out);
+    output->stream() << calibrated_spec(*base, groups, result, fitted, held_out);
     output->commit();
     out << "# wrote " << *option_text(vm, "output") << "\n";
   }

@@ -89,9 +89,11 @@ int run_validate(const std::vector<std::string>& args, std::ostream& out) {
   options.add(prediction_options());
   const po::variables_map vm = parse_options(args, options);
   if (vm.count("help")) {
-    out << "Usage: commsim validate --measurements FILE... [options]\n\n" << options << "\n"
+    out << "Usage: commsim validate --measurements FILE... [options]\n\n"
+        << options << "\n"
         << "error = (predicted - measured) / measured; the summary gives the median and 90th percentile of |error|\n"
-        << "over all rows and per size regime. Rows must have as many ranks as the topology has NPUs.\n\n"
+        << "over all rows and per size regime. Rows must have as many ranks as the topology has NPUs: a cluster\n"
+        << "spec is built at the nodes and GPUs a node its files name, each file's rows at their own.\n\n"
         << "Examples:\n"
         << "  commsim validate --measurements ../shared/validation/h100_1node_8gpu_xxrjun_all_gather.csv\n"
         << "  commsim validate --measurements run.log --topology-file topologies/h100-ib-cluster.textproto "
@@ -109,11 +111,12 @@ int run_validate(const std::vector<std::string>& args, std::ostream& out) {
   }
   const std::vector<MeasurementSet> sets = read_measurement_sets(vm["measurements"].as<std::vector<std::string>>());
   const std::vector<Measurement> rows = rows_of(sets);
-  const Topology topology = topology_from_options(vm, default_topology_config(), measured_scale(rows));
+  const std::vector<MeasuredRows> groups = measured_groups(vm, rows);
+  const Topology& topology = groups.front().topology;
   const ValidationOptions validation = validation_options(vm, topology);
-  const ValidationResult result = validate_measurements(topology, rows, validation);
-  out << "# commsim validate: " << rows.size() << " measured rows on " << topology.name() << " ("
-      << topology.description() << "), library " << validation.library.name << "\n"
+  const ValidationResult result = validate_measurements(groups, validation);
+  out << "# commsim validate: " << rows.size() << " measured rows on " << groups_text(groups) << ", library "
+      << validation.library.name << "\n"
       << measured_with_lines(sets) << thread_lines(validation.library, rows)
       << one_node_ramp_line(topology, validation.library)
       << "# error = (predicted - measured) / measured: negative is optimistic\n";

@@ -1,8 +1,10 @@
 #include "validation_report.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include "base/counted.h"
+#include "base/error.h"
 #include "report/table.h"
 #include "study/read_measurements.h"
 #include "topology_options.h"
@@ -95,7 +97,9 @@ po::options_description prediction_options() {
 
 ValidationOptions validation_options(const po::variables_map& vm, const Topology& topology) {
   const LibraryChoice library = library_from_options(vm, topology);
-  ValidationOptions validation{library.profile, library.protocol, std::nullopt, library.channels};
+  // Rings at once as --channels says, else each topology's own (rows at several scales).
+  const auto channels = vm.count("channels") ? std::optional(library.channels) : std::nullopt;
+  ValidationOptions validation{library.profile, library.protocol, std::nullopt, channels};
   if (const auto text = option_text(vm, "algorithm"); text && *text != "nccl") {
     validation.algorithm = parse_algorithm(*text, "--algorithm");
   }
@@ -138,6 +142,39 @@ SpecScale measured_scale(const std::vector<Measurement>& rows) {
     return static_cast<std::uint32_t>(rows.front().*field);
   };
   return {common(&Measurement::nodes), common(&Measurement::gpus_per_node)};
+}
+
+std::vector<MeasuredRows> measured_groups(const po::variables_map& vm, const std::vector<Measurement>& rows) {
+  using Shape = std::pair<std::size_t, std::size_t>;  // nodes, GPUs a node; 0: not said
+  std::vector<Shape> shapes;
+  for (const Measurement& m : rows) {
+    const Shape shape{m.nodes, m.gpus_per_node};
+    if (shape != Shape{0, 0} && std::find(shapes.begin(), shapes.end(), shape) == shapes.end()) shapes.push_back(shape);
+  }
+  if (shapes.size() <= 1) return {{topology_from_options(vm, default_topology_config(), measured_scale(rows)), rows}};
+  std::vector<MeasuredRows> groups;
+  for (const Shape& shape : shapes) {
+    std::vector<Measurement> at;
+    std::copy_if(rows.begin(), rows.end(), std::back_inserter(at), [&](const Measurement& m) {
+      return Shape{m.nodes, m.gpus_per_node} == shape;
+    });
+    groups.push_back({topology_from_options(vm, default_topology_config(), measured_scale(at)), std::move(at)});
+  }
+  const auto unplaced =
+      std::find_if(rows.begin(), rows.end(), [](const Measurement& m) { return m.nodes == 0 && m.gpus_per_node == 0; });
+  if (unplaced != rows.end()) {
+    throw InputError(unplaced->source + ": the row does not say its nodes and GPUs a node, and the others ran at " +
+                     std::to_string(shapes.size()) + " scales: give its file alone, with --nodes and --gpus-per-node");
+  }
+  return groups;
+}
+
+std::string groups_text(const std::vector<MeasuredRows>& groups) {
+  std::string descriptions;
+  for (const MeasuredRows& group : groups) {
+    descriptions += (descriptions.empty() ? "" : "; ") + group.topology.description();
+  }
+  return groups.front().topology.name() + " (" + descriptions + ")";
 }
 
 }  // namespace commsim::cli

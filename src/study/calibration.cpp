@@ -26,17 +26,24 @@ ValidationOptions with_library(ValidationOptions options, const LibraryProfile& 
   return options;
 }
 
-/// The largest row of each collective of `rows`, in the order the collectives first come.
-std::vector<Measurement> largest_of_each_collective(const std::vector<Measurement>& rows) {
-  std::vector<Measurement> largest;
-  for (const Measurement& m : rows) {
-    if (!m.operation.collective) continue;
-    const auto same = std::find_if(largest.begin(), largest.end(),
-                                   [&](const Measurement& l) { return l.operation == m.operation; });
-    if (same == largest.end()) {
-      largest.push_back(m);
-    } else if (m.size_bytes > same->size_bytes) {
-      *same = m;
+/// The largest row of each collective of `groups`, in the order the collectives first come,
+/// with the topology it ran on.
+struct LargestRow {
+  const Topology* topology;
+  Measurement row;
+};
+std::vector<LargestRow> largest_of_each_collective(const std::vector<MeasuredRows>& groups) {
+  std::vector<LargestRow> largest;
+  for (const MeasuredRows& group : groups) {
+    for (const Measurement& m : group.rows) {
+      if (!m.operation.collective) continue;
+      const auto same = std::find_if(largest.begin(), largest.end(),
+                                     [&](const LargestRow& l) { return l.row.operation == m.operation; });
+      if (same == largest.end()) {
+        largest.push_back({&group.topology, m});
+      } else if (m.size_bytes > same->row.size_bytes) {
+        *same = {&group.topology, m};
+      }
     }
   }
   return largest;
@@ -44,16 +51,17 @@ std::vector<Measurement> largest_of_each_collective(const std::vector<Measuremen
 
 /// Whether each of `rows` is predicted another time when the half-duplex links lose more
 /// both ways at once: the collectives that move both ways over them.
-std::vector<bool> moves_both_ways(const Topology& topology, const std::vector<Measurement>& rows,
-                                  const ValidationOptions& options) {
+std::vector<bool> moves_both_ways(const std::vector<LargestRow>& rows, const ValidationOptions& options) {
   std::vector<bool> both(rows.size(), false);
-  if (!topology.both_ways_efficiency()) return both;
-  Topology lossier = topology;
-  lossier.set_both_ways_efficiency(*topology.both_ways_efficiency() / 2);
-  const ValidationResult as_is = validate_measurements(topology, rows, options);
-  const ValidationResult lossy = validate_measurements(lossier, rows, options);
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    both[i] = lossy.rows[i].predicted_us > as_is.rows[i].predicted_us * (1 + 1e-6);
+    const Topology& topology = *rows[i].topology;
+    if (!topology.both_ways_efficiency()) continue;
+    Topology lossier = topology;
+    lossier.set_both_ways_efficiency(*topology.both_ways_efficiency() / 2);
+    const ValidationResult as_is = validate_measurements(topology, {rows[i].row}, options);
+    if (as_is.rows.empty()) continue;  // a call of no elements, which moves nothing
+    const double lossy = validate_measurements(lossier, {rows[i].row}, options).rows.front().predicted_us;
+    both[i] = lossy > as_is.rows.front().predicted_us * (1 + 1e-6);
   }
   return both;
 }
@@ -69,15 +77,14 @@ struct FactoredCollectives {
   std::vector<CollectiveKind> factored;
 };
 
-FactoredCollectives factored_collectives(const Topology& topology, const std::vector<Measurement>& rows,
-                                         const ValidationOptions& options) {
-  const std::vector<Measurement> largest = largest_of_each_collective(rows);
+FactoredCollectives factored_collectives(const std::vector<MeasuredRows>& groups, const ValidationOptions& options) {
+  const std::vector<LargestRow> largest = largest_of_each_collective(groups);
   FactoredCollectives split;
   if (largest.size() < 2) return split;
-  const std::vector<bool> both = moves_both_ways(topology, largest, options);
-  split.references.push_back(*largest[0].operation.collective);
+  const std::vector<bool> both = moves_both_ways(largest, options);
+  split.references.push_back(*largest[0].row.operation.collective);
   for (std::size_t i = 1; i < largest.size(); ++i) {
-    const CollectiveKind kind = *largest[i].operation.collective;
+    const CollectiveKind kind = *largest[i].row.operation.collective;
     if (split.references.size() == 1 && both[i] != both[0]) {
       split.references.push_back(kind);
     } else {
@@ -100,20 +107,34 @@ LibraryProfile with_factors(LibraryProfile library, const std::vector<Collective
 
 // Whether a host thread drove several GPUs in any row, as its file says (nccl-tests -g G) or
 // else as the library's system runs it.
-bool thread_driven(const std::vector<Measurement>& rows, const LibraryProfile& library) {
-  return std::any_of(rows.begin(), rows.end(),
-                     [&](const Measurement& m) { return library.gpus_per_thread_or(m.gpus_per_thread) > 0; });
+bool thread_driven(const std::vector<MeasuredRows>& groups, const LibraryProfile& library) {
+  return std::any_of(groups.begin(), groups.end(), [&](const MeasuredRows& group) {
+    return std::any_of(group.rows.begin(), group.rows.end(),
+                       [&](const Measurement& m) { return library.gpus_per_thread_or(m.gpus_per_thread) > 0; });
+  });
+}
+
+std::vector<const Topology*> topologies_of(const std::vector<MeasuredRows>& groups) {
+  std::vector<const Topology*> topologies;
+  for (const MeasuredRows& group : groups) topologies.push_back(&group.topology);
+  return topologies;
+}
+
+// `groups` as the fit says they run (calibrated_topology).
+std::vector<MeasuredRows> calibrated_groups(const std::vector<MeasuredRows>& groups, const LibraryFit& fit) {
+  std::vector<MeasuredRows> calibrated;
+  for (const MeasuredRows& group : groups) calibrated.push_back({calibrated_topology(group.topology, fit), group.rows});
+  return calibrated;
 }
 
 class Fit {
  public:
-  Fit(const Topology& topology, const std::vector<Measurement>& rows, const CalibrationOptions& options,
-      LibraryFit start, const std::vector<CollectiveKind>& factored)
-      : topology_(topology),
-        rows_(rows),
+  Fit(const std::vector<MeasuredRows>& groups, const CalibrationOptions& options, LibraryFit start,
+      const std::vector<CollectiveKind>& factored)
+      : groups_(groups),
         options_(options),
         start_(std::move(start)),
-        terms_(calibration_terms(topology, start_, factored, thread_driven(rows, start_.library))) {}
+        terms_(calibration_terms(topologies_of(groups), start_, factored, thread_driven(groups, start_.library))) {}
 
   const std::vector<CalibrationTerm>& terms() const { return terms_; }
 
@@ -124,7 +145,7 @@ class Fit {
   }
 
   ValidationResult validate(const LibraryFit& fit) const {
-    return validate_measurements(calibrated_topology(topology_, fit), rows_, with_library(options_.validation, fit.library));
+    return validate_measurements(calibrated_groups(groups_, fit), with_library(options_.validation, fit.library));
   }
 
   Eigen::VectorXd residuals(const Eigen::VectorXd& x) const {
@@ -155,8 +176,7 @@ class Fit {
   }
 
  private:
-  const Topology& topology_;
-  const std::vector<Measurement>& rows_;
+  const std::vector<MeasuredRows>& groups_;
   const CalibrationOptions& options_;
   LibraryFit start_;
   std::vector<CalibrationTerm> terms_;
@@ -174,13 +194,25 @@ Topology calibrated_topology(const Topology& topology, const LibraryFit& fit) {
 
 CalibrationResult calibrate(const Topology& topology, const std::vector<Measurement>& rows,
                             const std::vector<Measurement>& holdout, const CalibrationOptions& options) {
-  if (rows.empty()) throw InputError("no measured rows to calibrate on");
+  std::vector<MeasuredRows> held_out;
+  if (!holdout.empty()) held_out.push_back({topology, holdout});
+  return calibrate({{topology, rows}}, held_out, options);
+}
+
+CalibrationResult calibrate(const std::vector<MeasuredRows>& groups, const std::vector<MeasuredRows>& holdout,
+                            const CalibrationOptions& options) {
+  const bool no_rows =
+      std::all_of(groups.begin(), groups.end(), [](const MeasuredRows& group) { return group.rows.empty(); });
+  if (no_rows) throw InputError("no measured rows to calibrate on");
   // The fitted profile runs at its fitted costs and chooses by its start's (NCCL's) estimate.
-  // Each collective measured beside the first gets a bandwidth factor to fit.
-  const FactoredCollectives split = factored_collectives(topology, rows, options.validation);
-  LibraryFit from{with_factors(options.validation.library, split.factored), {1, 1, 1}, topology.both_ways_efficiency()};
+  // Each collective measured beside the first gets a bandwidth factor to fit. The topologies
+  // are one spec at several scales: the first's both-ways efficiency is every one's.
+  const FactoredCollectives split = factored_collectives(groups, options.validation);
+  LibraryFit from{with_factors(options.validation.library, split.factored),
+                  {1, 1, 1},
+                  groups.front().topology.both_ways_efficiency()};
   from.library.estimate_as(options.validation.library);
-  const Fit fit(topology, rows, options, std::move(from), split.factored);
+  const Fit fit(groups, options, std::move(from), split.factored);
   CalibrationResult result;
   result.reference_collectives = split.references;
   result.before = fit.validate(fit.at(fit.start()));
@@ -202,8 +234,8 @@ CalibrationResult calibrate(const Topology& topology, const std::vector<Measurem
     result.terms.push_back({t.name, t.unit, start[i], solved.x[i], solved.x[i] <= lo[i] || solved.x[i] >= hi[i]});
   }
   if (!holdout.empty()) {
-    result.holdout_before = validate_measurements(topology, holdout, options.validation);
-    result.holdout_after = validate_measurements(calibrated_topology(topology, result.fit), holdout,
+    result.holdout_before = validate_measurements(holdout, options.validation);
+    result.holdout_after = validate_measurements(calibrated_groups(holdout, result.fit),
                                                  with_library(options.validation, result.fit.library));
   }
   result.iterations = solved.iterations;

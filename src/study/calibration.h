@@ -60,6 +60,10 @@ struct CalibrationResult {
 /// if there are no rows to fit.
 CalibrationResult calibrate(const Topology& topology, const std::vector<Measurement>& rows,
                             const std::vector<Measurement>& holdout, const CalibrationOptions& options);
+/// The same over rows measured at several scales of one system (validation.h, MeasuredRows):
+/// one fit, each row on its group's topology; the terms those topologies can show together.
+CalibrationResult calibrate(const std::vector<MeasuredRows>& groups, const std::vector<MeasuredRows>& holdout,
+                            const CalibrationOptions& options);
 
 /// `topology` as the fit says it runs: bandwidths scaled by class, the fitted library.
 Topology calibrated_topology(const Topology& topology, const LibraryFit& fit);

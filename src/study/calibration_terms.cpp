@@ -21,11 +21,14 @@ std::string class_name(LinkClass c) {
   return "";
 }
 
-std::vector<LinkClass> classes_present(const Topology& topology) {
+// The classes of link any of the topologies has, in LinkClass order.
+std::vector<LinkClass> classes_present(const std::vector<const Topology*>& topologies) {
   std::vector<LinkClass> present;
   for (const LinkClass c : kClasses) {
-    const bool has = std::any_of(topology.links().begin(), topology.links().end(),
-                                 [&](const Link& l) { return link_class(l.params.kind) == c; });
+    const bool has = std::any_of(topologies.begin(), topologies.end(), [&](const Topology* t) {
+      return std::any_of(t->links().begin(), t->links().end(),
+                         [&](const Link& l) { return link_class(l.params.kind) == c; });
+    });
     if (has) present.push_back(c);
   }
   return present;
@@ -121,9 +124,9 @@ void add_thread_launch_terms(std::vector<CalibrationTerm>& terms) {
 
 }  // namespace
 
-std::vector<CalibrationTerm> calibration_terms(const Topology& topology, const LibraryFit& fit,
+std::vector<CalibrationTerm> calibration_terms(const std::vector<const Topology*>& topologies, const LibraryFit& fit,
                                                const std::vector<CollectiveKind>& factored, bool thread_driven) {
-  const std::vector<LinkClass> classes = classes_present(topology);
+  const std::vector<LinkClass> classes = classes_present(topologies);
   std::vector<CalibrationTerm> terms;
   for (const LinkClass k : classes) {
     const int i = static_cast<int>(k);
@@ -152,7 +155,9 @@ std::vector<CalibrationTerm> calibration_terms(const Topology& topology, const L
     add_costs_terms(terms, name, classes, costs);
     terms.push_back(efficiency_term(name + " efficiency", costs, fit));
   }
-  if (fit.library.in_switch && !in_switch_groups(topology).empty()) {
+  const bool reduces = std::any_of(topologies.begin(), topologies.end(),
+                                   [](const Topology* t) { return !in_switch_groups(*t).empty(); });
+  if (fit.library.in_switch && reduces) {
     add_costs_terms(terms, "nvls", classes, CostsOf{});
     terms.push_back(efficiency_term("nvls efficiency", CostsOf{}, fit));
   }

@@ -50,12 +50,13 @@ struct CalibrationTerm {
   std::function<void(LibraryFit&, double)> set;
 };
 
-/// The terms of `fit` that `topology` can show: classes of link it has, the in-switch terms
-/// only with a reducing switch, P2P rates only where the profile limits them, a bandwidth
-/// factor for each of `factored` (collectives measured beside the reference; each must be
-/// in fit.library.collective_bandwidth), and the thread's launch per GPU and per channel
-/// when rows were `thread_driven` (nccl-tests -g G) and the profile has such a cost.
-std::vector<CalibrationTerm> calibration_terms(const Topology& topology, const LibraryFit& fit,
+/// The terms of `fit` that the `topologies` the rows ran on can show: classes of link any
+/// of them has, the in-switch terms only with a reducing switch, P2P rates only where the
+/// profile limits them, a bandwidth factor for each of `factored` (collectives measured
+/// beside the reference; each must be in fit.library.collective_bandwidth), and the thread's
+/// launch per GPU and per channel when rows were `thread_driven` (nccl-tests -g G) and the
+/// profile has such a cost.
+std::vector<CalibrationTerm> calibration_terms(const std::vector<const Topology*>& topologies, const LibraryFit& fit,
                                                const std::vector<CollectiveKind>& factored, bool thread_driven);
 
 }  // namespace commsim

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "base/error.h"
+#include "collective/algorithms.h"
 #include "study/collective_study.h"
 #include "study/p2p_study.h"
 
@@ -24,7 +25,7 @@ Prediction predict_collective(const Topology& topology, const Measurement& row, 
   options.gpus_per_thread = o.library.gpus_per_thread_or(row.gpus_per_thread);
   options.library = o.library;
   options.protocol = o.protocol;
-  options.run.channels = o.channels;
+  options.run.channels = o.channels.value_or(default_channels(topology, o.library));
   options.pipeline_as_library = !o.library.ideal();
   const CollectivePoint point = run_collective_point(topology, kind, o.algorithm, size, options);
   const auto channels = point.protocol ? std::optional(point.channels) : std::nullopt;
@@ -77,40 +78,75 @@ ErrorSummary summarise_errors(std::vector<double> errors) {
   return s;
 }
 
-ValidationResult validate_measurements(const Topology& topology, const std::vector<Measurement>& rows,
-                                       const ValidationOptions& options) {
-  ValidationResult result;
-  std::vector<double> all, small, mid, large;
-  std::vector<std::pair<MeasuredOperation, std::vector<double>>> by_operation;
-  for (const Measurement& row : rows) {
+namespace {
+
+// Rows are predicted group by group (Validator::add) and summarised at the end (finish).
+class Validator {
+ public:
+  explicit Validator(const ValidationOptions& options) : options_(options) {}
+
+  void add(const Topology& topology, const std::vector<Measurement>& rows) {
+    for (const Measurement& row : rows) add_row(topology, row);
+  }
+
+  ValidationResult finish() {
+    for (const auto& [operation, errors] : by_operation_) {
+      result_.by_operation.push_back({operation, summarise_errors(errors)});
+    }
+    result_.all = summarise_errors(all_);
+    result_.small = summarise_errors(small_);
+    result_.mid = summarise_errors(mid_);
+    result_.large = summarise_errors(large_);
+    return std::move(result_);
+  }
+
+ private:
+  void add_row(const Topology& topology, const Measurement& row) {
     check_fits(topology, row);
     if (!row.operation.is_p2p() &&
-        options.library.discards(*row.operation.collective, row.size_bytes, topology.npu_count())) {
-      ++result.discarded_rows;
-      continue;
+        options_.library.discards(*row.operation.collective, row.size_bytes, topology.npu_count())) {
+      ++result_.discarded_rows;
+      return;
     }
     Prediction p;
     try {
-      p = row.operation.is_p2p() ? predict_p2p(topology, row, options)
-                                 : predict_collective(topology, row, options);
+      p = row.operation.is_p2p() ? predict_p2p(topology, row, options_) : predict_collective(topology, row, options_);
     } catch (const InputError& e) {
       throw InputError(row.source + ": " + e.what());
     }
     const double predicted_us = us_from_ps(p.time_ps);
     const double error = (predicted_us - row.out_of_place.time_us) / row.out_of_place.time_us;
-    result.rows.push_back({row, p.algorithm, p.protocol, p.channels, predicted_us, error});
-    all.push_back(error);
-    (row.size_bytes <= kSmallRegimeMaxBytes ? small : row.size_bytes >= kLargeRegimeMinBytes ? large : mid).push_back(error);
-    auto op = std::find_if(by_operation.begin(), by_operation.end(), [&](const auto& e) { return e.first == row.operation; });
-    if (op == by_operation.end()) op = by_operation.insert(op, {row.operation, {}});
+    result_.rows.push_back({row, p.algorithm, p.protocol, p.channels, predicted_us, error});
+    all_.push_back(error);
+    (row.size_bytes <= kSmallRegimeMaxBytes   ? small_
+     : row.size_bytes >= kLargeRegimeMinBytes ? large_
+                                              : mid_)
+        .push_back(error);
+    auto op = std::find_if(by_operation_.begin(), by_operation_.end(),
+                           [&](const auto& e) { return e.first == row.operation; });
+    if (op == by_operation_.end()) op = by_operation_.insert(op, {row.operation, {}});
     op->second.push_back(error);
   }
-  for (const auto& [operation, errors] : by_operation) result.by_operation.push_back({operation, summarise_errors(errors)});
-  result.all = summarise_errors(all);
-  result.small = summarise_errors(small);
-  result.mid = summarise_errors(mid);
-  result.large = summarise_errors(large);
-  return result;
+
+  const ValidationOptions& options_;
+  ValidationResult result_;
+  std::vector<double> all_, small_, mid_, large_;
+  std::vector<std::pair<MeasuredOperation, std::vector<double>>> by_operation_;
+};
+
+}  // namespace
+
+ValidationResult validate_measurements(const Topology& topology, const std::vector<Measurement>& rows,
+                                       const ValidationOptions& options) {
+  Validator validator(options);
+  validator.add(topology, rows);
+  return validator.finish();
+}
+
+ValidationResult validate_measurements(const std::vector<MeasuredRows>& groups, const ValidationOptions& options) {
+  Validator validator(options);
+  for (const MeasuredRows& group : groups) validator.add(group.topology, group.rows);
+  return validator.finish();
 }
 
 }  // namespace commsim

@@ -21,7 +21,9 @@ struct ValidationOptions {
   LibraryProfile library;                  // the profile the prediction runs under
   std::optional<Protocol> protocol;        // forced; empty: the fastest, as NCCL picks
   std::optional<AlgorithmKind> algorithm;  // collectives; empty: what NCCL would pick
-  std::size_t channels = 1;                // rings at once (collective/simulate.h)
+  /// Rings at once (collective/simulate.h); empty: each topology's own, its GPUs a node
+  /// under a library (collective/algorithms.h, default_channels), as rows at several scales need.
+  std::optional<std::size_t> channels = 1;
 };
 
 struct ValidationRow {
@@ -63,6 +65,17 @@ inline constexpr Bytes kLargeRegimeMinBytes = Bytes{64} << 20;  // >= 64 MiB: la
 /// NPUs, or an algorithm that does not apply.
 ValidationResult validate_measurements(const Topology& topology, const std::vector<Measurement>& rows,
                                        const ValidationOptions& options);
+
+/// Measured rows and the topology they ran on. A cluster measured at several scales (10
+/// nodes of 2, 4 and 8 GPUs) is a group a scale, each with the cluster's spec built at it.
+struct MeasuredRows {
+  Topology topology;
+  std::vector<Measurement> rows;
+};
+
+/// The same over several groups, each row on its group's topology: the rows in the order of
+/// the groups, the summaries over them all.
+ValidationResult validate_measurements(const std::vector<MeasuredRows>& groups, const ValidationOptions& options);
 
 /// Median and p90 of |error| over `errors`.
 ErrorSummary summarise_errors(std::vector<double> errors);

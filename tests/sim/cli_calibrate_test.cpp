@@ -86,6 +86,27 @@ TEST(CliCalibrate, HoldoutIsReported) {
   EXPECT_CONTAINS(r.out, "# held out, after:  all ");
 }
 
+TEST(CliCalibrate, FitsLogsOfOneClusterAtSeveralScales) {
+  // The cluster's logs with 1 and 2 GPUs a node fitted together, the 4-GPU log held out: each
+  // file's rows run on the spec built at its own scale (the held-out rows' errors before the
+  // fit are those validate gives that log alone), and the fitted spec keeps the base's shape,
+  // to be scaled as the base is.
+  const std::string two = source_path("tests/data/nccl-tests-h100-10node-2gpu.log");
+  const std::string four = source_path("tests/data/nccl-tests-h100-10node-4gpu.log");
+  const std::string spec = tmp_path("calibrated-scales.textproto");
+  const CliResult fit = run_commsim({"calibrate", "--measurements", kExcerpt, two, "--holdout", four, "--topology-file",
+                                     kCluster, "--max-iterations", "1", "--output", spec});
+  ASSERT_EQ(fit.status, 0) << fit.err;
+  EXPECT_CONTAINS(fit.out,
+                  "# commsim calibrate: 60 measured rows on h100-ib-cluster (hierarchical, 10 nodes x 1 GPU, "
+                  "rail-optimised; hierarchical, 10 nodes x 2 GPUs, rail-optimised)");
+  EXPECT_CONTAINS(fit.out, "# |error| median / p90 before: all 2.4% / 10.2% (60 rows)");
+  EXPECT_CONTAINS(fit.out, "# held out, before: all 5.8% / 18.4% (50 rows)");
+  EXPECT_CONTAINS(fit.out, "nvlink bandwidth scale");
+  const std::string text = read_file(spec);
+  EXPECT_CONTAINS(text, "nodes: 2 gpus_per_node: 8");
+}
+
 TEST(CliCalibrate, BadInputWritesNothing) {
   const std::string spec = tmp_path("never.textproto");
   std::filesystem::remove(spec);

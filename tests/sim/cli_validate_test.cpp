@@ -90,6 +90,38 @@ TEST(CliValidate, SaysWhatTheTablesThreadCostsAsTheirCommentsGiveIt) {
   EXPECT_CONTAINS(r.out, "43.83       44.18      0.8");
 }
 
+TEST(CliValidate, LogsOfOneClusterAtSeveralScalesRunEachAtItsOwn) {
+  // The cluster's logs with 1 and 2 GPUs a node (10 and 20 ranks) validated together: the
+  // spec is built at each file's scale, and each row is what it is validated alone.
+  const std::string two = source_path("tests/data/nccl-tests-h100-10node-2gpu.log");
+  const CliResult together = run_commsim({"validate", "--measurements", kExcerpt, two, "--topology-file", kCluster});
+  ASSERT_EQ(together.status, 0) << together.err;
+  EXPECT_CONTAINS(together.out,
+                  "# commsim validate: 60 measured rows on h100-ib-cluster (hierarchical, 10 nodes x 1 GPU, "
+                  "rail-optimised; hierarchical, 10 nodes x 2 GPUs, rail-optimised)");
+  for (const std::string& file : {kExcerpt, two}) {
+    const CliResult alone = run_commsim({"validate", "--measurements", file, "--topology-file", kCluster});
+    ASSERT_EQ(alone.status, 0) << alone.err;
+    const std::size_t first = alone.out.find("    allgather");
+    ASSERT_NE(first, std::string::npos);
+    const std::string row = alone.out.substr(first, alone.out.find('\n', first) - first);
+    EXPECT_CONTAINS(together.out, row);
+  }
+  EXPECT_CONTAINS(together.out, "allgather 2.2% / 9.7% (20 rows)");
+  // A file that does not say its scale (no rank lines) beside files of two scales.
+  std::string text = read_file(kExcerpt), unscaled;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t end = text.find('\n', at);
+    const std::string line = text.substr(at, end - at + 1);
+    if (line.rfind("#  Rank", 0) != 0) unscaled += line;
+    at = end + 1;
+  }
+  const std::string path = tmp_path("unscaled.log");
+  write_file(path, unscaled);
+  expect_error({"validate", "--measurements", kExcerpt, two, path, "--topology-file", kCluster},
+               "unscaled.log:13: the row does not say its nodes and GPUs a node, and the others ran at 2 scales");
+}
+
 TEST(CliValidate, BadInput) {
   expect_error({"validate"}, "give --measurements FILE...");
   expect_error({"validate", "--measurements", "/nonexistent.log"}, "/nonexistent.log: cannot open");

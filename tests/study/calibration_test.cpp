@@ -325,6 +325,48 @@ TEST(Calibration, RecoversAP2pChannelRateAndThePeerCapAboveIt) {
               result.fit.library.p2p->net_peer_rate_Bps, 1e3);
 }
 
+TEST(Calibration, FitsOneSystemMeasuredAtSeveralScales) {
+  // One cluster measured at two scales, 2 nodes of 1 GPU and 2 nodes of 2 (100 GB/s NVLink,
+  // 25 GB/s NICs), each row on its own scale's topology. Truth: the NICs at 0.8 of their
+  // bandwidth and Simple's network step 6 us where the fit starts from 1 and 10. The network
+  // terms show at both scales, NVLink's only at the second, whose links the fit's terms
+  // include; one fit over both recovers the truth within 1%.
+  const auto cluster = [](std::uint32_t gpus_per_node) {
+    TopologyConfig c;
+    c.kind = TopologyKind::kHierarchical;
+    c.nodes = 2;
+    c.gpus_per_node = gpus_per_node;
+    c.link = {100e9, 250'000, LinkKind::kNvlink, Duplex::kFull};
+    c.nic = {25e9, 500'000, LinkKind::kInfiniband, Duplex::kFull};
+    return build_topology(c);
+  };
+  const auto with_net_step = [](double simple_net_step_us) {
+    LibraryProfile p = library(5, 0.8, 9, 3);
+    p.protocols[0].second.step_latency_ps[static_cast<int>(LinkClass::kNet)] = us(2);
+    p.protocols[1].second.step_latency_ps[static_cast<int>(LinkClass::kNet)] = us(simple_net_step_us);
+    return p;
+  };
+  ValidationOptions options{with_net_step(6), std::nullopt, AlgorithmKind::kRing, std::nullopt};
+  options.library.estimate_as(with_net_step(10));
+  std::vector<MeasuredRows> groups;
+  for (const std::uint32_t gpus : {1u, 2u}) {
+    Topology truth = cluster(gpus);
+    truth.scale_bandwidths({1, 1, 0.8});
+    groups.push_back({cluster(gpus), measured_by(truth, options)});
+  }
+  CalibrationOptions calibration;
+  calibration.validation = options;
+  calibration.validation.library = with_net_step(10);
+  const CalibrationResult result = calibrate(groups, {}, calibration);
+  EXPECT_EQ(result.after.rows.size(), groups[0].rows.size() + groups[1].rows.size());
+  EXPECT_EQ(result.after.rows.back().measured.ranks, 4u);
+  EXPECT_NEAR(fitted(result, "network bandwidth scale"), 0.8, 0.008);
+  EXPECT_NEAR(fitted(result, "simple network step"), 6, 0.06);
+  EXPECT_NEAR(fitted(result, "nvlink bandwidth scale"), 1, 0.01);
+  EXPECT_GT(result.before.all.median_abs_error, 0.05);
+  EXPECT_LT(result.after.all.p90_abs_error, 1e-3);
+}
+
 TEST(Calibration, HoldoutIsReportedNotFitted) {
   // Fit on AllReduce alone, hold AllGather out: the held-out rows are predicted before and
   // after with the fitted terms, and the fit's own rows are only the AllReduce ones.

@@ -176,5 +176,40 @@ TEST(Validation, RowsTheTopologyCannotHoldNameTheirSource) {
                   "table.csv:1024: a measured time must be positive");
 }
 
+TEST(Validation, GroupsAtSeveralScalesRunEachRowOnItsOwnTopology) {
+  // The H100 cluster preset at 2 nodes of 2 and of 4 GPUs, an AllReduce and an AllGather of
+  // 64 MiB at each (4 and 8 ranks): validated together, each row is what it is validated
+  // alone on its scale's topology, with its scale's rings at once (2 and 4: a ring a GPU of
+  // the node, ValidationOptions::channels left empty), and the summary is over all four.
+  const std::string spec = std::string(COMMSIM_SOURCE_DIR) + "/topologies/h100-ib-cluster.textproto";
+  const MeasuredOperation all_gather = MeasuredOperation::of(CollectiveKind::kAllGather);
+  std::vector<MeasuredRows> groups;
+  for (const std::uint32_t gpus : {2u, 4u}) {
+    const std::size_t ranks = 2 * gpus;
+    groups.push_back({load_topology_file(spec, {2, gpus}),
+                      {row(kAllReduce, Bytes{64} << 20, 1000, ranks), row(all_gather, Bytes{64} << 20, 500, ranks)}});
+  }
+  ValidationOptions options{groups.front().topology.library(), {}, {}, std::nullopt};
+  const ValidationResult together = validate_measurements(groups, options);
+  ASSERT_EQ(together.rows.size(), 4u);
+  std::vector<double> errors;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    options.channels = 2 * (g + 1);
+    const ValidationResult alone = validate_measurements(groups[g].topology, groups[g].rows, options);
+    for (std::size_t i = 0; i < alone.rows.size(); ++i) {
+      const ValidationRow& same = together.rows[2 * g + i];
+      EXPECT_EQ(same.measured.ranks, alone.rows[i].measured.ranks);
+      EXPECT_EQ(same.algorithm, alone.rows[i].algorithm);
+      EXPECT_EQ(same.predicted_us, alone.rows[i].predicted_us);
+      errors.push_back(alone.rows[i].error);
+    }
+  }
+  EXPECT_NE(together.rows[0].predicted_us, together.rows[2].predicted_us);
+  EXPECT_DOUBLE_EQ(together.all.median_abs_error, summarise_errors(errors).median_abs_error);
+  EXPECT_DOUBLE_EQ(together.all.p90_abs_error, summarise_errors(errors).p90_abs_error);
+  ASSERT_EQ(together.by_operation.size(), 2u);
+  EXPECT_EQ(together.by_operation[0].errors.rows, 2u);
+}
+
 }  // namespace
 }  // namespace commsim
