@@ -67,6 +67,11 @@ run h100-10node-sendrecv-calibrated --measurements $V/h100_10node_10gpu_1pernode
 # checked on its 2- and 4-GPU logs: what such a fit carries across GPUs a node.
 fit h100-10node-8gpu --measurements tests/data/nccl-tests-h100-10node-8gpu.log --topology-file $CLUSTER \
   --nodes 10 --gpus-per-node 8
+# The same cluster calibrated on its three logs at once, each row on the spec at its own scale
+# (10 x 2, 10 x 4, 10 x 8), with the 80-GPU run of the day before held out.
+fit h100-10node-scales --measurements tests/data/nccl-tests-h100-10node-2gpu.log tests/data/nccl-tests-h100-10node-4gpu.log \
+  tests/data/nccl-tests-h100-10node-8gpu.log --holdout tests/data/nccl-tests-h100-10node-8gpu-day-before.csv \
+  --topology-file $CLUSTER
 for g in 2 4; do
   run h100-10node-${g}gpu-calibrated-on-8gpu --measurements tests/data/nccl-tests-h100-10node-${g}gpu.log \
     --topology-file $R/h100-10node-8gpu-calibrated.textproto --nodes 10 --gpus-per-node $g
