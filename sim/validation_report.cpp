@@ -146,25 +146,27 @@ SpecScale measured_scale(const std::vector<Measurement>& rows) {
 
 std::vector<MeasuredRows> measured_groups(const po::variables_map& vm, const std::vector<Measurement>& rows) {
   using Shape = std::pair<std::size_t, std::size_t>;  // nodes, GPUs a node; 0: not said
+  const auto shape_of = [](const Measurement& m) { return Shape{m.nodes, m.gpus_per_node}; };
   std::vector<Shape> shapes;
   for (const Measurement& m : rows) {
-    const Shape shape{m.nodes, m.gpus_per_node};
-    if (shape != Shape{0, 0} && std::find(shapes.begin(), shapes.end(), shape) == shapes.end()) shapes.push_back(shape);
+    if (shape_of(m) != Shape{0, 0} && std::find(shapes.begin(), shapes.end(), shape_of(m)) == shapes.end()) {
+      shapes.push_back(shape_of(m));
+    }
   }
   if (shapes.size() <= 1) return {{topology_from_options(vm, default_topology_config(), measured_scale(rows)), rows}};
-  std::vector<MeasuredRows> groups;
-  for (const Shape& shape : shapes) {
-    std::vector<Measurement> at;
-    std::copy_if(rows.begin(), rows.end(), std::back_inserter(at), [&](const Measurement& m) {
-      return Shape{m.nodes, m.gpus_per_node} == shape;
-    });
-    groups.push_back({topology_from_options(vm, default_topology_config(), measured_scale(at)), std::move(at)});
-  }
-  const auto unplaced =
-      std::find_if(rows.begin(), rows.end(), [](const Measurement& m) { return m.nodes == 0 && m.gpus_per_node == 0; });
+  const auto unplaced = std::find_if(rows.begin(), rows.end(), [&](const Measurement& m) {
+    return shape_of(m) == Shape{0, 0};
+  });
   if (unplaced != rows.end()) {
     throw InputError(unplaced->source + ": the row does not say its nodes and GPUs a node, and the others ran at " +
                      std::to_string(shapes.size()) + " scales: give its file alone, with --nodes and --gpus-per-node");
+  }
+  std::vector<MeasuredRows> groups;
+  for (const Shape& shape : shapes) {
+    std::vector<Measurement> at;
+    std::copy_if(rows.begin(), rows.end(), std::back_inserter(at),
+                 [&](const Measurement& m) { return shape_of(m) == shape; });
+    groups.push_back({topology_from_options(vm, default_topology_config(), measured_scale(at)), std::move(at)});
   }
   return groups;
 }
