@@ -1,5 +1,6 @@
 // commsim calibrate: fit a library profile to measurements and write the calibrated spec.
 
+#include <algorithm>
 #include <cstdio>
 #include <optional>
 #include <ostream>
@@ -7,8 +8,8 @@
 
 #include "base/error.h"
 #include "base/output_file.h"
-#include "commands.h"
 #include "command_line.h"
+#include "commands.h"
 #include "report/table.h"
 #include "run_progress.h"
 #include "study/calibration.h"
@@ -96,8 +97,9 @@ std::string calibrated_spec(const std::string& base_path, const std::vector<Meas
 std::vector<MeasuredRows> held_out_groups(const po::variables_map& vm, const std::vector<Measurement>& holdout,
                                           const std::vector<MeasuredRows>& fitted) {
   if (holdout.empty()) return {};
-  const SpecScale scale = measured_scale(holdout);
-  if (!scale.nodes && !scale.gpus_per_node && fitted.size() == 1) return {{fitted.front().topology, holdout}};
+  const bool unscaled = std::none_of(holdout.begin(), holdout.end(),
+                                     [](const Measurement& m) { return m.nodes != 0 || m.gpus_per_node != 0; });
+  if (unscaled && fitted.size() == 1) return {{fitted.front().topology, holdout}};
   return measured_groups(vm, holdout);
 }
 

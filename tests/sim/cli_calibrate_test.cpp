@@ -105,6 +105,13 @@ TEST(CliCalibrate, FitsLogsOfOneClusterAtSeveralScales) {
   EXPECT_CONTAINS(fit.out, "nvlink bandwidth scale");
   const std::string text = read_file(spec);
   EXPECT_CONTAINS(text, "nodes: 2 gpus_per_node: 8");
+  // Fitted at one scale, held out at two that differ in nodes and GPUs a node (10 x 2, and
+  // another cluster's 16 x 8): each held-out file at its own, as validate gives them together.
+  const std::string sixteen = source_path("tests/data/nccl-tests-h100-16node-small-allreduce.csv");
+  const CliResult held = run_commsim({"calibrate", "--measurements", kExcerpt, "--holdout", two, sixteen,
+                                      "--topology-file", kCluster, "--max-iterations", "1"});
+  ASSERT_EQ(held.status, 0) << held.err;
+  EXPECT_CONTAINS(held.out, "# held out, before: all 3.7% / 11.6% (60 rows)");
 }
 
 TEST(CliCalibrate, BadInputWritesNothing) {
