@@ -41,9 +41,11 @@ for g in 2 4 8; do
     --nodes 10 --gpus-per-node $g
 done
 
-# The same 80 GPUs measured the day before the 8-GPU log (tests/data), from which nothing was read.
-run h100-10node-8gpu-day-before --measurements tests/data/nccl-tests-h100-10node-8gpu-day-before.csv \
-  --topology-file $CLUSTER --nodes 10 --gpus-per-node 8
+# The same cluster measured the day before the 8- and 4-GPU logs (tests/data), from which nothing was read.
+for g in 8 4; do
+  run h100-10node-${g}gpu-day-before --measurements tests/data/nccl-tests-h100-10node-${g}gpu-day-before.csv \
+    --topology-file $CLUSTER --nodes 10 --gpus-per-node $g
+done
 
 # 4 of the 8 GPUs of a node of the same cluster: the node preset scales to the log's ranks.
 run h100-node-4gpu --measurements tests/data/nccl-tests-h100-node-4gpu.log --topology-file $H100
@@ -68,10 +70,10 @@ run h100-10node-sendrecv-calibrated --measurements $V/h100_10node_10gpu_1pernode
 fit h100-10node-8gpu --measurements tests/data/nccl-tests-h100-10node-8gpu.log --topology-file $CLUSTER \
   --nodes 10 --gpus-per-node 8
 # The same cluster calibrated on its three logs at once, each row on the spec at its own scale
-# (10 x 2, 10 x 4, 10 x 8), with the 80-GPU run of the day before held out.
+# (10 x 2, 10 x 4, 10 x 8), with the 80- and 40-GPU runs of the day before held out.
 fit h100-10node-scales --measurements tests/data/nccl-tests-h100-10node-2gpu.log tests/data/nccl-tests-h100-10node-4gpu.log \
   tests/data/nccl-tests-h100-10node-8gpu.log --holdout tests/data/nccl-tests-h100-10node-8gpu-day-before.csv \
-  --topology-file $CLUSTER
+  tests/data/nccl-tests-h100-10node-4gpu-day-before.csv --topology-file $CLUSTER
 for g in 2 4; do
   run h100-10node-${g}gpu-calibrated-on-8gpu --measurements tests/data/nccl-tests-h100-10node-${g}gpu.log \
     --topology-file $R/h100-10node-8gpu-calibrated.textproto --nodes 10 --gpus-per-node $g
