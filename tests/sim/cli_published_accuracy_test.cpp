@@ -7,9 +7,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <vector>
 
-#include "run_cli.h"
 #include "../study/study_test_support.h"
+#include "run_cli.h"
 
 namespace commsim::testing {
 namespace {
@@ -100,29 +101,31 @@ std::string validated_on_cluster(const std::string& file, const std::string& gpu
   return r.out;
 }
 
+// Each of `operations` in validate's output within 10% median and 25% p90 of |error|.
+void expect_operations_within_bar(const std::string& out, const std::vector<const char*>& operations) {
+  for (const char* operation : operations) {
+    SCOPED_TRACE(operation);
+    const Errors e = operation_errors(out, operation);
+    EXPECT_LE(e.median_pct, 10);
+    EXPECT_LE(e.p90_pct, 25);
+  }
+}
+
+const std::vector<const char*> kAllOperations{"allreduce", "allgather", "reducescatter", "alltoall", "sendrecv"};
+
 // The same cluster as ../shared's 10-node tables with 2 and 4 GPUs a node (tests/data):
 // every operation of the 2-GPU log within 10% / 25%, AllReduce of the 4-GPU log, NVLS
 // inside nodes and NCCL's tree across them, within 10% median, and every operation of the
 // 4-GPU run of the day before.
 TEST(PublishedAccuracy, TenH100NodesOfTwoAndFourGpusAsShipped) {
   const std::string two = validated_on_cluster("nccl-tests-h100-10node-2gpu.log", "2");
-  for (const char* operation : {"allreduce", "allgather", "reducescatter", "alltoall", "sendrecv"}) {
-    SCOPED_TRACE(operation);
-    const Errors e = operation_errors(two, operation);
-    EXPECT_LE(e.median_pct, 10);
-    EXPECT_LE(e.p90_pct, 25);
-  }
+  expect_operations_within_bar(two, kAllOperations);
   const std::string four = validated_on_cluster("nccl-tests-h100-10node-4gpu.log", "4");
   EXPECT_LE(operation_errors(four, "allreduce").median_pct, 10);
   // The 4-GPU run of the day before, which no figure of the profile was read from: every
   // operation within 10% / 25%.
   const std::string day_before = validated_on_cluster("nccl-tests-h100-10node-4gpu-day-before.csv", "4");
-  for (const char* operation : {"allreduce", "allgather", "reducescatter", "alltoall", "sendrecv"}) {
-    SCOPED_TRACE(operation);
-    const Errors e = operation_errors(day_before, operation);
-    EXPECT_LE(e.median_pct, 10);
-    EXPECT_LE(e.p90_pct, 25);
-  }
+  expect_operations_within_bar(day_before, kAllOperations);
 }
 
 // With 8 GPUs a node, two runs a day apart (tests/data): AllToAll and send/recv within 10% /
@@ -133,12 +136,7 @@ TEST(PublishedAccuracy, TenH100NodesOfEightGpusTwoRunsAsShipped) {
   for (const char* file : {"nccl-tests-h100-10node-8gpu.log", "nccl-tests-h100-10node-8gpu-day-before.csv"}) {
     SCOPED_TRACE(file);
     const std::string out = validated_on_cluster(file, "8");
-    for (const char* operation : {"alltoall", "sendrecv"}) {
-      SCOPED_TRACE(operation);
-      const Errors e = operation_errors(out, operation);
-      EXPECT_LE(e.median_pct, 10);
-      EXPECT_LE(e.p90_pct, 25);
-    }
+    expect_operations_within_bar(out, {"alltoall", "sendrecv"});
     EXPECT_LE(operation_errors(out, "sendrecv").p90_pct, 1);
   }
 }
