@@ -9,8 +9,8 @@
 // tree flows run at the route's full bandwidth, sharing it. fill: nvls on one switch, the two
 // rounds of NCCL's chunks its pipeline fills with (topology/in_switch.h, in_switch_fill_ps).
 // In NCCL's estimate (ModelOptions::estimate) beyond two nodes, T_tree is NCCL's own
-// bandwidth term instead (nccl_tree_estimate_term). Source of the latency terms: NCCL src/graph/tuning.cc (NVLS: base 0 + one NVLink step;
-// NVLSTree: + 2 log2(nodes) net steps).
+// bandwidth term instead (nccl_tree_estimate_term). Source of the latency terms: NCCL
+// src/graph/tuning.cc (NVLS: base 0 + one NVLink step; NVLSTree: + 2 log2(nodes) net steps).
 
 #include <algorithm>
 #include <bit>
