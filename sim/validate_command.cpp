@@ -6,9 +6,10 @@
 
 #include "base/error.h"
 #include "base/output_file.h"
-#include "commands.h"
 #include "command_line.h"
+#include "commands.h"
 #include "report/table.h"
+#include "study/alpha_beta.h"
 #include "topology_options.h"
 #include "validation_report.h"
 
@@ -33,6 +34,21 @@ void write_csv(std::ostream& out, const std::string& topology, const ValidationR
   }
 }
 
+// {"operation": ..., "alpha_us": {"measured": 571.16, "predicted": 168.2}, "busbw_GBps": {...}}, null where no line.
+std::string alpha_beta_json(const AlphaBetaRun& run) {
+  const auto pair = [&](auto field) {
+    const auto value = [&](const std::optional<AlphaBeta>& fit) { return fit ? fixed(field(*fit), 6) : "null"; };
+    return "{\"measured\": " + value(run.measured) + ", \"predicted\": " + value(run.predicted) + "}";
+  };
+  return "{\"operation\": " + json_string(measured_operation_name(run.operation)) +
+         ", \"nranks\": " + std::to_string(run.ranks) + ", \"algorithm\": " + json_string(run.algorithm) +
+         ", \"protocol\": " + json_string(protocol_text(run.protocol)) +
+         ", \"min_size_bytes\": " + std::to_string(run.min_size_bytes) +
+         ", \"max_size_bytes\": " + std::to_string(run.max_size_bytes) + ", \"rows\": " + std::to_string(run.rows) +
+         ", \"alpha_us\": " + pair([](const AlphaBeta& f) { return f.alpha_us; }) +
+         ", \"busbw_GBps\": " + pair([](const AlphaBeta& f) { return f.busbw_GBps; }) + "}";
+}
+
 void write_json(std::ostream& out, const std::string& topology, const ValidationResult& result) {
   const auto summary = [](const ErrorSummary& s) {
     return "{\"rows\": " + std::to_string(s.rows) + ", \"median_abs_error\": " + fixed(s.median_abs_error, 6) +
@@ -45,7 +61,12 @@ void write_json(std::ostream& out, const std::string& topology, const Validation
     const OperationErrors& op = result.by_operation[i];
     out << (i ? ", " : "") << json_string(measured_operation_name(op.operation)) << ": " << summary(op.errors);
   }
-  out << "},\n \"rows\": [";
+  out << "},\n \"lines\": [";
+  const std::vector<AlphaBetaRun> runs = alpha_beta_runs(result);
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    out << (i ? ",\n  " : "\n  ") << alpha_beta_json(runs[i]);
+  }
+  out << "],\n \"rows\": [";
   for (std::size_t i = 0; i < result.rows.size(); ++i) {
     const ValidationRow& r = result.rows[i];
     const Measurement& m = r.measured;
@@ -82,7 +103,7 @@ int run_validate(const std::vector<std::string>& args, std::ostream& out) {
   std::string columns;
   for (const std::string& column : csv_columns()) columns += (columns.empty() ? "" : ",") + column;
   add_option(options, "csv", "FILE", "also write rows: " + columns);
-  add_option(options, "json", "FILE", "also write the rows and the error summary as JSON");
+  add_option(options, "json", "FILE", "also write the rows, their lines (alpha, busbw) and the error summary as JSON");
   add_option(options, "plot", "FILE.svg",
              "also draw measured and predicted time and bus bandwidth against size, log axes (needs gnuplot)");
   options.add(topology_options());
@@ -92,7 +113,9 @@ int run_validate(const std::vector<std::string>& args, std::ostream& out) {
     out << "Usage: commsim validate --measurements FILE... [options]\n\n"
         << options << "\n"
         << "error = (predicted - measured) / measured; the summary gives the median and 90th percentile of |error|\n"
-        << "over all rows and per size regime. Rows must have as many ranks as the topology has NPUs: a cluster\n"
+        << "over all rows and per size regime. Before it, each run of rows one algorithm and protocol predicted\n"
+        << "is drawn as a line, time = alpha + size x bus factor / busbw, measured beside predicted: a latency's\n"
+        << "miss or a bandwidth's. Rows must have as many ranks as the topology has NPUs: a cluster\n"
         << "spec is built at the nodes and GPUs a node its files name, each file's rows at their own.\n\n"
         << "Examples:\n"
         << "  commsim validate --measurements ../shared/validation/h100_1node_8gpu_xxrjun_all_gather.csv\n"

@@ -6,6 +6,7 @@
 #include "base/counted.h"
 #include "base/error.h"
 #include "report/table.h"
+#include "study/alpha_beta.h"
 #include "study/read_measurements.h"
 #include "topology_options.h"
 
@@ -13,6 +14,14 @@ namespace commsim::cli {
 namespace {
 
 std::string percent(double fraction) { return fixed(100 * fraction, 1); }
+
+std::string sizes_text(const AlphaBetaRun& run) {
+  const std::string min = std::to_string(run.min_size_bytes);
+  return run.min_size_bytes == run.max_size_bytes ? min : min + ".." + std::to_string(run.max_size_bytes);
+}
+
+std::string alpha_text(const std::optional<AlphaBeta>& fit) { return fit ? fixed(fit->alpha_us, 2) : "-"; }
+std::string busbw_text(const std::optional<AlphaBeta>& fit) { return fit ? fixed(fit->busbw_GBps, 2) : "-"; }
 
 std::string summary_text(const char* regime, const ErrorSummary& s) {
   if (s.rows == 0) return std::string(regime) + " -";
@@ -56,12 +65,33 @@ void print_validation_table(std::ostream& out, const ValidationResult& result) {
     out << "# " << result.discarded_rows
         << " rows of no elements left out: the library discards such a call, and nccl-tests times its own loop\n";
   }
+  print_alpha_beta_runs(out, result);
   if (const std::string by_operation = operation_summary(result); !by_operation.empty()) {
     out << "# |error| median / p90 by operation: " << by_operation << "\n";
   }
   out << "# |error| median / p90: " << error_summary(result) << "\n";
 }
 
+void print_alpha_beta_runs(std::ostream& out, const ValidationResult& result) {
+  out << "# each run of one algorithm and protocol as a line, time = alpha + size x bus factor / busbw\n"
+         "# (least squares on the relative error; '-' below two sizes or where time does not grow):\n";
+  Table table({{"operation", "", 13},
+               {"ranks", "", 6},
+               {"algo", "", 10},
+               {"proto", "", 7},
+               {"sizes", "B", 24},
+               {"rows", "", 5},
+               {"alpha", "us", 10},
+               {"predicted", "us", 10},
+               {"busbw", "GB/s", 8},
+               {"predicted", "GB/s", 10}});
+  for (const AlphaBetaRun& run : alpha_beta_runs(result)) {
+    table.add_row({measured_operation_name(run.operation), std::to_string(run.ranks), run.algorithm,
+                   protocol_text(run.protocol), sizes_text(run), std::to_string(run.rows), alpha_text(run.measured),
+                   alpha_text(run.predicted), busbw_text(run.measured), busbw_text(run.predicted)});
+  }
+  table.print(out);
+}
 
 Figure validation_figure(const std::string& title, const ValidationResult& result) {
   PlotPanel time{"time per call", "size (B)", "time (us)", true, true, true, {}};

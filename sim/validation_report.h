@@ -22,9 +22,13 @@ std::string error_summary(const ValidationResult& result);
 /// "allreduce 2.0% / 3.1% (28 rows); allgather 16.2% / 18.2% (26 rows); ...", in the order of
 /// each operation's first row; empty for rows of one operation.
 std::string operation_summary(const ValidationResult& result);
-/// One row per measurement, then with several operations "# |error| median / p90 by
-/// operation: <operation_summary>", then "# |error| median / p90: <error_summary>".
+/// One row per measurement, then print_alpha_beta_runs, then with several operations
+/// "# |error| median / p90 by operation: <operation_summary>", then
+/// "# |error| median / p90: <error_summary>".
 void print_validation_table(std::ostream& out, const ValidationResult& result);
+/// A row per run of one algorithm and protocol (study/alpha_beta.h): the measured and the
+/// predicted alpha and busbw, to tell a latency's miss from a bandwidth's.
+void print_alpha_beta_runs(std::ostream& out, const ValidationResult& result);
 
 /// Measured (points) and predicted (lines) time and bus bandwidth against size, one colour
 /// per operation, log axes.

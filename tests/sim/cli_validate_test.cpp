@@ -67,6 +67,34 @@ TEST(CliValidate, ATableOfSeveralCollectivesSummarisesEachOperation) {
   EXPECT_EQ(r.out.find("one thread drives"), std::string::npos) << r.out;
 }
 
+TEST(CliValidate, GivesEachRunsLatencyAndBusBandwidthMeasuredAndPredicted) {
+  // Ideal ring AllReduce on 8 GPUs at 100 GB/s, 250 ns hops: 14 steps of 500 ns and
+  // 14/8 S / 100 GB/s, a line of alpha 7 us and busbw 100 GB/s. Measured at alpha 14 us and
+  // busbw 50 GB/s: t = 14 + 1.75 S / 5e4 us (1, 8, 64 MiB: 50.70, 307.60, 2362.83 us).
+  const std::string table = tmp_path("allreduce-line.csv");
+  write_file(table,
+             "collective,nranks,nodes,gpus_per_node,size_bytes,count,type,redop,root,oop_time_us,oop_algbw_GBps,"
+             "oop_busbw_GBps,ip_time_us,ip_algbw_GBps,ip_busbw_GBps\n"
+             "all_reduce,8,1,8,1048576,,float,sum,-1,50.700160,20.68,36.19,,,\n"
+             "all_reduce,8,1,8,8388608,,float,sum,-1,307.601280,27.27,47.72,,,\n"
+             "all_reduce,8,1,8,67108864,,float,sum,-1,2362.810240,28.40,49.70,,,\n");
+  const std::string json = tmp_path("allreduce-line.json");
+  const CliResult r =
+      run_commsim({"validate", "--measurements", table, "--topology", "switch", "--npus", "8", "--bandwidth", "100GB/s",
+                   "--latency", "250ns", "--algorithm", "ring", "--json", json});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_CONTAINS(read_file(json),
+                  "\"lines\": [\n  {\"operation\": \"allreduce\", \"nranks\": 8, \"algorithm\": \"ring\", "
+                  "\"protocol\": \"-\", \"min_size_bytes\": 1048576, \"max_size_bytes\": 67108864, \"rows\": 3, "
+                  "\"alpha_us\": {\"measured\": 14.000000, \"predicted\": 7.000000}, "
+                  "\"busbw_GBps\": {\"measured\": 50.000000, \"predicted\": 100.000000}}],\n");
+  EXPECT_CONTAINS(r.out,
+                  "# each run of one algorithm and protocol as a line, time = alpha + size x bus factor / busbw\n");
+  EXPECT_CONTAINS(r.out,
+                  "    allreduce      8       ring       -        1048576..67108864     3      14.00       7.00"
+                  "    50.00     100.00\n");
+}
+
 TEST(CliValidate, SaysWhatTheTablesThreadCostsAsTheirCommentsGiveIt) {
   // "-g 8" in a comment: one thread drove the 8 GPUs, so under NCCL's profile a call takes at
   // least 2.1 + 8 x 4.95 = 41.7 us, and 8 x 310 ns = 2.48 us more per channel it runs on.
