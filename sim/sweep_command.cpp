@@ -142,9 +142,9 @@ std::vector<TopologyConfig> with_oversubscription(const po::variables_map& vm, c
 
 std::vector<TopologyConfig> topologies(const po::variables_map& vm) {
   TopologyConfig base;
-  base.arity = static_cast<std::uint32_t>(parse_count(option_text(vm, "arity").value_or("2"), "--arity", 2, 1u << 16));
+  base.arity = count_option(vm, "arity", 2, 2);
   apply_link_options(vm, base);
-  base.gpus_per_node = static_cast<std::uint32_t>(parse_count(option_text(vm, "gpus-per-node").value_or("8"), "--gpus-per-node", 1, 1u << 16));
+  base.gpus_per_node = count_option(vm, "gpus-per-node", 8, 1);
   std::vector<TopologyConfig> configs;
   for (const std::string& kind_text : list(option_text(vm, "topology").value_or("switch"), "topology")) {
     TopologyConfig c = base;

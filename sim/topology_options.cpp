@@ -13,16 +13,16 @@
 #include "topology/spec_message.h"
 
 namespace commsim::cli {
-namespace {
-
-constexpr std::uint64_t kMaxCount = std::numeric_limits<std::uint32_t>::max();
 
 std::uint32_t count_option(const po::variables_map& vm, const char* name, std::uint32_t fallback,
                            std::uint64_t min) {
   const auto text = option_text(vm, name);
   if (!text) return fallback;
-  return static_cast<std::uint32_t>(parse_count(*text, std::string("--") + name, min, kMaxCount));
+  return static_cast<std::uint32_t>(
+      parse_count(*text, std::string("--") + name, min, std::numeric_limits<std::uint32_t>::max()));
 }
+
+namespace {
 
 std::vector<double> parse_ratios(const std::string& text) {
   std::vector<double> ratios;

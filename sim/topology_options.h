@@ -14,6 +14,10 @@
 
 namespace commsim::cli {
 
+/// The value of count option --`name` in [min, 2^32 - 1], or `fallback` when not given;
+/// InputError naming the option otherwise. One range for every command's topology counts.
+std::uint32_t count_option(const po::variables_map& vm, const char* name, std::uint32_t fallback, std::uint64_t min);
+
 /// `caption` heads the group in --help: it names the command's default topology.
 po::options_description topology_options(const std::string& caption = "Topology (default: an 8-GPU H100 NVSwitch node)");
 

@@ -232,6 +232,12 @@ TEST(CliSweep, BadInputIsAnErrorBeforeAnyWork) {
   expect_error({"sweep", "--topology", "ring", "--oversubscription", "2"},
                "--oversubscription applies only to tree, hierarchical, and the sweep has none");
   expect_error({"sweep", "--topology", "tree", "--oversubscription", "1,0"}, "--oversubscription: a ratio must be positive");
+  // A topology's counts take the range every command gives them (32 bits), not a sweep's own.
+  for (const char* command : {"sweep", "collective"}) {
+    expect_error({command, "--topology", "hierarchical", "--gpus-per-node", "5000000000"},
+                 "--gpus-per-node: '5000000000' is out of range [1, 4294967295]");
+    expect_error({command, "--topology", "tree", "--arity", "1"}, "--arity: '1' is out of range [2, 4294967295]");
+  }
   // A sweep refused after its options parse leaves no output behind.
   const std::string untouched = tmp_path("untouched.csv");
   std::remove(untouched.c_str());
