@@ -62,8 +62,8 @@ void print_validation_table(std::ostream& out, const ValidationResult& result) {
   }
   table.print(out);
   if (result.discarded_rows > 0) {
-    out << "# " << result.discarded_rows
-        << " rows of no elements left out: the library discards such a call, and nccl-tests times its own loop\n";
+    out << "# " << counted(result.discarded_rows, "row")
+        << " of no elements left out: the library discards such a call, and nccl-tests times its own loop\n";
   }
   print_alpha_beta_runs(out, result);
   if (const std::string by_operation = operation_summary(result); !by_operation.empty()) {
@@ -73,6 +73,8 @@ void print_validation_table(std::ostream& out, const ValidationResult& result) {
 }
 
 void print_alpha_beta_runs(std::ostream& out, const ValidationResult& result) {
+  const std::vector<AlphaBetaRun> runs = alpha_beta_runs(result);
+  if (runs.empty()) return;
   out << "# each run of one algorithm and protocol as a line, time = alpha + size x bus factor / busbw\n"
          "# (least squares on the relative error; '-' below two sizes or where time does not grow):\n";
   Table table({{"operation", "", 13},
@@ -85,7 +87,7 @@ void print_alpha_beta_runs(std::ostream& out, const ValidationResult& result) {
                {"predicted", "us", 10},
                {"busbw", "GB/s", 8},
                {"predicted", "GB/s", 10}});
-  for (const AlphaBetaRun& run : alpha_beta_runs(result)) {
+  for (const AlphaBetaRun& run : runs) {
     table.add_row({measured_operation_name(run.operation), std::to_string(run.ranks), run.algorithm,
                    protocol_text(run.protocol), sizes_text(run), std::to_string(run.rows), alpha_text(run.measured),
                    alpha_text(run.predicted), busbw_text(run.measured), busbw_text(run.predicted)});

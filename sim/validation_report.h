@@ -27,7 +27,7 @@ std::string operation_summary(const ValidationResult& result);
 /// "# |error| median / p90: <error_summary>".
 void print_validation_table(std::ostream& out, const ValidationResult& result);
 /// A row per run of one algorithm and protocol (study/alpha_beta.h): the measured and the
-/// predicted alpha and busbw, to tell a latency's miss from a bandwidth's.
+/// predicted alpha and busbw, to tell a latency's miss from a bandwidth's; nothing without rows.
 void print_alpha_beta_runs(std::ostream& out, const ValidationResult& result);
 
 /// Measured (points) and predicted (lines) time and bus bandwidth against size, one colour

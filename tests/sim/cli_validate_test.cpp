@@ -95,6 +95,19 @@ TEST(CliValidate, GivesEachRunsLatencyAndBusBandwidthMeasuredAndPredicted) {
                   "    50.00     100.00\n");
 }
 
+TEST(CliValidate, RowsAllLeftOutDrawNoLines) {
+  // A call of no elements, which NCCL discards: no row is predicted, so no run has a line.
+  const std::string table = tmp_path("empty-call.csv");
+  write_file(table,
+             "collective,nranks,nodes,gpus_per_node,size_bytes,count,type,redop,root,oop_time_us,oop_algbw_GBps,"
+             "oop_busbw_GBps,ip_time_us,ip_algbw_GBps,ip_busbw_GBps\n"
+             "all_reduce,8,1,8,0,0,float,sum,-1,5.20,0.00,0.00,,,\n");
+  const CliResult r = run_commsim({"validate", "--measurements", table});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_CONTAINS(r.out, "# 1 row of no elements left out");
+  EXPECT_EQ(r.out.find("# each run"), std::string::npos) << r.out;
+}
+
 TEST(CliValidate, SaysWhatTheTablesThreadCostsAsTheirCommentsGiveIt) {
   // "-g 8" in a comment: one thread drove the 8 GPUs, so under NCCL's profile a call takes at
   // least 2.1 + 8 x 4.95 = 41.7 us, and 8 x 310 ns = 2.48 us more per channel it runs on.
