@@ -196,9 +196,14 @@ std::vector<MeasuredRows> measured_groups(const po::variables_map& vm, const std
   std::vector<MeasuredRows> groups;
   for (const Shape& shape : shapes) {
     std::vector<Measurement> at;
-    std::copy_if(rows.begin(), rows.end(), std::back_inserter(at),
-                 [&](const Measurement& m) { return shape_of(m) == shape; });
-    groups.push_back({topology_from_options(vm, default_topology_config(), measured_scale(at)), std::move(at)});
+    std::vector<std::size_t> places;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      if (shape_of(rows[i]) != shape) continue;
+      at.push_back(rows[i]);
+      places.push_back(i);
+    }
+    groups.push_back(
+        {topology_from_options(vm, default_topology_config(), measured_scale(at)), std::move(at), std::move(places)});
   }
   return groups;
 }

@@ -123,7 +123,9 @@ std::vector<const Topology*> topologies_of(const std::vector<MeasuredRows>& grou
 // `groups` as the fit says they run (calibrated_topology).
 std::vector<MeasuredRows> calibrated_groups(const std::vector<MeasuredRows>& groups, const LibraryFit& fit) {
   std::vector<MeasuredRows> calibrated;
-  for (const MeasuredRows& group : groups) calibrated.push_back({calibrated_topology(group.topology, fit), group.rows});
+  for (const MeasuredRows& group : groups) {
+    calibrated.push_back({calibrated_topology(group.topology, fit), group.rows, group.places});
+  }
   return calibrated;
 }
 

@@ -144,8 +144,21 @@ ValidationResult validate_measurements(const Topology& topology, const std::vect
 }
 
 ValidationResult validate_measurements(const std::vector<MeasuredRows>& groups, const ValidationOptions& options) {
+  struct Placed {
+    std::size_t place;
+    const Topology* topology;
+    const Measurement* row;
+  };
+  std::vector<Placed> placed;
+  for (const MeasuredRows& group : groups) {
+    for (std::size_t i = 0; i < group.rows.size(); ++i) {
+      const std::size_t place = group.places.empty() ? placed.size() : group.places.at(i);
+      placed.push_back({place, &group.topology, &group.rows[i]});
+    }
+  }
+  std::stable_sort(placed.begin(), placed.end(), [](const Placed& a, const Placed& b) { return a.place < b.place; });
   Validator validator(options);
-  for (const MeasuredRows& group : groups) validator.add(group.topology, group.rows);
+  for (const Placed& p : placed) validator.add(*p.topology, {*p.row});
   return validator.finish();
 }
 

@@ -71,10 +71,13 @@ ValidationResult validate_measurements(const Topology& topology, const std::vect
 struct MeasuredRows {
   Topology topology;
   std::vector<Measurement> rows;
+  /// Each row's place among the rows of every group as they were read; empty: the groups'
+  /// order, one after another.
+  std::vector<std::size_t> places = {};
 };
 
 /// The same over several groups, each row on its group's topology: the rows in the order of
-/// the groups, the summaries over them all.
+/// their places (files that interleave scales list as read), the summaries over them all.
 ValidationResult validate_measurements(const std::vector<MeasuredRows>& groups, const ValidationOptions& options);
 
 /// Median and p90 of |error| over `errors`.

@@ -163,6 +163,27 @@ TEST(CliValidate, LogsOfOneClusterAtSeveralScalesRunEachAtItsOwn) {
                "unscaled.log:13: the row does not say its nodes and GPUs a node, and the others ran at 2 scales");
 }
 
+TEST(CliValidate, RowsOfInterleavedScalesListAsRead) {
+  // One table of the cluster at 2 x 2, 2 x 4 and again 2 x 2 GPUs: each row runs at its own
+  // scale, and the rows list in the table's order, not scale by scale.
+  const std::string table = tmp_path("interleaved.csv");
+  write_file(table,
+             "collective,nranks,nodes,gpus_per_node,size_bytes,count,type,redop,root,oop_time_us,oop_algbw_GBps,"
+             "oop_busbw_GBps,ip_time_us,ip_algbw_GBps,ip_busbw_GBps\n"
+             "all_gather,4,2,2,67108864,,float,none,-1,1500.00,44.74,33.55,,,\n"
+             "all_reduce,8,2,4,67108864,,float,sum,-1,2000.00,33.55,58.72,,,\n"
+             "all_reduce,4,2,2,67108864,,float,sum,-1,2500.00,26.84,40.27,,,\n");
+  const CliResult r = run_commsim({"validate", "--measurements", table, "--topology-file", kCluster});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::size_t gather = r.out.find("    allgather     67108864      4");
+  const std::size_t reduce8 = r.out.find("    allreduce     67108864      8");
+  const std::size_t reduce4 = r.out.find("    allreduce     67108864      4");
+  ASSERT_NE(reduce4, std::string::npos) << r.out;
+  EXPECT_LT(gather, reduce8);
+  EXPECT_LT(reduce8, reduce4);
+  EXPECT_CONTAINS(r.out, "# |error| median / p90 by operation: allgather ");
+}
+
 TEST(CliValidate, BadInput) {
   expect_error({"validate"}, "give --measurements FILE...");
   expect_error({"validate", "--measurements", "/nonexistent.log"}, "/nonexistent.log: cannot open");

@@ -211,5 +211,26 @@ TEST(Validation, GroupsAtSeveralScalesRunEachRowOnItsOwnTopology) {
   EXPECT_EQ(together.by_operation[0].errors.rows, 2u);
 }
 
+TEST(Validation, RowsOfSeveralScalesListAsTheyWereRead) {
+  // Read as AllGather at 2 x 2 GPUs, AllReduce at 2 x 4, AllReduce at 2 x 2: the 2 x 2 group
+  // holds places 0 and 2, the 2 x 4 group place 1, and the rows list in that order, the
+  // operations by their first row (AllGather first).
+  const std::string spec = std::string(COMMSIM_SOURCE_DIR) + "/topologies/h100-ib-cluster.textproto";
+  const MeasuredOperation all_gather = MeasuredOperation::of(CollectiveKind::kAllGather);
+  std::vector<MeasuredRows> groups;
+  groups.push_back({load_topology_file(spec, {2, 2}),
+                    {row(all_gather, Bytes{64} << 20, 500, 4), row(kAllReduce, Bytes{64} << 20, 1000, 4)},
+                    {0, 2}});
+  groups.push_back({load_topology_file(spec, {2, 4}), {row(kAllReduce, Bytes{64} << 20, 1000, 8)}, {1}});
+  const ValidationResult r = validate_measurements(groups, {groups.front().topology.library(), {}, {}, std::nullopt});
+  ASSERT_EQ(r.rows.size(), 3u);
+  EXPECT_EQ(r.rows[0].measured.operation, all_gather);
+  EXPECT_EQ(r.rows[1].measured.ranks, 8u);
+  EXPECT_EQ(r.rows[2].measured.ranks, 4u);
+  EXPECT_EQ(r.rows[2].measured.operation, kAllReduce);
+  ASSERT_EQ(r.by_operation.size(), 2u);
+  EXPECT_EQ(r.by_operation[0].operation, all_gather);
+}
+
 }  // namespace
 }  // namespace commsim
