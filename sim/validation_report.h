@@ -54,7 +54,8 @@ SpecScale measured_scale(const std::vector<Measurement>& rows);
 /// built at it (topology_from_options): one group when the rows name one scale or none (a
 /// file of one run), else a group per scale they name (nodes x GPUs a node), in the order
 /// each first comes, each with its rows' places among them (validate lists them as read): a
-/// cluster spec measured at 10 x 2, 10 x 4 and 10 x 8 runs each row at its own. Options that fix the scale (--nodes, --gpus-per-node) fix it for every group.
+/// cluster spec measured at 10 x 2, 10 x 4 and 10 x 8 runs each row at its own. Options that
+/// fix the scale (--nodes, --gpus-per-node) fix it for every group.
 std::vector<MeasuredRows> measured_groups(const po::variables_map& vm, const std::vector<Measurement>& rows);
 /// "h100-ib-cluster (hierarchical, 10 nodes x 8 GPUs, rail-optimised)", or with several
 /// groups the topology's name and each group's description: "h100-ib-cluster (hierarchical,

@@ -2,6 +2,8 @@
 
 #include <Eigen/Dense>
 #include <algorithm>
+#include <cmath>
+#include <iterator>
 
 namespace commsim {
 namespace {
@@ -38,7 +40,10 @@ AlphaBetaRun run_of(const std::vector<ValidationRow>& rows) {
 
 }  // namespace
 
-std::optional<AlphaBeta> fit_alpha_beta(const std::vector<SizedTime>& points, double bus_factor) {
+std::optional<AlphaBeta> fit_alpha_beta(const std::vector<SizedTime>& all_points, double bus_factor) {
+  std::vector<SizedTime> points;  // a time of 0 (a call of nothing) weighs without bound: left out
+  std::copy_if(all_points.begin(), all_points.end(), std::back_inserter(points),
+               [](const SizedTime& p) { return p.time_us > 0 && std::isfinite(p.time_us); });
   if (points.empty() || !has_two_sizes(points) || !(bus_factor > 0)) return std::nullopt;
   // Row i: [1 / t_i, s_i / t_i] . [alpha, k] = 1, k in us per byte.
   Eigen::MatrixXd a(points.size(), 2);

@@ -25,12 +25,12 @@ struct AlphaBeta {
 
 struct SizedTime {
   Bytes size_bytes = 0;
-  double time_us = 0;  // > 0
+  double time_us = 0;
 };
 
-/// The relative least-squares line through the points (Eigen's column-pivoting QR, columns
-/// scaled to unit norm); empty with fewer than two distinct sizes or a slope <= 0 (no
-/// bandwidth: time does not grow with size).
+/// The relative least-squares line through the points of a positive time (Eigen's
+/// column-pivoting QR, columns scaled to unit norm); empty with fewer than two distinct sizes
+/// among them or a slope <= 0 (no bandwidth: time does not grow with size).
 std::optional<AlphaBeta> fit_alpha_beta(const std::vector<SizedTime>& points, double bus_factor);
 
 /// Consecutive rows of one operation on one set of ranks that one algorithm and protocol

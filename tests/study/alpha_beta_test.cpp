@@ -37,6 +37,12 @@ TEST(AlphaBeta, NoLineWithoutTwoSizesOrAGrowingTime) {
   EXPECT_FALSE(fit_alpha_beta({{1024, 10}, {1024, 12}}, 1).has_value());        // one size
   EXPECT_FALSE(fit_alpha_beta({{1024, 10}, {1 << 20, 5}}, 1).has_value());      // time falls with size
   EXPECT_FALSE(fit_alpha_beta({{1024, 10}, {1 << 20, 20}}, 0).has_value());     // no bus factor (one rank)
+  // A time of 0 (a call of nothing, as the ideal library predicts it) is left out, not fitted.
+  EXPECT_FALSE(fit_alpha_beta({{0, 0}, {1024, 10}}, 1).has_value());
+  const std::optional<AlphaBeta> fit = fit_alpha_beta({{0, 0}, {1000, 10}, {2000, 20}}, 1);
+  ASSERT_TRUE(fit.has_value());
+  EXPECT_NEAR(fit->alpha_us, 0, 1e-9);
+  EXPECT_NEAR(fit->busbw_GBps, 0.1, 1e-12);  // 100 B/us
 }
 
 ValidationRow row(MeasuredOperation operation, std::string algorithm, std::optional<Protocol> protocol, Bytes size,
