@@ -1,7 +1,6 @@
 #include "validation_report.h"
 
 #include <algorithm>
-#include <iterator>
 
 #include "base/counted.h"
 #include "base/error.h"

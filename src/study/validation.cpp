@@ -80,28 +80,13 @@ ErrorSummary summarise_errors(std::vector<double> errors) {
 
 namespace {
 
-// Rows are predicted group by group (Validator::add) and summarised at the end (finish).
+// Rows are predicted one by one, each on its own topology (add), and summarised at the end
+// (finish).
 class Validator {
  public:
   explicit Validator(const ValidationOptions& options) : options_(options) {}
 
-  void add(const Topology& topology, const std::vector<Measurement>& rows) {
-    for (const Measurement& row : rows) add_row(topology, row);
-  }
-
-  ValidationResult finish() {
-    for (const auto& [operation, errors] : by_operation_) {
-      result_.by_operation.push_back({operation, summarise_errors(errors)});
-    }
-    result_.all = summarise_errors(all_);
-    result_.small = summarise_errors(small_);
-    result_.mid = summarise_errors(mid_);
-    result_.large = summarise_errors(large_);
-    return std::move(result_);
-  }
-
- private:
-  void add_row(const Topology& topology, const Measurement& row) {
+  void add(const Topology& topology, const Measurement& row) {
     check_fits(topology, row);
     if (!row.operation.is_p2p() &&
         options_.library.discards(*row.operation.collective, row.size_bytes, topology.npu_count())) {
@@ -128,6 +113,18 @@ class Validator {
     op->second.push_back(error);
   }
 
+  ValidationResult finish() {
+    for (const auto& [operation, errors] : by_operation_) {
+      result_.by_operation.push_back({operation, summarise_errors(errors)});
+    }
+    result_.all = summarise_errors(all_);
+    result_.small = summarise_errors(small_);
+    result_.mid = summarise_errors(mid_);
+    result_.large = summarise_errors(large_);
+    return std::move(result_);
+  }
+
+ private:
   const ValidationOptions& options_;
   ValidationResult result_;
   std::vector<double> all_, small_, mid_, large_;
@@ -139,7 +136,7 @@ class Validator {
 ValidationResult validate_measurements(const Topology& topology, const std::vector<Measurement>& rows,
                                        const ValidationOptions& options) {
   Validator validator(options);
-  validator.add(topology, rows);
+  for (const Measurement& row : rows) validator.add(topology, row);
   return validator.finish();
 }
 
@@ -158,7 +155,7 @@ ValidationResult validate_measurements(const std::vector<MeasuredRows>& groups, 
   }
   std::stable_sort(placed.begin(), placed.end(), [](const Placed& a, const Placed& b) { return a.place < b.place; });
   Validator validator(options);
-  for (const Placed& p : placed) validator.add(*p.topology, {*p.row});
+  for (const Placed& p : placed) validator.add(*p.topology, *p.row);
   return validator.finish();
 }
 
