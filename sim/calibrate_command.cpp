@@ -20,17 +20,11 @@
 namespace commsim::cli {
 namespace {
 
-std::string number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.6g", value);
-  return text;
-}
-
 void print_terms(std::ostream& out, const std::vector<FittedTerm>& terms) {
   Table table({{"term", "", 28}, {"unit", "", 5}, {"start", "", 11}, {"fitted", "", 11}, {"change", "%", 8}});
   for (const FittedTerm& t : terms) {
     const std::string change = t.start != 0 ? fixed(100 * (t.fitted - t.start) / t.start, 1) : "-";
-    table.add_row({t.name, t.unit.empty() ? "-" : t.unit, number(t.start), number(t.fitted),
+    table.add_row({t.name, t.unit.empty() ? "-" : t.unit, format_number(t.start), format_number(t.fitted),
                    change + (t.at_bound ? " (bound)" : "")});
   }
   table.print(out);
@@ -79,14 +73,17 @@ std::string calibrated_spec(const std::string& base_path, const std::vector<Meas
   if (const std::string by_operation = operation_summary(result.after); !by_operation.empty()) {
     text << "#     after, by operation: " << by_operation << "\n";
   }
+  if (const std::string by_table = table_summary(result.after); !by_table.empty()) {
+    text << "#     after, by operation and scale: " << by_table << "\n";
+  }
   if (!held_out.empty()) {
     text << "# Held out (" << join(held_out) << "), before: " << error_summary(result.holdout_before) << "\n"
          << "#                       after: " << error_summary(result.holdout_after) << "\n";
   }
   text << "# Fitted terms (start -> fitted):\n";
   for (const FittedTerm& t : result.terms) {
-    text << "#   " << t.name << " " << number(t.start) << " -> " << number(t.fitted) << (t.unit.empty() ? "" : " ")
-         << t.unit << (t.at_bound ? " (at a bound)" : "") << "\n";
+    text << "#   " << t.name << " " << format_number(t.start) << " -> " << format_number(t.fitted)
+         << (t.unit.empty() ? "" : " ") << t.unit << (t.at_bound ? " (at a bound)" : "") << "\n";
   }
   if (const std::string references = reference_text(result); !references.empty()) text << "#   " << references << "\n";
   return text.str() + spec_text(spec);
@@ -190,6 +187,10 @@ int run_calibrate(const std::vector<std::string>& args, std::ostream& out) {
   if (const std::string by_operation = operation_summary(result.before); !by_operation.empty()) {
     out << "# by operation, before: " << by_operation << "\n"
         << "# by operation, after:  " << operation_summary(result.after) << "\n";
+  }
+  if (const std::string by_table = table_summary(result.before); !by_table.empty()) {
+    out << "# by operation and scale, before: " << by_table << "\n"
+        << "# by operation and scale, after:  " << table_summary(result.after) << "\n";
   }
   if (!holdout.empty()) {
     out << "# held out, before: " << error_summary(result.holdout_before) << "\n"

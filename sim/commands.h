@@ -15,7 +15,7 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out);
 int run_pipeline(const std::vector<std::string>& args, std::ostream& out);
 int run_generate(const std::vector<std::string>& args, std::ostream& out);
 int run_replay(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
-int run_validate(const std::vector<std::string>& args, std::ostream& out);
+int run_validate(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int run_calibrate(const std::vector<std::string>& args, std::ostream& out);
 int run_sweep(const std::vector<std::string>& args, std::ostream& out);
 int run_analyze(const std::vector<std::string>& args, std::ostream& out);

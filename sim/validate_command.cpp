@@ -4,6 +4,7 @@
 #include <ostream>
 #include <set>
 
+#include "base/counted.h"
 #include "base/error.h"
 #include "base/output_file.h"
 #include "command_line.h"
@@ -61,7 +62,13 @@ void write_json(std::ostream& out, const std::string& topology, const Validation
     const OperationErrors& op = result.by_operation[i];
     out << (i ? ", " : "") << json_string(measured_operation_name(op.operation)) << ": " << summary(op.errors);
   }
-  out << "},\n \"lines\": [";
+  out << "},\n \"by_table\": [";
+  for (std::size_t i = 0; i < result.by_table.size(); ++i) {
+    const TableErrors& table = result.by_table[i];
+    out << (i ? ",\n  " : "\n  ") << "{\"operation\": " << json_string(measured_operation_name(table.operation))
+        << ", \"nranks\": " << table.ranks << ", \"errors\": " << summary(table.errors) << "}";
+  }
+  out << "],\n \"lines\": [";
   const std::vector<AlphaBetaRun> runs = alpha_beta_runs(result);
   for (std::size_t i = 0; i < runs.size(); ++i) {
     out << (i ? ",\n  " : "\n  ") << alpha_beta_json(runs[i]);
@@ -91,9 +98,48 @@ std::string thread_lines(const LibraryProfile& library, const std::vector<Measur
   return text;
 }
 
+// --max-error MEDIAN,P90 in percent ("10,25" or "10%,25%"): what each table may miss by.
+ErrorLimits parse_max_error(const std::string& text) {
+  const std::size_t comma = text.find(',');
+  if (comma == std::string::npos || text.find(',', comma + 1) != std::string::npos) {
+    throw InputError("--max-error: expected MEDIAN,P90 in percent, e.g. 10,25, got '" + text + "'");
+  }
+  const auto fraction = [&](std::string part, const std::string& what) {
+    if (!part.empty() && part.back() == '%') part.pop_back();
+    const double percent = parse_real(part, "--max-error " + what);
+    if (percent < 0) throw InputError("--max-error: the " + what + " must not be negative, got '" + text + "'");
+    return percent / 100;
+  };
+  return {fraction(text.substr(0, comma), "median"), fraction(text.substr(comma + 1), "p90")};
+}
+
+// "10%,25%"
+std::string limits_text(const ErrorLimits& limits) {
+  return format_number(100 * limits.median_abs_error) + "%," + format_number(100 * limits.p90_abs_error) + "%";
+}
+
+// The tables held to --max-error: a line saying which are over; the status 1 if any is.
+int check_max_error(const ValidationResult& result, const ErrorLimits& limits, std::ostream& out, std::ostream& err) {
+  const std::vector<TableErrors> over = tables_over(result, limits);
+  const std::string tables = counted(result.by_table.size(), "table");
+  out << "# --max-error " << limits_text(limits) << " (median, p90 of |error| of each operation at each scale): ";
+  if (over.empty()) {
+    out << "every table within (" << tables << ")\n";
+    return 0;
+  }
+  out << over.size() << " of " << tables << " over: ";
+  for (std::size_t i = 0; i < over.size(); ++i) {
+    out << (i ? "; " : "") << table_errors_text(over[i]);
+  }
+  out << "\n";
+  err << "commsim: validate: " << over.size() << " of " << tables << " over --max-error " << limits_text(limits)
+      << "\n";
+  return 1;
+}
+
 }  // namespace
 
-int run_validate(const std::vector<std::string>& args, std::ostream& out) {
+int run_validate(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   po::options_description options("commsim validate: published measurements (nccl-tests logs or tables, P2P "
                                   "profiles) against the prediction on a topology and library profile");
   options.add_options()("help,h", "show this help");
@@ -106,6 +152,9 @@ int run_validate(const std::vector<std::string>& args, std::ostream& out) {
   add_option(options, "json", "FILE", "also write the rows, their lines (alpha, busbw) and the error summary as JSON");
   add_option(options, "plot", "FILE.svg",
              "also draw measured and predicted time and bus bandwidth against size, log axes (needs gnuplot)");
+  add_option(options, "max-error", "MEDIAN,P90",
+             "hold each table (an operation at one scale) to a median and 90th percentile of |error| in percent, "
+             "e.g. 10,25: exit status 1 if one is over");
   options.add(topology_options());
   options.add(prediction_options());
   const po::variables_map vm = parse_options(args, options);
@@ -120,10 +169,15 @@ int run_validate(const std::vector<std::string>& args, std::ostream& out) {
         << "Examples:\n"
         << "  commsim validate --measurements ../shared/validation/h100_1node_8gpu_xxrjun_all_gather.csv\n"
         << "  commsim validate --measurements run.log --topology-file topologies/h100-ib-cluster.textproto "
-           "--nodes 10 --gpus-per-node 1\n";
+           "--nodes 10 --gpus-per-node 1\n"
+        << "  commsim validate --measurements run.log --topology-file topologies/h100-ib-cluster.textproto "
+           "--max-error 10,25\n\n"
+        << "Exit status: 0; 1 when a table is over --max-error; 2 on bad input.\n";
     return 0;
   }
   if (!vm.count("measurements")) throw InputError("give --measurements FILE... (nccl-tests logs or tables)");
+  std::optional<ErrorLimits> max_error;
+  if (const auto text = option_text(vm, "max-error")) max_error = parse_max_error(*text);
   std::optional<OutputFile> csv, json;  // opened before the work, so a bad path fails at once
   if (const auto path = option_text(vm, "csv")) csv.emplace(*path);
   if (const auto path = option_text(vm, "json")) json.emplace(*path);
@@ -156,7 +210,7 @@ int run_validate(const std::vector<std::string>& args, std::ostream& out) {
     plot->stream() << render_svg(validation_figure(topology.name() + ", library " + validation.library.name, result));
     plot->commit();
   }
-  return 0;
+  return max_error ? check_max_error(result, *max_error, out, err) : 0;
 }
 
 }  // namespace commsim::cli

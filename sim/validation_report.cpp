@@ -46,6 +46,20 @@ std::string operation_summary(const ValidationResult& result) {
   return text;
 }
 
+std::string table_errors_text(const TableErrors& table) {
+  const std::string name = measured_operation_name(table.operation) + " at " + std::to_string(table.ranks) + " ranks";
+  return summary_text(name.c_str(), table.errors);
+}
+
+std::string table_summary(const ValidationResult& result) {
+  if (result.by_table.size() <= result.by_operation.size()) return "";
+  std::string text;
+  for (const TableErrors& table : result.by_table) {
+    text += (text.empty() ? "" : "; ") + table_errors_text(table);
+  }
+  return text;
+}
+
 void print_validation_table(std::ostream& out, const ValidationResult& result) {
   Table table({{"operation", "", 13}, {"size", "B", 12}, {"ranks", "", 6}, {"algo", "", 10}, {"proto", "", 7},
                {"ch", "", 4}, {"measured", "us", 11}, {"predicted", "us", 11}, {"error", "%", 8}, {"busbw", "GB/s", 8},
@@ -67,6 +81,9 @@ void print_validation_table(std::ostream& out, const ValidationResult& result) {
   print_alpha_beta_runs(out, result);
   if (const std::string by_operation = operation_summary(result); !by_operation.empty()) {
     out << "# |error| median / p90 by operation: " << by_operation << "\n";
+  }
+  if (const std::string by_table = table_summary(result); !by_table.empty()) {
+    out << "# |error| median / p90 by operation and scale: " << by_table << "\n";
   }
   out << "# |error| median / p90: " << error_summary(result) << "\n";
 }

@@ -22,8 +22,14 @@ std::string error_summary(const ValidationResult& result);
 /// "allreduce 2.0% / 3.1% (28 rows); allgather 16.2% / 18.2% (26 rows); ...", in the order of
 /// each operation's first row; empty for rows of one operation.
 std::string operation_summary(const ValidationResult& result);
+/// "allreduce at 80 ranks 14.6% / 46.5% (10 rows)": a table's median / p90 of |error|.
+std::string table_errors_text(const TableErrors& table);
+/// "allreduce at 20 ranks 3.6% / 8.3% (10 rows); allreduce at 40 ranks ...", in the order of
+/// each table's first row; empty unless an operation's rows are of several scales.
+std::string table_summary(const ValidationResult& result);
 /// One row per measurement, then print_alpha_beta_runs, then with several operations
-/// "# |error| median / p90 by operation: <operation_summary>", then
+/// "# |error| median / p90 by operation: <operation_summary>", with an operation at several
+/// scales "# |error| median / p90 by operation and scale: <table_summary>", then
 /// "# |error| median / p90: <error_summary>".
 void print_validation_table(std::ostream& out, const ValidationResult& result);
 /// A row per run of one algorithm and protocol (study/alpha_beta.h): the measured and the

@@ -114,12 +114,6 @@ constexpr std::string_view kTimeHelp = "a time such as 500ns, 2us, 1.5ms or 0";
 
 namespace {
 
-std::string number(double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.6g", value);
-  return buffer;
-}
-
 [[noreturn]] void time_out_of_range(std::string_view what, const std::string& value) {
   throw InputError(std::string(what) + ": " + value +
                    " is beyond the simulator's range of 100 days (8.64e18 ps)");
@@ -129,14 +123,15 @@ std::string number(double value) {
 
 TimePs ps_from_seconds(double seconds, std::string_view what) {
   const double ps = std::round(seconds * 1e12);
-  if (!(ps >= 0)) throw InputError(std::string(what) + ": time " + number(seconds) + " s is negative or not a number");
-  if (ps > static_cast<double>(kMaxTimePs)) time_out_of_range(what, number(seconds) + " s");
+  if (!(ps >= 0))
+    throw InputError(std::string(what) + ": time " + format_number(seconds) + " s is negative or not a number");
+  if (ps > static_cast<double>(kMaxTimePs)) time_out_of_range(what, format_number(seconds) + " s");
   return static_cast<TimePs>(ps);
 }
 
 void transfer_time_failed(double bytes, BandwidthBps rate) {
-  COMMSIM_CHECK(rate > 0 && bytes >= 0, "transfer of " + number(bytes) + " B at rate " + number(rate));
-  time_out_of_range("transfer time", number(bytes) + " B at " + format_bandwidth(rate));
+  COMMSIM_CHECK(rate > 0 && bytes >= 0, "transfer of " + format_number(bytes) + " B at rate " + format_number(rate));
+  time_out_of_range("transfer time", format_number(bytes) + " B at " + format_bandwidth(rate));
 }
 
 void add_times_failed(TimePs a, TimePs b, std::string_view what) {
@@ -173,7 +168,7 @@ Bytes multiply_sizes(Bytes a, Bytes b, std::string_view what) {
 
 BandwidthBps checked_bandwidth(BandwidthBps rate, std::string_view what) {
   if (!bandwidth_in_range(rate)) {
-    throw InputError(std::string(what) + ": bandwidth " + number(rate) +
+    throw InputError(std::string(what) + ": bandwidth " + format_number(rate) +
                      " B/s is outside the simulator's range of 1 B/s to 1e18 B/s");
   }
   return rate;
@@ -295,6 +290,12 @@ std::string format_time(TimePs t) {
   if (t >= kPsPerUs) return compact(ps / 1e6) + " us";
   if (t >= kPsPerNs) return compact(ps / 1e3) + " ns";
   return std::to_string(t) + " ps";
+}
+
+std::string format_number(double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.6g", value);
+  return buffer;
 }
 
 }  // namespace commsim

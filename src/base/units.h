@@ -130,5 +130,7 @@ std::string format_size(Bytes bytes);
 std::string format_bandwidth(BandwidthBps rate);
 /// "500 ns", "1.5 us", "2 ms".
 std::string format_time(TimePs t);
+/// A number in at most 6 significant digits, as short as it goes: "10", "0.25", "1.5e+10".
+std::string format_number(double value);
 
 }  // namespace commsim

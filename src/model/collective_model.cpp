@@ -271,7 +271,7 @@ void validate(const Topology& t, Kind kind, Algo algorithm, const ModelOptions& 
 }
 
 // Up to two decimals, locale-independent: 917504, 0.5, 43690.67.
-std::string format_number(double x) {
+std::string two_decimals(double x) {
   char buffer[64];
   const double rounded = std::round(x * 100) / 100;
   const auto end = std::to_chars(buffer, buffer + sizeof buffer, rounded, std::chars_format::fixed);
@@ -540,12 +540,12 @@ std::string describe_cost(const CollectiveCost& cost, const ModelOptions& option
   const double g = options.gamma_s_per_byte;
   std::string text;
   for (const CostTerm& t : cost.terms) {
-    text += "# " + t.label + ": " + format_number(t.alpha_count) + " x " +
-            format_time(ps_from_seconds(t.alpha_s)) + " + " + format_number(t.beta_bytes) + " B" +
-            (t.beta_s_per_byte > 0 ? " / " + format_bandwidth(1 / t.beta_s_per_byte)
-                                   : " x " + format_seconds_per_byte(0)) +
-            " + " + format_number(t.gamma_bytes) + " B x " + format_seconds_per_byte(g) + " = " +
-            format_time(ps_from_seconds(t.time_s(g))) + "\n";
+    text +=
+        "# " + t.label + ": " + two_decimals(t.alpha_count) + " x " + format_time(ps_from_seconds(t.alpha_s)) + " + " +
+        two_decimals(t.beta_bytes) + " B" +
+        (t.beta_s_per_byte > 0 ? " / " + format_bandwidth(1 / t.beta_s_per_byte) : " x " + format_seconds_per_byte(0)) +
+        " + " + two_decimals(t.gamma_bytes) + " B x " + format_seconds_per_byte(g) + " = " +
+        format_time(ps_from_seconds(t.time_s(g))) + "\n";
   }
   return text;
 }

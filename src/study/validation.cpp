@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "base/error.h"
 #include "collective/algorithms.h"
@@ -78,7 +79,32 @@ ErrorSummary summarise_errors(std::vector<double> errors) {
   return s;
 }
 
+std::vector<TableErrors> tables_over(const ValidationResult& result, const ErrorLimits& limits) {
+  std::vector<TableErrors> over;
+  for (const TableErrors& table : result.by_table) {
+    if (table.errors.median_abs_error > limits.median_abs_error || table.errors.p90_abs_error > limits.p90_abs_error) {
+      over.push_back(table);
+    }
+  }
+  return over;
+}
+
 namespace {
+
+// The errors of the rows of each key, in the order of each key's first row.
+template <typename Key>
+class ErrorsBy {
+ public:
+  void add(const Key& key, double error) {
+    auto it = std::find_if(groups_.begin(), groups_.end(), [&](const auto& group) { return group.first == key; });
+    if (it == groups_.end()) it = groups_.insert(it, {key, {}});
+    it->second.push_back(error);
+  }
+  const std::vector<std::pair<Key, std::vector<double>>>& groups() const { return groups_; }
+
+ private:
+  std::vector<std::pair<Key, std::vector<double>>> groups_;
+};
 
 // Rows are predicted one by one, each on its own topology (add), and summarised at the end
 // (finish).
@@ -107,15 +133,16 @@ class Validator {
      : row.size_bytes >= kLargeRegimeMinBytes ? large_
                                               : mid_)
         .push_back(error);
-    auto op = std::find_if(by_operation_.begin(), by_operation_.end(),
-                           [&](const auto& e) { return e.first == row.operation; });
-    if (op == by_operation_.end()) op = by_operation_.insert(op, {row.operation, {}});
-    op->second.push_back(error);
+    by_operation_.add(row.operation, error);
+    by_table_.add({row.operation, row.ranks != 0 ? row.ranks : topology.npu_count()}, error);
   }
 
   ValidationResult finish() {
-    for (const auto& [operation, errors] : by_operation_) {
+    for (const auto& [operation, errors] : by_operation_.groups()) {
       result_.by_operation.push_back({operation, summarise_errors(errors)});
+    }
+    for (const auto& [table, errors] : by_table_.groups()) {
+      result_.by_table.push_back({table.first, table.second, summarise_errors(errors)});
     }
     result_.all = summarise_errors(all_);
     result_.small = summarise_errors(small_);
@@ -128,7 +155,8 @@ class Validator {
   const ValidationOptions& options_;
   ValidationResult result_;
   std::vector<double> all_, small_, mid_, large_;
-  std::vector<std::pair<MeasuredOperation, std::vector<double>>> by_operation_;
+  ErrorsBy<MeasuredOperation> by_operation_;
+  ErrorsBy<std::pair<MeasuredOperation, std::size_t>> by_table_;  // operation, ranks
 };
 
 }  // namespace

@@ -3,8 +3,9 @@
 // and library profile, the simulated time beside the measured one, and the error:
 //   error = (predicted - measured) / measured     (negative: the prediction is optimistic)
 // summarised by the median and 90th percentile of |error| over all rows, per size regime
-// (small <= 64 KiB < mid < 64 MiB <= large), as NCCL switches protocol near those sizes, and
-// per operation, as one log or table may hold several collectives.
+// (small <= 64 KiB < mid < 64 MiB <= large), as NCCL switches protocol near those sizes,
+// per operation, as one log or table may hold several collectives, and per table: one
+// operation at one scale (ranks), as nccl-tests prints a run, and as a bound is checked.
 
 #include <optional>
 #include <string>
@@ -47,6 +48,13 @@ struct OperationErrors {
   ErrorSummary errors;
 };
 
+/// The errors of one table: one operation's rows at one scale.
+struct TableErrors {
+  MeasuredOperation operation;
+  std::size_t ranks = 0;  // the rows' ranks (the topology's NPUs where a row does not say)
+  ErrorSummary errors;
+};
+
 struct ValidationResult {
   std::vector<ValidationRow> rows;  // in the order of the measurements
   /// Rows left out: collectives of no elements, which the library discards
@@ -54,6 +62,7 @@ struct ValidationResult {
   std::size_t discarded_rows = 0;
   ErrorSummary all, small, mid, large;
   std::vector<OperationErrors> by_operation;  // in the order of each operation's first row
+  std::vector<TableErrors> by_table;          // in the order of each table's first row
 };
 
 /// The size regimes of the summary.
@@ -82,5 +91,15 @@ ValidationResult validate_measurements(const std::vector<MeasuredRows>& groups, 
 
 /// Median and p90 of |error| over `errors`.
 ErrorSummary summarise_errors(std::vector<double> errors);
+
+/// The most error a table may have: its median and 90th percentile of |error| (fractions),
+/// each at most these, e.g. 0.10 and 0.25.
+struct ErrorLimits {
+  double median_abs_error = 0;
+  double p90_abs_error = 0;
+};
+
+/// The tables of `result` (by_table) whose median or p90 of |error| is over `limits`, in order.
+std::vector<TableErrors> tables_over(const ValidationResult& result, const ErrorLimits& limits);
 
 }  // namespace commsim

@@ -149,6 +149,11 @@ TEST(CliValidate, LogsOfOneClusterAtSeveralScalesRunEachAtItsOwn) {
     EXPECT_CONTAINS(together.out, row);
   }
   EXPECT_CONTAINS(together.out, "allgather 2.2% / 9.7% (20 rows)");
+  // Each operation at each scale too, as nccl-tests prints a table: the 10-rank AllGather is
+  // the excerpt's alone (2.0% / 2.8%, AMeasuredLogAgainstItsPreset).
+  EXPECT_CONTAINS(together.out,
+                  "# |error| median / p90 by operation and scale: allgather at 10 ranks 2.0% / 2.8% (10 rows); "
+                  "allreduce at 20 ranks ");
   // A file that does not say its scale (no rank lines) beside files of two scales.
   std::string text = read_file(kExcerpt), unscaled;
   for (std::size_t at = 0; at < text.size();) {
@@ -184,6 +189,40 @@ TEST(CliValidate, RowsOfInterleavedScalesListAsRead) {
   EXPECT_CONTAINS(r.out, "# |error| median / p90 by operation: allgather ");
 }
 
+TEST(CliValidate, MaxErrorHoldsEachTableToAMedianAndP90) {
+  // The excerpt's one table, median 2.0% and p90 2.8% |error| (AMeasuredLogAgainstItsPreset):
+  // within 10%,25% and 2%,3% (its median 1.95%), over 1.5%,3%: exit status 1, the table named.
+  const std::vector<std::string> validate{"validate", "--measurements", kExcerpt, "--topology-file", kCluster};
+  const auto with = [&](const std::string& limits) {
+    std::vector<std::string> args = validate;
+    args.insert(args.end(), {"--max-error", limits});
+    return run_commsim(args);
+  };
+  const CliResult within = with("10,25");
+  ASSERT_EQ(within.status, 0) << within.err;
+  // The tables in JSON too, with their errors as fractions.
+  const std::string json = tmp_path("tables.json");
+  std::vector<std::string> args = validate;
+  args.insert(args.end(), {"--json", json});
+  ASSERT_EQ(run_commsim(args).status, 0);
+  EXPECT_CONTAINS(read_file(json),
+                  "\"by_table\": [\n  {\"operation\": \"allgather\", \"nranks\": 10, \"errors\": {\"rows\": 10, "
+                  "\"median_abs_error\": 0.019521, \"p90_abs_error\": 0.028065}}],\n");
+  EXPECT_CONTAINS(within.out,
+                  "# --max-error 10%,25% (median, p90 of |error| of each operation at each scale): every table "
+                  "within (1 table)\n");
+  EXPECT_EQ(with("2%,3%").status, 0);
+  const CliResult over = with("1.5%,3");
+  EXPECT_EQ(over.status, 1);
+  EXPECT_CONTAINS(over.out, "1 of 1 table over: allgather at 10 ranks 2.0% / 2.8% (10 rows)\n");
+  EXPECT_EQ(over.err, "commsim: validate: 1 of 1 table over --max-error 1.5%,3%\n");
+  EXPECT_EQ(with("10,2.5").status, 1);  // over by its p90
+  // Without --max-error, no line and status 0.
+  const CliResult plain = run_commsim(validate);
+  EXPECT_EQ(plain.status, 0);
+  EXPECT_EQ(plain.out.find("--max-error"), std::string::npos);
+}
+
 TEST(CliValidate, BadInput) {
   expect_error({"validate"}, "give --measurements FILE...");
   expect_error({"validate", "--measurements", "/nonexistent.log"}, "/nonexistent.log: cannot open");
@@ -196,6 +235,14 @@ TEST(CliValidate, BadInput) {
   const std::string empty = tmp_path("empty.log");
   write_file(empty, "# nccl-tests version 2.17.8\n");
   expect_error({"validate", "--measurements", empty}, empty);
+  for (const auto& [limits, message] : std::vector<std::pair<std::string, std::string>>{
+           {"10", "--max-error: expected MEDIAN,P90 in percent, e.g. 10,25, got '10'"},
+           {"10,25,50", "got '10,25,50'"},
+           {"ten,25", "--max-error median"},
+           {"10,", "--max-error p90"},
+           {"10,-1", "--max-error: the p90 must not be negative, got '10,-1'"}}) {
+    expect_error({"validate", "--measurements", kExcerpt, "--topology-file", kCluster, "--max-error", limits}, message);
+  }
 }
 
 }  // namespace

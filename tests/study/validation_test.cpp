@@ -230,6 +230,32 @@ TEST(Validation, RowsOfSeveralScalesListAsTheyWereRead) {
   EXPECT_EQ(r.rows[2].measured.operation, kAllReduce);
   ASSERT_EQ(r.by_operation.size(), 2u);
   EXPECT_EQ(r.by_operation[0].operation, all_gather);
+  // Tables, an operation at a scale, in the order of their first rows: AllGather at 4 ranks,
+  // AllReduce at 8, AllReduce at 4.
+  ASSERT_EQ(r.by_table.size(), 3u);
+  EXPECT_EQ(r.by_table[0].operation, all_gather);
+  EXPECT_EQ(r.by_table[1].operation, kAllReduce);
+  EXPECT_EQ(r.by_table[1].ranks, 8u);
+  EXPECT_EQ(r.by_table[2].ranks, 4u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(r.by_table[i].errors.rows, 1u);
+    EXPECT_DOUBLE_EQ(r.by_table[i].errors.median_abs_error, std::abs(r.rows[i].error));
+  }
+}
+
+TEST(Validation, TablesOverTheirLimitsAreThoseOverEitherBound) {
+  // Three tables: (median, p90) = (0.05, 0.20), (0.12, 0.20), (0.05, 0.30), held to 0.10 and
+  // 0.25: the second over by its median, the third by its p90; a bound met exactly is within.
+  ValidationResult r;
+  const MeasuredOperation all_gather = MeasuredOperation::of(CollectiveKind::kAllGather);
+  r.by_table = {
+      {kAllReduce, 8, {10, 0.05, 0.20}}, {kAllReduce, 16, {10, 0.12, 0.20}}, {all_gather, 8, {10, 0.05, 0.30}}};
+  const std::vector<TableErrors> over = tables_over(r, {0.10, 0.25});
+  ASSERT_EQ(over.size(), 2u);
+  EXPECT_EQ(over[0].ranks, 16u);
+  EXPECT_EQ(over[1].operation, all_gather);
+  EXPECT_TRUE(tables_over(r, {0.12, 0.30}).empty());
+  EXPECT_EQ(tables_over(r, {0.12, 0.2999}).size(), 1u);
 }
 
 }  // namespace
