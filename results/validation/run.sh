@@ -34,6 +34,9 @@ run a100-node-all-reduce --measurements $V/a100_1node_8gpu_allreduce_stas00.csv 
 run a100-node-sendrecv --measurements $V/a100_1node_8gpu_sendrecv_liplus.csv --topology-file $A100
 run h100-10node-all-reduce --measurements $V/h100_10node_10gpu_1pernode_all_reduce.csv --topology-file $CLUSTER
 run h100-10node-sendrecv --measurements $V/h100_10node_10gpu_1pernode_sendrecv.csv --topology-file $CLUSTER
+# The same cluster's nccl-tests log of all five operations, 10 nodes x 1 GPU (its header gives
+# the shape); the preset's AllToAll factor is read from it.
+run h100-10node-1gpu --measurements $V/nccl-tests-logs/h100_10node_1gpu_per_node.log --topology-file $CLUSTER
 run pcie-2080ti-pair --measurements $V/pcie_2080ti_2gpu_noP2P_collectives.csv --topology-file $PCIE
 # The same 10-node cluster with 2, 4 and 8 GPUs a node (nccl-tests logs in tests/data).
 for g in 2 4 8; do
