@@ -108,7 +108,7 @@ ErrorLimits parse_max_error(const std::string& text) {
     if (!part.empty() && part.back() == '%') part.pop_back();
     const double percent = parse_real(part, "--max-error " + what);
     if (percent < 0) throw InputError("--max-error: the " + what + " must not be negative, got '" + text + "'");
-    return percent / 100;
+    return percent == 0 ? 0.0 : percent / 100;  // "-0" too, which would print as -0%
   };
   return {fraction(text.substr(0, comma), "median"), fraction(text.substr(comma + 1), "p90")};
 }

@@ -217,6 +217,7 @@ TEST(CliValidate, MaxErrorHoldsEachTableToAMedianAndP90) {
   EXPECT_CONTAINS(over.out, "1 of 1 table over: allgather at 10 ranks 2.0% / 2.8% (10 rows)\n");
   EXPECT_EQ(over.err, "commsim: validate: 1 of 1 table over --max-error 1.5%,3%\n");
   EXPECT_EQ(with("10,2.5").status, 1);  // over by its p90
+  EXPECT_EQ(with("-0,5").err, "commsim: validate: 1 of 1 table over --max-error 0%,5%\n");
   // Without --max-error, no line and status 0.
   const CliResult plain = run_commsim(validate);
   EXPECT_EQ(plain.status, 0);
