@@ -181,7 +181,7 @@ Topology build_hierarchical(const TopologyConfig& c) {
   const std::vector<double> ratios = oversubscription_per_level(c, 1);
 
   std::string description = "hierarchical, " + counted(c.nodes, "node") + " x " + counted(c.gpus_per_node, "GPU");
-  if (c.leaf_size > 0) description += ", " + std::to_string(c.leaf_size) + " nodes per leaf";
+  if (groups > 1) description += ", " + std::to_string(leaf_size) + " nodes per leaf";  // one group: no spine
   if (c.rails) description += ", rail-optimised";
   TopologyBuilder b(c.name, description);
   for (std::uint32_t n = 0; n < c.nodes; ++n) {

@@ -218,6 +218,12 @@ TEST(Builders, LeafLargerThanTheClusterIsOneLeaf) {
   EXPECT_EQ(t.switch_count(), 4u + 1u);  // an NVSwitch per node and one network switch
   EXPECT_EQ(t.link_count(), 4u * 8 * 2);  // every GPU: NVSwitch link and NIC link
   EXPECT_EQ(t.diameter_hops(), 2u);
+  // The description names the leaf size only where there are several leaves to a spine.
+  EXPECT_EQ(t.description(), "hierarchical, 4 nodes x 8 GPUs");
+  c.leaf_size = 2;
+  EXPECT_EQ(build_topology(c).description(), "hierarchical, 4 nodes x 8 GPUs, 2 nodes per leaf");
+  c.leaf_size = 4;
+  EXPECT_EQ(build_topology(c).description(), "hierarchical, 4 nodes x 8 GPUs");
 }
 
 std::string build_error(const TopologyConfig& c) {
