@@ -123,6 +123,10 @@ int check_max_error(const ValidationResult& result, const ErrorLimits& limits, s
   const std::vector<TableErrors> over = tables_over(result, limits);
   const std::string tables = counted(result.by_table.size(), "table");
   out << "# --max-error " << limits_text(limits) << " (median, p90 of |error| of each operation at each scale): ";
+  if (result.by_table.empty()) {
+    out << "no table to hold (every row left out)\n";
+    return 0;
+  }
   if (over.empty()) {
     out << "every table within (" << tables << ")\n";
     return 0;

@@ -106,6 +106,10 @@ TEST(CliValidate, RowsAllLeftOutDrawNoLines) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_CONTAINS(r.out, "# 1 row of no elements left out");
   EXPECT_EQ(r.out.find("# each run"), std::string::npos) << r.out;
+  // Nor a table to hold to --max-error.
+  const CliResult held = run_commsim({"validate", "--measurements", table, "--max-error", "10,25"});
+  EXPECT_EQ(held.status, 0) << held.err;
+  EXPECT_CONTAINS(held.out, "): no table to hold (every row left out)\n");
 }
 
 TEST(CliValidate, SaysWhatTheTablesThreadCostsAsTheirCommentsGiveIt) {
