@@ -227,16 +227,28 @@ class Evaluator {
       }
       worst = std::max(worst, total / (library_.efficiency * topology_.injection_bandwidth(src)));
     }
-    return step.by_link ? std::max(worst, busiest_link_seconds(step)) : worst;
+    if (step.by_link) worst = std::max(worst, busiest_link_seconds(step, false));
+    if (step.by_nic) worst = std::max(worst, busiest_link_seconds(step, true));
+    return worst;
   }
 
-  // Seconds per unit of n of the link whose messages of the step carry the most wire bytes:
-  // max over links of (sum of their units) / (e x bandwidth). Sees what the per-rank bound
-  // above does not: several flows into one rank's link, or out of it to different peers.
-  double busiest_link_seconds(const Step& step) const {
+  // An NPU's link of network class: its NIC.
+  bool is_nic(ChannelId channel) const {
+    const auto npu = [&](VertexId v) { return v < topology_.npu_count(); };
+    return link_class(topology_.link(link_of(channel)).params.kind) == LinkClass::kNet &&
+           (npu(topology_.channel_source(channel)) || npu(topology_.channel_target(channel)));
+  }
+
+  // Seconds per unit of n of the link (of the NICs alone: nics_only) whose messages of the
+  // step carry the most wire bytes: max over links of (sum of their units) / (e x bandwidth).
+  // Sees what the per-rank bound above does not: several flows into one rank's link, or out
+  // of it to different peers, or (PXN) other ranks' flows through a rank's NIC.
+  double busiest_link_seconds(const Step& step, bool nics_only) const {
     std::map<ChannelId, double> units;
     for (const Send& s : step.sends) {
-      for (const ChannelId channel : topology_.route(s.src, s.dst)) units[channel] += s.units;
+      for (const ChannelId channel : topology_.route(s.src, s.dst)) {
+        if (!nics_only || is_nic(channel)) units[channel] += s.units;
+      }
     }
     double worst = 0;
     for (const auto& [channel, u] : units) {

@@ -33,6 +33,7 @@ struct Step {
   std::vector<Send> sends;
   double repeat = 1;     // the phase runs this step `repeat` times in a row
   bool by_link = false;  // also bound by the busiest link of the sends' routes
+  bool by_nic = false;   // also bound by the busiest NIC (an NPU's network link) of the routes
 };
 
 struct Phase {

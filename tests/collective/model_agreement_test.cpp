@@ -156,6 +156,31 @@ TEST(ModelAgreement, AllToAllOverAnOversubscribedTreeIsLimitedByTheUplinks) {
               seconds_from_ps(15 * kMiB * 20), 1e-12);
 }
 
+TEST(ModelAgreement, AllToAllOnAClusterIsBoundByItsNics) {
+  // 2 nodes x 2 GPUs, NVLink 50 GB/s and 300 ns, NICs 25 GB/s and 1 us. Direct AllToAll of
+  // n = 64 MiB: 16 MiB to each of 3 peers, two of them in the other node. Their 32 MiB leave
+  // through one NIC, the GPU's own (one network switch) or, rail-optimised, the node's GPU on
+  // the peer's rail (NCCL's PXN: the peer of the other rail is reached over NVLink and its
+  // GPU's NIC, which carries its own 16 MiB beside it): 32 MiB / 25 GB/s = 1342.17728 us,
+  // after the longest route's latency, 2 NIC hops (2 us) or with PXN 2 NVLink hops more
+  // (2.6 us). The closed form sees the NIC as the simulation does; by the per-peer and
+  // per-rank bounds alone it said 16 MiB / 25 GB/s.
+  for (const bool rails : {false, true}) {
+    SCOPED_TRACE(rails ? "rails" : "one network switch");
+    TopologyConfig c = config(TopologyKind::kHierarchical, 0);
+    c.nodes = 2;
+    c.gpus_per_node = 2;
+    c.rails = rails;
+    const Topology t = build_topology(c);
+    const Bytes n = 64 * kMiB;
+    const double expected_us = (rails ? 2.6 : 2.0) + 32.0 * kMiB / 25e9 * 1e6;
+    EXPECT_NEAR(us_from_ps(simulate_collective(t, CollectiveKind::kAllToAll, AlgorithmKind::kDirect, n, {}).time_ps),
+                expected_us, 1e-6);
+    EXPECT_NEAR(collective_cost(t, CollectiveKind::kAllToAll, AlgorithmKind::kDirect, n, {}).time_s(0) * 1e6,
+                expected_us, 1e-6);
+  }
+}
+
 TEST(ModelAgreement, NothingBeatsTheLowerBound) {
   std::vector<TopologyConfig> topologies{config(TopologyKind::kSwitch, 8), config(TopologyKind::kRing, 6),
                                          config(TopologyKind::kFullyConnected, 5)};
