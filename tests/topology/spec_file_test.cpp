@@ -2,7 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <fstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "../expect_contains.h"
 #include "base/error.h"
@@ -141,27 +145,31 @@ TEST(SpecFile, ClusterPresetScalesToTenSingleGpuNodes) {
   EXPECT_EQ(t.route_class(t.route(0, 9)), LinkClass::kNet);
 }
 
-TEST(SpecFile, ClusterPresetsAreScalableUnitsOf32NodesUnderASpine) {
-  // The DGX SuperPOD's units of 32 nodes (h100-ib-cluster, b200-ib-cluster): 64 nodes are two
-  // units, each a leaf per rail (16 leaves), joined by the spine; 32 nodes are one unit, rail
-  // leaves alone (as the presets always were up to there).
-  for (const char* file : {"h100-ib-cluster.textproto", "b200-ib-cluster.textproto"}) {
+TEST(SpecFile, ClusterPresetsAreScalableUnitsUnderASpine) {
+  // The DGX SuperPOD's scalable units: 32 nodes (h100-ib-cluster, b200-ib-cluster), 20
+  // (a100-ib-cluster). Two units are a leaf per rail each (16 leaves) joined by the spine;
+  // one unit is its rail leaves alone (as the presets always were up to there).
+  for (const auto& [file, unit] : std::vector<std::pair<std::string, std::uint32_t>>{
+           {"h100-ib-cluster.textproto", 32}, {"b200-ib-cluster.textproto", 32}, {"a100-ib-cluster.textproto", 20}}) {
     SCOPED_TRACE(file);
     SpecScale scale;
-    scale.nodes = 64;
+    scale.nodes = 2 * unit;
     const Topology t = load_topology_file(kTopologies + file, scale);
-    EXPECT_EQ(t.switch_count(), 64u + 16u + 1u);
-    EXPECT_NE(t.description().find("64 nodes x 8 GPUs, 32 nodes per leaf, rail-optimised"), std::string::npos);
-    // GPU 0 of node 0 to GPU 0 of node 31: its unit's rail leaf; of node 32: through the spine.
-    EXPECT_EQ(t.route(0, 31 * 8).size(), 2u);
-    const Route across = t.route(0, 32 * 8);
+    EXPECT_EQ(t.switch_count(), 2 * unit + 16u + 1u);
+    EXPECT_NE(t.description().find(std::to_string(2 * unit) + " nodes x 8 GPUs, " + std::to_string(unit) +
+                                   " nodes per leaf, rail-optimised"),
+              std::string::npos);
+    // GPU 0 of node 0 to GPU 0 of the unit's last node: its rail leaf; of the next unit's
+    // first node: through the spine.
+    EXPECT_EQ(t.route(0, (unit - 1) * 8).size(), 2u);
+    const Route across = t.route(0, unit * 8);
     ASSERT_EQ(across.size(), 4u);
     EXPECT_EQ(t.vertex(t.channel_target(across[1])).name, "spine");
-    // The spine is non-blocking: a leaf's uplink carries its 32 NICs.
+    // The spine is non-blocking: a leaf's uplink carries its unit's NICs of that rail.
     EXPECT_DOUBLE_EQ(t.link(link_of(across[1])).params.bandwidth_Bps,
-                     32 * t.link(link_of(across[0])).params.bandwidth_Bps);
-    scale.nodes = 32;
-    EXPECT_EQ(load_topology_file(kTopologies + file, scale).switch_count(), 32u + 8u);
+                     unit * t.link(link_of(across[0])).params.bandwidth_Bps);
+    scale.nodes = unit;
+    EXPECT_EQ(load_topology_file(kTopologies + file, scale).switch_count(), unit + 8u);
   }
 }
 
