@@ -47,6 +47,10 @@ po::options_description sweep_options() {
   po::options_description o("Options");
   o.add_options()("help,h", "show this help");
   add_option(o, "topology", "KIND[,KIND..]", "topology kinds: ring, switch, fully-connected, tree, hierarchical, mesh, torus (default switch)");
+  add_option(o, "topology-file", "FILE",
+             "a builder spec (topologies/) instead of kinds: a cluster at each --nodes (and "
+             "--gpus-per-node), a node at each --npus, with its library unless --library "
+             "says otherwise");
   add_option(o, "npus", "N[,N..]|MIN:MAX", "NPUs of a ring, switch, fully-connected or tree; MIN:MAX doubles (default 8)");
   add_option(o, "dims", "AxB[,AxB..]", "mesh and torus dimensions, e.g. 4x4,8x8 (needed with mesh or torus)");
   add_option(o, "nodes", "N[,N..]|MIN:MAX", "hierarchical: nodes (default 2)");
@@ -140,7 +144,38 @@ std::vector<TopologyConfig> with_oversubscription(const po::variables_map& vm, c
   return expanded;
 }
 
+// --topology-file: a builder spec built at each --nodes (a cluster; --gpus-per-node too) or
+// each --npus (one node's GPUs), else at its own size; its links are the spec's.
+std::vector<TopologyConfig> spec_topologies(const po::variables_map& vm, const std::string& path) {
+  for (const char* option :
+       {"topology", "dims", "arity", "bandwidth", "latency", "link-kind", "nic-bandwidth", "nic-latency", "duplex"}) {
+    if (vm.count(option))
+      throw InputError(std::string("--") + option + " does not apply with --topology-file: " + path +
+                       " gives the topology");
+  }
+  const TopologyConfig spec = load_builder_config(path);
+  SpecScale scale;
+  if (vm.count("gpus-per-node")) scale.gpus_per_node = count_option(vm, "gpus-per-node", spec.gpus_per_node, 1);
+  std::vector<TopologyConfig> configs;
+  if (spec.kind == TopologyKind::kHierarchical || vm.count("nodes")) {
+    if (vm.count("npus")) throw InputError("--npus does not apply to " + path + ", a cluster: sweep its --nodes");
+    for (const std::uint32_t n : counts(option_text(vm, "nodes").value_or(std::to_string(spec.nodes)), "nodes")) {
+      scale.nodes = n;
+      configs.push_back(load_builder_config(path, scale));
+    }
+  } else if (vm.count("npus")) {  // one node's GPUs (a switch spec), as --gpus-per-node scales it elsewhere
+    for (const std::uint32_t n : counts(*option_text(vm, "npus"), "npus")) {
+      scale.gpus_per_node = n;
+      configs.push_back(load_builder_config(path, scale));
+    }
+  } else {
+    configs.push_back(load_builder_config(path, scale));
+  }
+  return with_oversubscription(vm, configs);
+}
+
 std::vector<TopologyConfig> topologies(const po::variables_map& vm) {
+  if (const auto path = option_text(vm, "topology-file")) return spec_topologies(vm, *path);
   TopologyConfig base;
   base.arity = count_option(vm, "arity", 2, 2);
   apply_link_options(vm, base);
@@ -204,8 +239,12 @@ std::optional<PipelineAxes> pipeline_option(const po::variables_map& vm) {
 SweepPlan plan_from_options(const po::variables_map& vm) {
   SweepPlan plan;
   plan.topologies = topologies(vm);
-  for (const std::string& name : list(option_text(vm, "library").value_or("ideal"), "library")) {
-    plan.libraries.push_back(library_by_name(name, "--library"));
+  if (vm.count("topology-file") && !vm.count("library")) {
+    plan.libraries.push_back(plan.topologies.front().library);  // the spec's own
+  } else {
+    for (const std::string& name : list(option_text(vm, "library").value_or("ideal"), "library")) {
+      plan.libraries.push_back(library_by_name(name, "--library"));
+    }
   }
   plan.pipeline = pipeline_option(vm);
   plan.run.overhead_ps = parse_time(option_text(vm, "overhead").value_or("0"), "--overhead");

@@ -542,6 +542,20 @@ Topology load_topology_file(const std::string& path, const SpecScale& scale) {
   return parse_topology_spec(read_input_file(path, "topology file"), path, is_json_spec_path(path), scale);
 }
 
+TopologyConfig load_builder_config(const std::string& path, const SpecScale& scale) {
+  const pb::TopologySpec spec =
+      parse_spec_message(read_input_file(path, "topology file"), path, is_json_spec_path(path));
+  if (spec.name().empty()) throw InputError(path + ": name is missing");
+  check_scale(spec, path, scale);
+  if (spec.shape_case() != pb::TopologySpec::kBuilder) {
+    throw InputError(path +
+                     ": a builder { ... } spec is needed here, to build it at each size; this one gives a graph");
+  }
+  TopologyConfig c = builder_config(spec, path, scale);
+  if (spec.has_library()) c.library = library_from_spec(spec.library(), path + ": library");
+  return c;
+}
+
 TopologyConfig default_topology_config() {
   static const TopologyConfig config = [] {
     const std::string origin = "the default topology (topologies/h100-nvswitch-node.textproto)";

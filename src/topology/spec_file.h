@@ -31,6 +31,11 @@ Topology load_topology_file(const std::string& path, const SpecScale& scale = {}
 Topology parse_topology_spec(const std::string& text, const std::string& origin, bool json,
                              const SpecScale& scale = {});
 
+/// A builder spec file as the configuration it builds, scaled as `scale` says, with its
+/// library block (else ideal): what a sweep builds each of its points from. Throws InputError
+/// for a graph spec, and where parse_topology_spec does.
+TopologyConfig load_builder_config(const std::string& path, const SpecScale& scale = {});
+
 /// A `library { ... }` block: a built-in profile by name, or every protocol in full.
 /// `where` names it in errors ("FILE: library").
 LibraryProfile library_from_spec(const spec::LibrarySpec& spec, const std::string& where);

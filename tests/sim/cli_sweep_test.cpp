@@ -56,6 +56,39 @@ TEST(CliSweep, RowsAreCommsimCollectivesRowsForTheSamePoints) {
   EXPECT_GT(std::count(sweep.begin(), sweep.end(), '\n'), 100);
 }
 
+TEST(CliSweep, ASpecFileAtEachNodeCountGivesCommsimCollectivesRows) {
+  // The H100 cluster preset at 2 and 4 nodes, NCCL's choice under its own library: each row
+  // is `commsim collective --topology-file ... --nodes N`'s for the same sizes.
+  const std::string cluster = source_path("topologies/h100-ib-cluster.textproto");
+  const std::vector<std::string> sizes{"--algorithm", "nccl", "--sizes", "1M:256M"};
+  const std::string sweep =
+      run_to_csv(with({"sweep", "--topology-file", cluster, "--nodes", "2,4", "--quiet"}, sizes), "spec-sweep.csv");
+  std::string one_by_one;
+  for (const char* nodes : {"2", "4"}) {
+    const std::string csv =
+        run_to_csv(with({"collective", "--topology-file", cluster, "--nodes", nodes}, sizes), "spec-one.csv");
+    one_by_one += without_point_numbers(csv, one_by_one.empty());
+  }
+  EXPECT_EQ(without_point_numbers(sweep, true), one_by_one);
+  EXPECT_NE(sweep.find(",h100-ib-cluster,hierarchical,32,8x4,370.800,0.250,48.500,0.500,nccl-hopper-multinode,"),
+            std::string::npos)
+      << sweep;
+  // From a sweep file too; --library overrides the spec's; a node spec sweeps its GPUs.
+  const std::string file = tmp_path("spec-sweep.textproto");
+  write_file(file, "topology_file: \"" + cluster + "\" nodes: \"2,4\" algorithm: \"nccl\" sizes: \"1M:256M\"\n");
+  EXPECT_EQ(run_to_csv({"sweep", "--sweep-file", file, "--quiet"}, "spec-sweep-file.csv"), sweep);
+  const std::string ideal =
+      run_to_csv(with({"sweep", "--topology-file", cluster, "--library", "ideal", "--quiet"}, sizes), "spec-ideal.csv");
+  EXPECT_NE(ideal.find(",h100-ib-cluster,hierarchical,16,8x2,370.800,0.250,48.500,0.500,ideal,"), std::string::npos)
+      << ideal;
+  const std::string node =
+      run_to_csv({"sweep", "--topology-file", source_path("topologies/h100-nvswitch-node.textproto"), "--npus", "4,8",
+                  "--size", "1M", "--algorithm", "nccl", "--quiet"},
+                 "spec-node.csv");
+  EXPECT_NE(node.find(",h100-nvswitch-node,switch,4,"), std::string::npos) << node;
+  EXPECT_NE(node.find(",h100-nvswitch-node,switch,8,"), std::string::npos) << node;
+}
+
 TEST(CliSweep, JsonLinesBesideTheCsv) {
   const std::string json = tmp_path("sweep.jsonl");
   std::remove(json.c_str());
@@ -244,6 +277,22 @@ TEST(CliSweep, BadInputIsAnErrorBeforeAnyWork) {
   expect_error({"sweep", "--topology", "ring", "--algorithm", "direct", "--csv", untouched}, "applies to none");
   EXPECT_EQ(read_file(untouched), "");
   EXPECT_FALSE(std::ifstream(untouched).good());
+  // A spec file gives the topology: kinds and link options beside it, a cluster's --npus, a
+  // node's --nodes and a graph spec are errors.
+  const std::string cluster = source_path("topologies/h100-ib-cluster.textproto");
+  expect_error({"sweep", "--topology-file", cluster, "--topology", "ring"},
+               "--topology does not apply with --topology-file: " + cluster + " gives the topology");
+  expect_error({"sweep", "--topology-file", cluster, "--bandwidth", "100GB/s"}, "--bandwidth does not apply with");
+  expect_error({"sweep", "--topology-file", cluster, "--npus", "8"},
+               "--npus does not apply to " + cluster + ", a cluster");
+  expect_error({"sweep", "--topology-file", source_path("topologies/h100-nvswitch-node.textproto"), "--nodes", "2"},
+               "a switch builder spec is one node, not 2");
+  expect_error({"sweep", "--topology-file", source_path("topologies/torus-4x4x4.textproto"), "--npus", "8"},
+               "--nodes and --gpus-per-node scale a hierarchical or switch builder spec");
+  expect_error({"sweep", "--topology-file", tmp_path("no-such-spec.textproto")}, "no-such-spec.textproto");
+  expect_error({"sweep", "--topology-file", source_path("topologies/pcie-4gpu-box.textproto")},
+               "pcie-4gpu-box.textproto: a builder { ... } spec is needed here, to build it at each size; this one "
+               "gives a graph");
   expect_error({"sweep", "--merge", tmp_path("missing.csv")}, "--merge needs --csv OUT");
   const std::string not_sweep = tmp_path("not-sweep.csv");
   write_file(not_sweep, "a,b,c\n1,2,3\n");
