@@ -6,6 +6,9 @@
 #   collectives-KIND      every collective by every algorithm that applies, on each topology
 #                         kind from 8 to 256 NPUs at 64 MiB; bus bandwidth against NPUs;
 #                         collectives.txt: sim/model and sim/bound at the largest NPU count
+#   h100-cluster-scaling  the H100 cluster preset (topologies/h100-ib-cluster.textproto) from 1
+#                         to 64 nodes of 8 GPUs, AllReduce, AllGather, ReduceScatter and AllToAll
+#                         as NCCL would pick them under its profile, 1 GiB; busbw against GPUs
 #   contention            AllReduce and AllToAll where links are shared: ranks in order and
 #                         scattered (random:1) on rings, meshes and tori, and trees 1:1, 2:1,
 #                         4:1 oversubscribed; contention.txt lists every row with sim/model > 1.05
@@ -30,6 +33,9 @@ for kind in ring switch fully-connected tree; do
 done
 sweep collectives-hierarchical --topology hierarchical --nodes 1:32 --gpus-per-node 8 --collective $ALL \
   --size 64M --plot-x npus --plot-y busbw
+# The H100 cluster preset from 1 to 64 nodes, NCCL's choice under its own library, 1 GiB.
+sweep h100-cluster-scaling --topology-file topologies/h100-ib-cluster.textproto --nodes 1:64 --algorithm nccl \
+  --collective allreduce,allgather,reducescatter,alltoall --size 1G --plot-x npus --plot-y busbw
 for kind in mesh torus; do
   sweep collectives-$kind --topology $kind --dims 2x4,4x4,4x8,8x8,8x16,16x16 --collective $ALL --size 64M \
     --plot-x npus --plot-y busbw
