@@ -149,16 +149,19 @@ std::vector<TopologyConfig> with_oversubscription(const po::variables_map& vm, c
 std::vector<TopologyConfig> spec_topologies(const po::variables_map& vm, const std::string& path) {
   for (const char* option :
        {"topology", "dims", "arity", "bandwidth", "latency", "link-kind", "nic-bandwidth", "nic-latency", "duplex"}) {
-    if (vm.count(option))
+    if (vm.count(option)) {
       throw InputError(std::string("--") + option + " does not apply with --topology-file: " + path +
                        " gives the topology");
+    }
   }
   const TopologyConfig spec = load_builder_config(path);
   SpecScale scale;
   if (vm.count("gpus-per-node")) scale.gpus_per_node = count_option(vm, "gpus-per-node", spec.gpus_per_node, 1);
   std::vector<TopologyConfig> configs;
-  if (spec.kind == TopologyKind::kHierarchical || vm.count("nodes")) {
-    if (vm.count("npus")) throw InputError("--npus does not apply to " + path + ", a cluster: sweep its --nodes");
+  if (spec.kind == TopologyKind::kHierarchical && vm.count("npus")) {
+    throw InputError("--npus does not apply to " + path + ", a cluster: sweep its --nodes");
+  }
+  if (spec.kind == TopologyKind::kHierarchical || vm.count("nodes")) {  // a node's --nodes: load's error
     for (const std::uint32_t n : counts(option_text(vm, "nodes").value_or(std::to_string(spec.nodes)), "nodes")) {
       scale.nodes = n;
       configs.push_back(load_builder_config(path, scale));
