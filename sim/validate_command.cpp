@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "report/table.h"
 #include "study/alpha_beta.h"
+#include "study/text_table.h"
 #include "topology_options.h"
 #include "validation_report.h"
 
@@ -100,17 +101,18 @@ std::string thread_lines(const LibraryProfile& library, const std::vector<Measur
 
 // --max-error MEDIAN,P90 in percent ("10,25" or "10%,25%"): what each table may miss by.
 ErrorLimits parse_max_error(const std::string& text) {
-  const std::size_t comma = text.find(',');
-  if (comma == std::string::npos || text.find(',', comma + 1) != std::string::npos) {
+  const std::vector<std::string_view> fields = comma_fields(text);
+  if (fields.size() != 2) {
     throw InputError("--max-error: expected MEDIAN,P90 in percent, e.g. 10,25, got '" + text + "'");
   }
-  const auto fraction = [&](std::string part, const std::string& what) {
+  const auto fraction = [&](std::string_view field, const std::string& what) {
+    std::string part(field);
     if (!part.empty() && part.back() == '%') part.pop_back();
     const double percent = parse_real(part, "--max-error " + what);
     if (percent < 0) throw InputError("--max-error: the " + what + " must not be negative, got '" + text + "'");
     return percent == 0 ? 0.0 : percent / 100;  // "-0" too, which would print as -0%
   };
-  return {fraction(text.substr(0, comma), "median"), fraction(text.substr(comma + 1), "p90")};
+  return {fraction(fields[0], "median"), fraction(fields[1], "p90")};
 }
 
 // "10%,25%"
