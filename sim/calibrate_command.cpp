@@ -51,6 +51,18 @@ std::string reference_text(const CalibrationResult& result) {
 // The base spec with the fitted library and bandwidths, and comments that say how it was made.
 // A cluster spec keeps the shape it was fitted at (GPUs per node, nodes: the topology's
 // levels); fitted at several, the base's own.
+// print_table_errors as comment lines of a spec file: the rows' leading space becomes '#'
+// (the operation column is two wider than any name).
+std::string table_errors_comment(const ValidationResult& result) {
+  std::ostringstream table;
+  print_table_errors(table, result);
+  std::string text = table.str();
+  for (std::size_t at = 0; at < text.size(); at = text.find('\n', at) + 1) {
+    if (text[at] == ' ') text[at] = '#';
+  }
+  return text;
+}
+
 std::string calibrated_spec(const std::string& base_path, const std::vector<MeasuredRows>& groups,
                             const CalibrationResult& result, const std::vector<std::string>& fitted,
                             const std::vector<std::string>& held_out) {
@@ -73,9 +85,7 @@ std::string calibrated_spec(const std::string& base_path, const std::vector<Meas
   if (const std::string by_operation = operation_summary(result.after); !by_operation.empty()) {
     text << "#     after, by operation: " << by_operation << "\n";
   }
-  if (const std::string by_table = table_summary(result.after); !by_table.empty()) {
-    text << "#     after, by operation and scale: " << by_table << "\n";
-  }
+  text << table_errors_comment(result.after);
   if (!held_out.empty()) {
     text << "# Held out (" << join(held_out) << "), before: " << error_summary(result.holdout_before) << "\n"
          << "#                       after: " << error_summary(result.holdout_after) << "\n";
@@ -188,10 +198,7 @@ int run_calibrate(const std::vector<std::string>& args, std::ostream& out) {
     out << "# by operation, before: " << by_operation << "\n"
         << "# by operation, after:  " << operation_summary(result.after) << "\n";
   }
-  if (const std::string by_table = table_summary(result.before); !by_table.empty()) {
-    out << "# by operation and scale, before: " << by_table << "\n"
-        << "# by operation and scale, after:  " << table_summary(result.after) << "\n";
-  }
+  print_table_errors(out, result.before, &result.after);
   if (!holdout.empty()) {
     out << "# held out, before: " << error_summary(result.holdout_before) << "\n"
         << "# held out, after:  " << error_summary(result.holdout_after) << "\n";

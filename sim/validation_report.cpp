@@ -51,13 +51,33 @@ std::string table_errors_text(const TableErrors& table) {
   return summary_text(name.c_str(), table.errors);
 }
 
-std::string table_summary(const ValidationResult& result) {
-  if (result.by_table.size() <= result.by_operation.size()) return "";
-  std::string text;
-  for (const TableErrors& table : result.by_table) {
-    text += (text.empty() ? "" : "; ") + table_errors_text(table);
+bool has_several_scales(const ValidationResult& result) { return result.by_table.size() > result.by_operation.size(); }
+
+void print_table_errors(std::ostream& out, const ValidationResult& before, const ValidationResult* after) {
+  if (!has_several_scales(before)) return;
+  COMMSIM_CHECK(!after || after->by_table.size() == before.by_table.size(), "tables differ after calibration");
+  std::vector<Column> columns = {{"operation", "", 15}, {"ranks", "", 6}, {"rows", "", 5}};
+  const std::vector<std::string> stages =
+      after ? std::vector<std::string>{" before", " after"} : std::vector<std::string>{""};
+  for (const std::string& stage : stages) {
+    for (const std::string& name : {"median" + stage, "p90" + stage}) {
+      columns.push_back({name, "%", std::max(8, static_cast<int>(name.size()) + 2)});
+    }
   }
-  return text;
+  Table table(std::move(columns));
+  for (std::size_t i = 0; i < before.by_table.size(); ++i) {
+    const TableErrors& t = before.by_table[i];
+    std::vector<std::string> cells = {measured_operation_name(t.operation), std::to_string(t.ranks),
+                                      std::to_string(t.errors.rows)};
+    for (const ValidationResult* result : {&before, after}) {
+      if (!result) continue;
+      cells.push_back(percent(result->by_table[i].errors.median_abs_error));
+      cells.push_back(percent(result->by_table[i].errors.p90_abs_error));
+    }
+    table.add_row(std::move(cells));
+  }
+  out << "# |error| by operation and scale:\n";
+  table.print(out);
 }
 
 void print_validation_table(std::ostream& out, const ValidationResult& result) {
@@ -82,9 +102,7 @@ void print_validation_table(std::ostream& out, const ValidationResult& result) {
   if (const std::string by_operation = operation_summary(result); !by_operation.empty()) {
     out << "# |error| median / p90 by operation: " << by_operation << "\n";
   }
-  if (const std::string by_table = table_summary(result); !by_table.empty()) {
-    out << "# |error| median / p90 by operation and scale: " << by_table << "\n";
-  }
+  print_table_errors(out, result);
   out << "# |error| median / p90: " << error_summary(result) << "\n";
 }
 

@@ -24,13 +24,16 @@ std::string error_summary(const ValidationResult& result);
 std::string operation_summary(const ValidationResult& result);
 /// "allreduce at 80 ranks 14.6% / 46.5% (10 rows)": a table's median / p90 of |error|.
 std::string table_errors_text(const TableErrors& table);
-/// "allreduce at 20 ranks 3.6% / 8.3% (10 rows); allreduce at 40 ranks ...", in the order of
-/// each table's first row; empty unless an operation's rows are of several scales.
-std::string table_summary(const ValidationResult& result);
+/// Whether the rows make more tables than operations: an operation at several scales.
+bool has_several_scales(const ValidationResult& result);
+/// A line per table (an operation at one scale, study/validation.h TableErrors), in the order
+/// of each table's first row: its ranks, rows, and median / p90 of |error| in percent, under
+/// the header "# |error| by operation and scale:"; with `after`, the same tables after a
+/// calibration beside them. Nothing unless has_several_scales(before).
+void print_table_errors(std::ostream& out, const ValidationResult& before, const ValidationResult* after = nullptr);
 /// One row per measurement, then print_alpha_beta_runs, then with several operations
 /// "# |error| median / p90 by operation: <operation_summary>", with an operation at several
-/// scales "# |error| median / p90 by operation and scale: <table_summary>", then
-/// "# |error| median / p90: <error_summary>".
+/// scales print_table_errors, then "# |error| median / p90: <error_summary>".
 void print_validation_table(std::ostream& out, const ValidationResult& result);
 /// A row per run of one algorithm and protocol (study/alpha_beta.h): the measured and the
 /// predicted alpha and busbw, to tell a latency's miss from a bandwidth's; nothing without rows.

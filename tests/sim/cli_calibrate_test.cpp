@@ -104,12 +104,19 @@ TEST(CliCalibrate, FitsLogsOfOneClusterAtSeveralScales) {
   EXPECT_CONTAINS(fit.out, "# held out, before: all 5.1% / 18.4% (50 rows)");
   // Before the fit, each operation at each scale is what validate gives it: the 10-rank
   // AllGather the excerpt's 2.0% / 2.8% (cli_validate_test.cpp); in the spec, after the fit.
-  EXPECT_CONTAINS(fit.out, "# by operation and scale, before: allgather at 10 ranks 2.0% / 2.8% (10 rows); ");
-  EXPECT_CONTAINS(fit.out, "# by operation and scale, after:  allgather at 10 ranks ");
+  EXPECT_CONTAINS(fit.out,
+                  "# |error| by operation and scale:\n"
+                  "#     operation  ranks  rows   median before   p90 before   median after   p90 after\n"
+                  "#                                        (%)          (%)            (%)         (%)\n"
+                  "      allgather     10    10             2.0          2.8 ");
   EXPECT_CONTAINS(fit.out, "nvlink bandwidth scale");
   const std::string text = read_file(spec);
   EXPECT_CONTAINS(text, "nodes: 2 gpus_per_node: 8");
-  EXPECT_CONTAINS(text, "#     after, by operation and scale: allgather at 10 ranks ");
+  EXPECT_CONTAINS(text,
+                  "# |error| by operation and scale:\n"
+                  "#     operation  ranks  rows   median      p90\n"
+                  "#                                 (%)      (%)\n"
+                  "#     allgather     10    10 ");
   // Fitted at one scale, held out at two that differ in nodes and GPUs a node (10 x 2, and
   // another cluster's 16 x 8): each held-out file at its own, as validate gives them together.
   const std::string sixteen = source_path("tests/data/nccl-tests-h100-16node-small-allreduce.csv");

@@ -156,8 +156,11 @@ TEST(CliValidate, LogsOfOneClusterAtSeveralScalesRunEachAtItsOwn) {
   // Each operation at each scale too, as nccl-tests prints a table: the 10-rank AllGather is
   // the excerpt's alone (2.0% / 2.8%, AMeasuredLogAgainstItsPreset).
   EXPECT_CONTAINS(together.out,
-                  "# |error| median / p90 by operation and scale: allgather at 10 ranks 2.0% / 2.8% (10 rows); "
-                  "allreduce at 20 ranks ");
+                  "# |error| by operation and scale:\n"
+                  "#     operation  ranks  rows   median      p90\n"
+                  "#                                 (%)      (%)\n"
+                  "      allgather     10    10      2.0      2.8\n"
+                  "      allreduce     20    10 ");
   // A file that does not say its scale (no rank lines) beside files of two scales.
   std::string text = read_file(kExcerpt), unscaled;
   for (std::size_t at = 0; at < text.size();) {
