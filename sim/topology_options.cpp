@@ -63,7 +63,8 @@ po::options_description topology_options(const std::string& caption) {
              "build a topology: ring, switch, fully-connected, tree, hierarchical, mesh, torus");
   add_option(o, "npus", "N",
              "NPUs of a ring, switch, fully-connected or tree (default 8); with --topology-file, a "
-             "one-node (switch) spec's GPUs, as --gpus-per-node");
+             "one-node (switch) spec's GPUs, as --gpus-per-node, or a cluster spec's GPUs in all (N / G nodes "
+             "of its G GPUs, or of --gpus-per-node G)");
   add_option(o, "dims", "AxB[xC]", "mesh or torus dimensions, e.g. 4x4 or 4x4x4");
   add_option(o, "arity", "K", "tree: children per switch (default 2)");
   add_option(o, "oversubscription", "R[,R..]",
@@ -87,6 +88,23 @@ po::options_description topology_options(const std::string& caption) {
 
 namespace {
 
+// --npus N on a cluster spec: N GPUs in all, so N / G nodes of the scale's G GPUs a node
+// (--gpus-per-node, else the spec's); N must be whole nodes, and agree with --nodes.
+std::uint32_t cluster_nodes_of(const po::variables_map& vm, const std::string& file, const SpecScale& scale) {
+  const std::uint32_t npus = count_option(vm, "npus", 0, 1);
+  const std::uint32_t per_node = scale.gpus_per_node.value_or(0);
+  if (per_node == 0 || npus % per_node != 0) {
+    throw InputError("--npus " + std::to_string(npus) + " is not whole nodes of " + std::to_string(per_node) +
+                     " GPUs (cluster spec " + file + "): give --nodes N, or --gpus-per-node G that divides it");
+  }
+  const std::uint32_t nodes = npus / per_node;
+  if (scale.nodes && *scale.nodes != nodes) {
+    throw InputError("--npus " + std::to_string(npus) + " is " + std::to_string(nodes) + " nodes of " +
+                     std::to_string(per_node) + " GPUs, not --nodes " + std::to_string(*scale.nodes));
+  }
+  return nodes;
+}
+
 // No --topology: the fallback, or a spec file, which a cluster spec may scale (its count of
 // nodes and of GPUs per node) and a one-node switch spec its GPUs (--gpus-per-node, or
 // --npus as for a built switch); other builder options are an error.
@@ -96,17 +114,17 @@ Topology file_or_fallback(const po::variables_map& vm, const std::optional<std::
   const auto kind = message.has_builder() ? std::optional(message.builder().kind()) : std::nullopt;
   const auto scales = [&](std::string_view option) {
     return file && (option == "nodes" || option == "gpus-per-node" ||
-                    (option == "npus" && kind == spec::SWITCH));
+                    (option == "npus" && (kind == spec::SWITCH || kind == spec::HIERARCHICAL)));
   };
   for (const BuilderParameter& parameter : builder_parameters()) {
     if (vm.count(std::string(parameter.option)) && !scales(parameter.option)) {
       throw InputError("--" + std::string(parameter.option) + " needs --topology KIND" +
-                       (file ? " (a spec file gives its own parameters; --nodes N and --gpus-per-node G "
-                               "scale a cluster spec, --gpus-per-node G a one-node one)"
+                       (file ? " (a spec file gives its own parameters; --nodes N and --gpus-per-node G, or "
+                               "--npus N, scale a cluster spec, --gpus-per-node G a one-node one)"
                              : ""));
     }
   }
-  if (vm.count("npus") && vm.count("gpus-per-node")) {
+  if (vm.count("npus") && vm.count("gpus-per-node") && kind == spec::SWITCH) {
     throw InputError("--npus and --gpus-per-node both give a one-node spec's GPUs: give one of them");
   }
   if (!file) {  // the default node scales to a one-node run's GPUs, as a switch spec does
@@ -119,7 +137,14 @@ Topology file_or_fallback(const po::variables_map& vm, const std::optional<std::
   SpecScale scale;
   if (vm.count("nodes")) scale.nodes = count_option(vm, "nodes", 0, 1);
   if (vm.count("gpus-per-node")) scale.gpus_per_node = count_option(vm, "gpus-per-node", 0, 1);
-  if (vm.count("npus")) scale.gpus_per_node = count_option(vm, "npus", 0, 1);
+  if (vm.count("npus")) {
+    if (kind == spec::HIERARCHICAL) {
+      if (!scale.gpus_per_node) scale.gpus_per_node = message.builder().gpus_per_node();
+      scale.nodes = cluster_nodes_of(vm, *file, scale);
+    } else {
+      scale.gpus_per_node = count_option(vm, "npus", 0, 1);
+    }
+  }
   // Only a hierarchical builder spec, or a switch one (one node) for a one-node run, scales:
   // what the measurements say fills in the rest.
   if (kind == spec::HIERARCHICAL) {

@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <sstream>
+#include <tuple>
 
 #include "base/collectives.h"
 #include "run_cli.h"
@@ -403,6 +404,24 @@ TEST(CliCollective, NcclRunsItsTreeAcrossNodesOfOneGpu) {
                      nodes, "--gpus-per-node", "1", "--size", "64M"});
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_CONTAINS(r.out, row);
+  }
+}
+
+TEST(CliCollective, ACountOfGpusScalesAClusterSpecToWholeNodes) {
+  // --npus 80 on a cluster of 8 GPUs a node is --nodes 10, as a measured table's rank count
+  // says it; with --gpus-per-node 4, 20 nodes of 4.
+  const std::string cluster = source_path("topologies/h100-ib-cluster.textproto");
+  for (const auto& [npus, nodes, per_node] : {std::tuple{"80", "10", "8"}, {"80", "20", "4"}}) {
+    const std::vector<std::string> common = {"collective", "--topology-file", cluster, "--sizes", "1M:1G"};
+    std::vector<std::string> by_count = common, by_nodes = common;
+    by_count.insert(by_count.end(), {"--npus", npus});
+    if (std::string(per_node) != "8") by_count.insert(by_count.end(), {"--gpus-per-node", per_node});
+    by_nodes.insert(by_nodes.end(), {"--nodes", nodes, "--gpus-per-node", per_node});
+    const CliResult counted = run_commsim(by_count), scaled = run_commsim(by_nodes);
+    ASSERT_EQ(counted.status, 0) << counted.err;
+    EXPECT_EQ(counted.out, scaled.out);
+    EXPECT_CONTAINS(counted.out, std::string("80 ranks on h100-ib-cluster (hierarchical, ") + nodes + " nodes x " +
+                                     per_node + " GPUs");
   }
 }
 

@@ -81,11 +81,20 @@ graph {
   expect_error({"collective", "--topology-file", node, "--gpus-per-node", "0"}, "--gpus-per-node");
   expect_error({"collective", "--topology-file", node, "--npus", "4", "--gpus-per-node", "4"},
                "--npus and --gpus-per-node both give a one-node spec's GPUs: give one of them");
-  // A cluster spec has nodes and GPUs a node, not a count of NPUs.
+  // A cluster spec's --npus is its GPUs in all: whole nodes, and as many as --nodes says.
   const std::string cluster = source_path("topologies/h100-ib-cluster.textproto");
-  expect_error({"collective", "--topology-file", cluster, "--npus", "16"},
+  expect_error({"collective", "--topology-file", cluster, "--npus", "84"},
+               "--npus 84 is not whole nodes of 8 GPUs (cluster spec " + cluster +
+                   "): give --nodes N, or --gpus-per-node G that divides it");
+  expect_error({"collective", "--topology-file", cluster, "--npus", "16", "--gpus-per-node", "3"},
+               "--npus 16 is not whole nodes of 3 GPUs");
+  expect_error({"collective", "--topology-file", cluster, "--npus", "80", "--nodes", "8"},
+               "--npus 80 is 10 nodes of 8 GPUs, not --nodes 8");
+  expect_error({"collective", "--topology-file", cluster, "--npus", "0"}, "--npus");
+  // A torus spec does not scale.
+  expect_error({"collective", "--topology-file", source_path("topologies/torus-4x4x4.textproto"), "--npus", "16"},
                "--npus needs --topology KIND (a spec file gives its own parameters; --nodes N and "
-               "--gpus-per-node G scale a cluster spec, --gpus-per-node G a one-node one)");
+               "--gpus-per-node G, or --npus N, scale a cluster spec, --gpus-per-node G a one-node one)");
 }
 
 TEST(CliErrors, P2pOptions) {
