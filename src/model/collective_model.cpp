@@ -474,6 +474,16 @@ std::size_t least_time_chunks(const Topology& topology, CollectiveKind kind, Alg
   return best;
 }
 
+// Whether NCCL would consider NVLS (and NVLS-tree) on `topology`: only where its switches
+// reduce, and each serves more than 2 of its GPUs. NCCL turns NVLS off in a node of 2 GPUs or
+// fewer (NVIDIA/nccl src/transport/nvls.cc, ncclNvlsInit: "if (... gpuCount <= 2) return",
+// gpuCount the communicator's GPUs in the node), so 2 GPUs a node run rings and trees.
+bool nccl_runs_in_switch(const Topology& topology, AlgorithmKind algorithm) {
+  if (in_switch_unavailable(topology, algorithm == Algo::kNvlsTree)) return false;
+  const std::vector<InSwitchGroup> groups = in_switch_groups(topology);
+  return std::all_of(groups.begin(), groups.end(), [](const InSwitchGroup& g) { return g.ranks.size() > 2; });
+}
+
 NcclChoice nccl_choice(const Topology& topology, CollectiveKind kind, Bytes size, const ModelOptions& options,
                        const LibraryProfile& profile, std::optional<Protocol> protocol) {
   if (kind == Kind::kAllToAll && !protocol) protocol = alltoall_threshold_protocol(topology, size, profile);
@@ -481,7 +491,7 @@ NcclChoice nccl_choice(const Topology& topology, CollectiveKind kind, Bytes size
   double best_s = -1;
   for (const AlgorithmKind algorithm : nccl_algorithms(kind)) {
     if (reduces_in_switch(algorithm) && (!profile.in_switch || (protocol && *protocol != Protocol::kSimple) ||
-                                         in_switch_unavailable(topology, algorithm == Algo::kNvlsTree))) {
+                                         !nccl_runs_in_switch(topology, algorithm))) {
       continue;  // NCCL considers NVLS only where the switch reduces, with Simple
     }
     const std::optional<Protocol> p =

@@ -83,8 +83,8 @@ std::optional<Protocol> fastest_protocol(const Topology& topology, CollectiveKin
                                          Bytes size, ModelOptions options, const LibraryProfile& profile);
 
 /// What NCCL would run: among the algorithms it has for the collective (AllReduce: ring,
-/// its double binary tree, and NVLS and NVLS-tree where a switch reduces and the profile
-/// has in-switch costs; AllGather, ReduceScatter: ring; Broadcast, Reduce: the pipelined
+/// its double binary tree, and NVLS and NVLS-tree where a switch reduces, serving more than 2
+/// GPUs, and the profile has in-switch costs; AllGather, ReduceScatter: ring; Broadcast, Reduce: the pipelined
 /// chain, i.e. ring; AllToAll: a grouped send and receive to every peer, i.e. direct; Barrier:
 /// dissemination) and the profile's protocols, the pair of least closed-form time, as NCCL
 /// ranks them by its own estimate (ncclTopoGetAlgoTime). Ties go to the earlier candidate.

@@ -142,6 +142,25 @@ TEST(InSwitch, NvlsOnAnH100NodeAsNcclCostsIt) {
   EXPECT_EQ(nccl_choice(node, kAllReduce, 1024 * kMiB, {}, node.library(), Protocol::kLL).algorithm, A::kRing);
 }
 
+TEST(InSwitch, NcclLeavesNvlsOutWithTwoGpusANode) {
+  // NCCL turns NVLS off where the communicator has 2 GPUs or fewer in a node (src/transport/
+  // nvls.cc, ncclNvlsInit: "gpuCount <= 2"): 2 GPUs of an H100 node run rings at 1 GiB, where
+  // 4 run NVLS; 10 nodes of 2 run rings where 10 of 4 run nvls-tree. The switch still
+  // reduces: --algorithm nvls runs on 2.
+  const std::string dir = std::string(COMMSIM_SOURCE_DIR) + "/topologies/";
+  for (const auto& [gpus, expected] : {std::pair{2u, A::kRing}, {4u, A::kNvls}}) {
+    const Topology node =
+        load_topology_file(dir + "h100-nvswitch-node.textproto", {.nodes = std::nullopt, .gpus_per_node = gpus});
+    EXPECT_EQ(nccl_choice(node, kAllReduce, 1024 * kMiB, {}, node.library()).algorithm, expected) << gpus;
+    EXPECT_FALSE(in_switch_unavailable(node, false)) << gpus;
+  }
+  for (const auto& [gpus, expected] : {std::pair{2u, A::kRing}, {4u, A::kNvlsTree}}) {
+    const Topology cluster =
+        load_topology_file(dir + "h100-ib-cluster.textproto", {.nodes = 10, .gpus_per_node = gpus});
+    EXPECT_EQ(nccl_choice(cluster, kAllReduce, 256 * kMiB, {}, cluster.library()).algorithm, expected) << gpus;
+  }
+}
+
 TEST(InSwitch, NcclMovesNvlsInChunksThatShrinkWithTheMessage) {
   // src/enqueue.cc: 128 KiB, halved below 32, 8 and 2 rounds of ops chunks. 8 GPUs on 16
   // channels are 128 ops: 16 KiB below 8 MiB, 32 KiB below 64 MiB, 64 KiB below 512 MiB.
