@@ -69,10 +69,11 @@ std::vector<Message> round_of_sends(const ParallelConfig& parallel, const Traffi
   return sends;
 }
 
-// NCCL's choice (model/collective_model.h nccl_choice) among the algorithms the group can
-// run: NVLS where its GPUs' switch reduces (a TP group on an H100 node's NVSwitch); on the
-// library's channels and tree layout of the topology the group spans, pipelined as the
-// library pipelines, as the replay of the simulated step runs them.
+// A library's choice is NCCL's (model/collective_model.h nccl_choice: NVLS where the group's
+// GPUs' switch reduces and serves more than 2 of them, as a TP group on an H100 node's
+// NVSwitch), as a replayed trace takes it; under ideal, the algorithm of least closed-form
+// time. On the library's channels and tree layout of the topology the group spans, pipelined
+// as the library pipelines, as the replay of the simulated step runs them.
 CostedTraffic cost_collective(const Topology& spanned, const TrafficEntry& e, const LibraryProfile& library,
                               TimePs overhead_ps) {
   CostedTraffic best{e, std::nullopt, std::nullopt, std::nullopt, 0, 0};
@@ -89,13 +90,19 @@ CostedTraffic cost_collective(const Topology& spanned, const TrafficEntry& e, co
     if (!library.ideal()) with_costs.chunks = least_time_chunks(spanned, *e.collective, algorithm, bytes, with_costs);
     return collective_cost(spanned, *e.collective, algorithm, bytes, with_costs).time_s(0);
   };
-  for (const AlgorithmKind algorithm : nccl_algorithms(*e.collective)) {
-    if (reduces_in_switch(algorithm) && !library.in_switch) continue;  // as nccl_choice
-    if (inapplicable_reason(*e.collective, algorithm, spanned)) continue;
+  const auto cost = [&](AlgorithmKind algorithm) {
     const std::optional<Protocol> protocol =
         fastest_protocol(spanned, *e.collective, algorithm, e.bytes_per_op, model, library);
-    const double t = time_s(algorithm, protocol, e.bytes_per_op);
-    if (!best.algorithm || t < best.time_per_op_s) best = {e, algorithm, protocol, std::nullopt, t, 0};
+    return CostedTraffic{e, algorithm, protocol, std::nullopt, time_s(algorithm, protocol, e.bytes_per_op), 0};
+  };
+  if (!library.ideal()) {
+    best = cost(nccl_choice(spanned, *e.collective, e.bytes_per_op, model, library).algorithm);
+  } else {
+    for (const AlgorithmKind algorithm : nccl_algorithms(*e.collective)) {
+      if (reduces_in_switch(algorithm) || inapplicable_reason(*e.collective, algorithm, spanned)) continue;
+      const CostedTraffic c = cost(algorithm);
+      if (!best.algorithm || c.time_per_op_s < best.time_per_op_s) best = c;
+    }
   }
   COMMSIM_CHECK(best.algorithm.has_value(), "no algorithm for " + std::string(collective_name(*e.collective)));
   // Inside one NVLink node the call takes at least the one-node ramp's time (it never

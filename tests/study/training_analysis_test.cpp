@@ -63,16 +63,21 @@ TEST(TrainingAnalysis, TensorParallelAllReducesOnTwoRanksByHand) {
 
 TEST(TrainingAnalysis, AGroupInsideANodeTakesTheOneNodeRamp) {
   // tp 4 x dp 2 on the H100 node (nccl): each TP AllReduce moves b s h d = 32768 x 1024 x 2 =
-  // 64 MiB among GPUs 0-3, NVLink alone, by ring/Simple. At 16 GiB that ring takes 8.4 us +
-  // 2 x (3 steps of 86 loops x 3.4 us + 0.5 us + 12884901888 B / 370.8 GB/s) = 71263.64 us,
-  // and the one-node ramp holds 64 MiB to that x 64M / 16G over 0.65 / 0.81: 346.90 us, above
-  // the formula's own 8.4 + 2 x (3 x 3.9 + 50331648 B / 370.8 GB/s) = 302.25 us.
+  // 64 MiB among GPUs 0-3, NVLink alone, by NVLS, as NCCL picks it there (nccl_choice; the
+  // `collective` command on 4 GPUs of the node picks it too). NVLS on 4 GPUs: 25.25 us + n x
+  // 5/4 / (0.85 x 370.8 GB/s), and its pipeline fill, 2 rounds of 16 channels x 4 GPUs x the
+  // chunk (64 KiB at 64 MiB, 128 KiB at 16 GiB): 324.67 us at 64 MiB; 68226.94 us at 16 GiB,
+  // which the one-node ramp scales to 64 MiB over 0.65 / 0.81: 332.11 us, above the formula.
   const Topology node = load_topology_file(std::string(COMMSIM_SOURCE_DIR) + "/topologies/h100-nvswitch-node.textproto");
   TrainingAnalysisOptions o = small_gpt(2, 4, 1);
   o.setup.batch = {16, 1, 32768};
   o.library = node.library();
-  const double top_us = 8.4 + 2 * (3 * (86 * 3.4 + 0.5) + 12884901888 / 370.8e9 * 1e6);
-  const double formula_us = 8.4 + 2 * (3 * 3.9 + 50331648 / 370.8e9 * 1e6);
+  const double rate = 0.85 * 370.8e9;
+  const auto nvls_us = [&](double bytes, double chunk) {
+    return 25.25 + bytes * 5 / 4 / rate * 1e6 + 2 * (16 * 4 * chunk) * 5 / 4 / rate * 1e6;
+  };
+  const double top_us = nvls_us(16.0 * (1 << 30), 128 << 10);
+  const double formula_us = nvls_us(64 << 20, 64 << 10);
   const auto tp_op = [&] {
     const TrainingAnalysis a = analyze_training(node, o);
     const auto tp = std::find_if(a.dimensions.begin(), a.dimensions.end(),
@@ -82,7 +87,7 @@ TEST(TrainingAnalysis, AGroupInsideANodeTakesTheOneNodeRamp) {
   };
   const CostedTraffic ramped = tp_op();
   EXPECT_EQ(ramped.entry.bytes_per_op, Bytes{64} << 20);
-  EXPECT_EQ(ramped.algorithm, AlgorithmKind::kRing);
+  EXPECT_EQ(ramped.algorithm, AlgorithmKind::kNvls);
   EXPECT_EQ(ramped.protocol, Protocol::kSimple);
   EXPECT_NEAR(ramped.time_per_op_s * 1e6, top_us / 256 / (0.65 / 0.81), 1e-6);
   o.library.one_node_ramp.resize(1);  // off
