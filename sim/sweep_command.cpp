@@ -49,8 +49,8 @@ po::options_description sweep_options() {
   add_option(o, "topology", "KIND[,KIND..]", "topology kinds: ring, switch, fully-connected, tree, hierarchical, mesh, torus (default switch)");
   add_option(o, "topology-file", "FILE",
              "a builder spec (topologies/) instead of kinds: a cluster at each --nodes (and "
-             "--gpus-per-node), a node at each --npus, with its library unless --library "
-             "says otherwise");
+             "--gpus-per-node) or each --npus (its GPUs in all, whole nodes), a node at each --npus, with its "
+             "library unless --library says otherwise");
   add_option(o, "npus", "N[,N..]|MIN:MAX", "NPUs of a ring, switch, fully-connected or tree; MIN:MAX doubles (default 8)");
   add_option(o, "dims", "AxB[,AxB..]", "mesh and torus dimensions, e.g. 4x4,8x8 (needed with mesh or torus)");
   add_option(o, "nodes", "N[,N..]|MIN:MAX", "hierarchical: nodes (default 2)");
@@ -145,7 +145,8 @@ std::vector<TopologyConfig> with_oversubscription(const po::variables_map& vm, c
 }
 
 // --topology-file: a builder spec built at each --nodes (a cluster; --gpus-per-node too) or
-// each --npus (one node's GPUs), else at its own size; its links are the spec's.
+// each --npus (one node's GPUs; a cluster's GPUs in all, as whole nodes), else at its own
+// size; its links are the spec's.
 std::vector<TopologyConfig> spec_topologies(const po::variables_map& vm, const std::string& path) {
   for (const char* option :
        {"topology", "dims", "arity", "bandwidth", "latency", "link-kind", "nic-bandwidth", "nic-latency", "duplex"}) {
@@ -158,10 +159,14 @@ std::vector<TopologyConfig> spec_topologies(const po::variables_map& vm, const s
   SpecScale scale;
   if (vm.count("gpus-per-node")) scale.gpus_per_node = count_option(vm, "gpus-per-node", spec.gpus_per_node, 1);
   std::vector<TopologyConfig> configs;
-  if (spec.kind == TopologyKind::kHierarchical && vm.count("npus")) {
-    throw InputError("--npus does not apply to " + path + ", a cluster: sweep its --nodes");
-  }
-  if (spec.kind == TopologyKind::kHierarchical || vm.count("nodes")) {  // a node's --nodes: load's error
+  if (spec.kind == TopologyKind::kHierarchical && vm.count("npus")) {  // GPUs in all, as whole nodes
+    if (vm.count("nodes")) throw InputError("--npus and --nodes both sweep " + path + ": give one of them");
+    const std::uint32_t per_node = scale.gpus_per_node.value_or(spec.gpus_per_node);
+    for (const std::uint32_t n : counts(*option_text(vm, "npus"), "npus")) {
+      scale.nodes = cluster_nodes_for_npus(n, per_node, path);
+      configs.push_back(load_builder_config(path, scale));
+    }
+  } else if (spec.kind == TopologyKind::kHierarchical || vm.count("nodes")) {  // a node's --nodes: load's error
     for (const std::uint32_t n : counts(option_text(vm, "nodes").value_or(std::to_string(spec.nodes)), "nodes")) {
       scale.nodes = n;
       configs.push_back(load_builder_config(path, scale));

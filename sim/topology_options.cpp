@@ -86,24 +86,20 @@ po::options_description topology_options(const std::string& caption) {
   return o;
 }
 
-namespace {
-
-// --npus N on a cluster spec: N GPUs in all, so N / G nodes of the scale's G GPUs a node
-// (--gpus-per-node, else the spec's); N must be whole nodes, and agree with --nodes.
-std::uint32_t cluster_nodes_of(const po::variables_map& vm, const std::string& file, const SpecScale& scale) {
-  const std::uint32_t npus = count_option(vm, "npus", 0, 1);
-  const std::uint32_t per_node = scale.gpus_per_node.value_or(0);
-  if (per_node == 0 || npus % per_node != 0) {
-    throw InputError("--npus " + std::to_string(npus) + " is not whole nodes of " + std::to_string(per_node) +
+std::uint32_t cluster_nodes_for_npus(std::uint32_t npus, std::uint32_t gpus_per_node, const std::string& file,
+                                     std::optional<std::uint32_t> nodes) {
+  if (gpus_per_node == 0 || npus % gpus_per_node != 0) {
+    throw InputError("--npus " + std::to_string(npus) + " is not whole nodes of " + std::to_string(gpus_per_node) +
                      " GPUs (cluster spec " + file + "): give --nodes N, or --gpus-per-node G that divides it");
   }
-  const std::uint32_t nodes = npus / per_node;
-  if (scale.nodes && *scale.nodes != nodes) {
-    throw InputError("--npus " + std::to_string(npus) + " is " + std::to_string(nodes) + " nodes of " +
-                     std::to_string(per_node) + " GPUs, not --nodes " + std::to_string(*scale.nodes));
+  if (nodes && *nodes != npus / gpus_per_node) {
+    throw InputError("--npus " + std::to_string(npus) + " is " + std::to_string(npus / gpus_per_node) + " nodes of " +
+                     std::to_string(gpus_per_node) + " GPUs, not --nodes " + std::to_string(*nodes));
   }
-  return nodes;
+  return npus / gpus_per_node;
 }
+
+namespace {
 
 // No --topology: the fallback, or a spec file, which a cluster spec may scale (its count of
 // nodes and of GPUs per node) and a one-node switch spec its GPUs (--gpus-per-node, or
@@ -140,7 +136,7 @@ Topology file_or_fallback(const po::variables_map& vm, const std::optional<std::
   if (vm.count("npus")) {
     if (kind == spec::HIERARCHICAL) {
       if (!scale.gpus_per_node) scale.gpus_per_node = message.builder().gpus_per_node();
-      scale.nodes = cluster_nodes_of(vm, *file, scale);
+      scale.nodes = cluster_nodes_for_npus(count_option(vm, "npus", 0, 1), *scale.gpus_per_node, *file, scale.nodes);
     } else {
       scale.gpus_per_node = count_option(vm, "npus", 0, 1);
     }

@@ -18,6 +18,12 @@ namespace commsim::cli {
 /// InputError naming the option otherwise. One range for every command's topology counts.
 std::uint32_t count_option(const po::variables_map& vm, const char* name, std::uint32_t fallback, std::uint64_t min);
 
+/// --npus N on a cluster spec `file` of `gpus_per_node` GPUs a node (the spec's, or
+/// --gpus-per-node): N GPUs in all, so N / G nodes. InputError where N is not whole nodes, or
+/// where --nodes (`nodes`) gives another count.
+std::uint32_t cluster_nodes_for_npus(std::uint32_t npus, std::uint32_t gpus_per_node, const std::string& file,
+                                     std::optional<std::uint32_t> nodes = std::nullopt);
+
 /// `caption` heads the group in --help: it names the command's default topology.
 po::options_description topology_options(const std::string& caption = "Topology (default: an 8-GPU H100 NVSwitch node)");
 

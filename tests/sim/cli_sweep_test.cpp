@@ -73,6 +73,10 @@ TEST(CliSweep, ASpecFileAtEachNodeCountGivesCommsimCollectivesRows) {
   EXPECT_NE(sweep.find(",h100-ib-cluster,hierarchical,32,8x4,370.800,0.250,48.500,0.500,nccl-hopper-multinode,"),
             std::string::npos)
       << sweep;
+  // Its GPUs in all give the same rows: 16 and 32 are 2 and 4 nodes of 8.
+  EXPECT_EQ(
+      run_to_csv(with({"sweep", "--topology-file", cluster, "--npus", "16,32", "--quiet"}, sizes), "spec-npus.csv"),
+      sweep);
   // From a sweep file too; --library overrides the spec's; a node spec sweeps its GPUs.
   const std::string file = tmp_path("spec-sweep.textproto");
   write_file(file, "topology_file: \"" + cluster + "\" nodes: \"2,4\" algorithm: \"nccl\" sizes: \"1M:256M\"\n");
@@ -277,14 +281,16 @@ TEST(CliSweep, BadInputIsAnErrorBeforeAnyWork) {
   expect_error({"sweep", "--topology", "ring", "--algorithm", "direct", "--csv", untouched}, "applies to none");
   EXPECT_EQ(read_file(untouched), "");
   EXPECT_FALSE(std::ifstream(untouched).good());
-  // A spec file gives the topology: kinds and link options beside it, a cluster's --npus, a
-  // node's --nodes and a graph spec are errors.
+  // A spec file gives the topology: kinds and link options beside it, a cluster's --npus that
+  // are not whole nodes or beside --nodes, a node's --nodes and a graph spec are errors.
   const std::string cluster = source_path("topologies/h100-ib-cluster.textproto");
   expect_error({"sweep", "--topology-file", cluster, "--topology", "ring"},
                "--topology does not apply with --topology-file: " + cluster + " gives the topology");
   expect_error({"sweep", "--topology-file", cluster, "--bandwidth", "100GB/s"}, "--bandwidth does not apply with");
-  expect_error({"sweep", "--topology-file", cluster, "--npus", "8"},
-               "--npus does not apply to " + cluster + ", a cluster");
+  expect_error({"sweep", "--topology-file", cluster, "--npus", "8,12"},
+               "--npus 12 is not whole nodes of 8 GPUs (cluster spec " + cluster + ")");
+  expect_error({"sweep", "--topology-file", cluster, "--npus", "16", "--nodes", "2"},
+               "--npus and --nodes both sweep " + cluster + ": give one of them");
   expect_error({"sweep", "--topology-file", source_path("topologies/h100-nvswitch-node.textproto"), "--nodes", "2"},
                "a switch builder spec is one node, not 2");
   expect_error({"sweep", "--topology-file", source_path("topologies/torus-4x4x4.textproto"), "--npus", "8"},
