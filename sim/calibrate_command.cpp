@@ -48,21 +48,24 @@ std::string reference_text(const CalibrationResult& result) {
   return "bandwidth factors beside " + join(names) + " and " + last + ", which have none";
 }
 
-// The base spec with the fitted library and bandwidths, and comments that say how it was made.
-// A cluster spec keeps the shape it was fitted at (GPUs per node, nodes: the topology's
-// levels); fitted at several, the base's own.
 // print_table_errors as comment lines of a spec file: the rows' leading space becomes '#'
 // (the operation column is two wider than any name).
 std::string table_errors_comment(const ValidationResult& result) {
   std::ostringstream table;
   print_table_errors(table, result);
   std::string text = table.str();
-  for (std::size_t at = 0; at < text.size(); at = text.find('\n', at) + 1) {
+  for (std::size_t at = 0; at < text.size();) {
     if (text[at] == ' ') text[at] = '#';
+    const std::size_t end = text.find('\n', at);
+    if (end == std::string::npos) break;
+    at = end + 1;
   }
   return text;
 }
 
+// The base spec with the fitted library and bandwidths, and comments that say how it was made.
+// A cluster spec keeps the shape it was fitted at (GPUs per node, nodes: the topology's
+// levels); fitted at several, the base's own.
 std::string calibrated_spec(const std::string& base_path, const std::vector<MeasuredRows>& groups,
                             const CalibrationResult& result, const std::vector<std::string>& fitted,
                             const std::vector<std::string>& held_out) {

@@ -474,6 +474,8 @@ std::size_t least_time_chunks(const Topology& topology, CollectiveKind kind, Alg
   return best;
 }
 
+namespace {
+
 // Whether NCCL would consider NVLS (and NVLS-tree) on `topology`: only where its switches
 // reduce, and each serves more than 2 of its GPUs. NCCL turns NVLS off in a node of 2 GPUs or
 // fewer (NVIDIA/nccl src/transport/nvls.cc, ncclNvlsInit: "if (... gpuCount <= 2) return",
@@ -483,6 +485,8 @@ bool nccl_runs_in_switch(const Topology& topology, AlgorithmKind algorithm) {
   const std::vector<InSwitchGroup> groups = in_switch_groups(topology);
   return std::all_of(groups.begin(), groups.end(), [](const InSwitchGroup& g) { return g.ranks.size() > 2; });
 }
+
+}  // namespace
 
 NcclChoice nccl_choice(const Topology& topology, CollectiveKind kind, Bytes size, const ModelOptions& options,
                        const LibraryProfile& profile, std::optional<Protocol> protocol) {
