@@ -380,11 +380,23 @@ struct LibraryProfile {
 
   /// The protocol of least `time_s(costs)` (seconds) over the ranked costs of `kind` by
   /// `algorithm` (ranked_costs, for each of its rows), as NCCL picks by its own estimate;
-  /// ties go to the earlier protocol. Empty for the ideal profile.
+  /// ties go to the earlier protocol. `left_out`, a protocol the system does not enable, is
+  /// not among them unless it is the only one. Empty for the ideal profile.
   template <typename Time>
-  std::optional<Protocol> fastest(CollectiveKind kind, AlgorithmKind algorithm, Time&& time_s) const {
-    return least_time(estimated().rows(algorithm),
-                      [&](Protocol protocol, const ProtocolCosts&) { return time_s(ranked_costs(kind, algorithm, protocol)); });
+  std::optional<Protocol> fastest(CollectiveKind kind, AlgorithmKind algorithm, Time&& time_s,
+                                  std::optional<Protocol> left_out = std::nullopt) const {
+    const ProtocolRows& rows = estimated().rows(algorithm);
+    const auto time = [&](Protocol protocol, const ProtocolCosts&) {
+      return time_s(ranked_costs(kind, algorithm, protocol));
+    };
+    if (left_out) {
+      ProtocolRows kept;
+      for (const auto& row : rows) {
+        if (row.first != *left_out) kept.push_back(row);
+      }
+      if (!kept.empty()) return least_time(kept, time);
+    }
+    return least_time(rows, time);
   }
   /// fastest() over the protocols' own rows: for what is not a collective algorithm (P2P).
   template <typename Time>

@@ -315,6 +315,29 @@ TEST(CollectiveModel, NcclChoosesByItsEstimateNotByWhatTheSystemCosts) {
   EXPECT_EQ(refitted.estimate, system.estimate);
 }
 
+TEST(CollectiveModel, NcclRunsLl128OnlyBetweenGpusOnNvlink) {
+  // LL128 free, LL and Simple 20 us per call: by least time LL128 runs at 1 MiB on NVLink.
+  // On PCIe NCCL leaves LL128 out (tuning.cc: LL128 only where the ring's GPUs talk over
+  // NVLink) and the next of least time runs, unless LL128 is all the profile has.
+  LibraryProfile profile;
+  profile.name = "three";
+  profile.protocols = {{Protocol::kLL, {ps_from_us(20), {0, 0, 0}, 0.5}},
+                       {Protocol::kLL128, {0, {0, 0, 0}, 0.92}},
+                       {Protocol::kSimple, {ps_from_us(20), {0, 0, 0}, 1.0}}};
+  const auto kind = CollectiveKind::kAllReduce;
+  EXPECT_EQ(fastest_protocol(four_gpus_on_a_switch(), kind, AlgorithmKind::kRing, 1 << 20, {}, profile),
+            Protocol::kLL128);
+  TopologyConfig c;
+  c.kind = TopologyKind::kSwitch;
+  c.npus = 4;
+  c.link = {100e9, 0, LinkKind::kPcie, Duplex::kFull};
+  const Topology pcie = build_topology(c);
+  EXPECT_EQ(fastest_protocol(pcie, kind, AlgorithmKind::kRing, 1 << 20, {}, profile), Protocol::kSimple);
+  EXPECT_EQ(nccl_choice(pcie, kind, 1 << 20, {}, profile).protocol, Protocol::kSimple);
+  profile.protocols = {profile.protocols[1]};
+  EXPECT_EQ(fastest_protocol(pcie, kind, AlgorithmKind::kRing, 1 << 20, {}, profile), Protocol::kLL128);
+}
+
 }  // namespace
 }  // namespace commsim
 
