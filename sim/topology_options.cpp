@@ -135,7 +135,9 @@ Topology file_or_fallback(const po::variables_map& vm, const std::optional<std::
   if (vm.count("gpus-per-node")) scale.gpus_per_node = count_option(vm, "gpus-per-node", 0, 1);
   if (vm.count("npus")) {
     if (kind == spec::HIERARCHICAL) {
-      if (!scale.gpus_per_node) scale.gpus_per_node = message.builder().gpus_per_node();
+      // G: --gpus-per-node, else what the measurements ran, else the spec's.
+      if (!scale.gpus_per_node)
+        scale.gpus_per_node = measured.gpus_per_node.value_or(message.builder().gpus_per_node());
       scale.nodes = cluster_nodes_for_npus(count_option(vm, "npus", 0, 1), *scale.gpus_per_node, *file, scale.nodes);
     } else {
       scale.gpus_per_node = count_option(vm, "npus", 0, 1);

@@ -175,6 +175,19 @@ TEST(CliValidate, LogsOfOneClusterAtSeveralScalesRunEachAtItsOwn) {
                "unscaled.log:13: the row does not say its nodes and GPUs a node, and the others ran at 2 scales");
 }
 
+TEST(CliValidate, ACountOfGpusTakesTheMeasuredGpusANode) {
+  // --npus 20 on the log of 10 nodes of 2: 10 nodes of the 2 GPUs the log ran, not of the
+  // spec's 8; 40 GPUs are 20 nodes of 2, which the log's rows refuse.
+  const std::string two = source_path("tests/data/nccl-tests-h100-10node-2gpu.log");
+  const CliResult plain = run_commsim({"validate", "--measurements", two, "--topology-file", kCluster});
+  const CliResult counted =
+      run_commsim({"validate", "--measurements", two, "--topology-file", kCluster, "--npus", "20"});
+  ASSERT_EQ(counted.status, 0) << counted.err;
+  EXPECT_EQ(counted.out, plain.out);
+  expect_error({"validate", "--measurements", two, "--topology-file", kCluster, "--npus", "40"},
+               "20 ranks, and topology 'h100-ib-cluster' has 40 NPUs");
+}
+
 TEST(CliValidate, RowsOfInterleavedScalesListAsRead) {
   // One table of the cluster at 2 x 2, 2 x 4 and again 2 x 2 GPUs: each row runs at its own
   // scale, and the rows list in the table's order, not scale by scale.
