@@ -140,6 +140,10 @@ void print_header(std::ostream& out, CollectiveKind kind, const Topology& topolo
         << (o.protocol ? std::string(protocol_name(*o.protocol)) : "auto (the fastest by the closed form)")
         << ", rings at once " << o.run.channels << " (ch: the channels a call runs on)\n"
         << gpus_per_thread_line(o.library, o.gpus_per_thread) << one_node_ramp_line(topology, o.library);
+    if (o.library.in_switch && kind == CollectiveKind::kAllReduce && nccl_leaves_nvls_out(topology)) {
+      out << "# NVLS: not NCCL's choice with 2 GPUs or fewer a node (ncclNvlsInit turns it off); --algorithm nvls "
+             "runs it\n";
+    }
   }
   out << "# busbw = algbw x " << fixed(busbw_factor(kind, p), 4)
       << " (nccl-tests); model: closed form; bound: lower bound (Chan et al. 2007)\n";

@@ -503,16 +503,17 @@ std::size_t least_time_chunks(const Topology& topology, CollectiveKind kind, Alg
   return best;
 }
 
+bool nccl_leaves_nvls_out(const Topology& topology) {
+  const std::vector<InSwitchGroup> groups = in_switch_groups(topology);
+  return std::any_of(groups.begin(), groups.end(), [](const InSwitchGroup& g) { return g.ranks.size() <= 2; });
+}
+
 namespace {
 
 // Whether NCCL would consider NVLS (and NVLS-tree) on `topology`: only where its switches
-// reduce, and each serves more than 2 of its GPUs. NCCL turns NVLS off in a node of 2 GPUs or
-// fewer (NVIDIA/nccl src/transport/nvls.cc, ncclNvlsInit: "if (... gpuCount <= 2) return",
-// gpuCount the communicator's GPUs in the node), so 2 GPUs a node run rings and trees.
+// reduce, and not with 2 GPUs or fewer on one (nccl_leaves_nvls_out).
 bool nccl_runs_in_switch(const Topology& topology, AlgorithmKind algorithm) {
-  if (in_switch_unavailable(topology, algorithm == Algo::kNvlsTree)) return false;
-  const std::vector<InSwitchGroup> groups = in_switch_groups(topology);
-  return std::all_of(groups.begin(), groups.end(), [](const InSwitchGroup& g) { return g.ranks.size() > 2; });
+  return !in_switch_unavailable(topology, algorithm == Algo::kNvlsTree) && !nccl_leaves_nvls_out(topology);
 }
 
 }  // namespace

@@ -82,6 +82,11 @@ CollectiveCost collective_cost(const Topology& topology, CollectiveKind kind,
 std::optional<Protocol> fastest_protocol(const Topology& topology, CollectiveKind kind, AlgorithmKind algorithm,
                                          Bytes size, ModelOptions options, const LibraryProfile& profile);
 
+/// Whether a switch of `topology` reduces but serves 2 of its GPUs or fewer, where NCCL turns
+/// NVLS off (NVIDIA/nccl src/transport/nvls.cc, ncclNvlsInit: "if (... gpuCount <= 2)
+/// return", gpuCount the communicator's GPUs in the node): 2 GPUs a node run rings and trees.
+bool nccl_leaves_nvls_out(const Topology& topology);
+
 /// What NCCL would run: among the algorithms it has for the collective (AllReduce: ring,
 /// its double binary tree, and NVLS and NVLS-tree where a switch reduces, serving more than 2
 /// GPUs, and the profile has in-switch costs; AllGather, ReduceScatter: ring; Broadcast, Reduce: the pipelined

@@ -425,6 +425,21 @@ TEST(CliCollective, ACountOfGpusScalesAClusterSpecToWholeNodes) {
   }
 }
 
+TEST(CliCollective, SaysWhyNcclLeavesNvlsOutOnTwoGpus) {
+  // 2 GPUs of the H100 node: rings, and a header line says why; 8: NVLS, no such line.
+  const std::string node = source_path("topologies/h100-nvswitch-node.textproto");
+  const CliResult two = run_commsim({"collective", "--topology-file", node, "--gpus-per-node", "2", "--size", "1G"});
+  ASSERT_EQ(two.status, 0) << two.err;
+  EXPECT_CONTAINS(two.out,
+                  "# NVLS: not NCCL's choice with 2 GPUs or fewer a node (ncclNvlsInit turns it off); "
+                  "--algorithm nvls runs it\n");
+  EXPECT_CONTAINS(two.out, "  1073741824    268435456  float       ring ");
+  const CliResult eight = run_commsim({"collective", "--topology-file", node, "--size", "1G"});
+  ASSERT_EQ(eight.status, 0) << eight.err;
+  EXPECT_EQ(eight.out.find("# NVLS:"), std::string::npos);
+  EXPECT_CONTAINS(eight.out, "  1073741824    268435456  float       nvls ");
+}
+
 TEST(CliCollective, EachRowSaysTheChannelsItRunsOn) {
   // As NCCL_DEBUG=INFO's channel{Lo..Hi}: a ring LL AllReduce on 8 ranks runs on one channel
   // per 512 threads x 64 B = 32 KiB (1 at 32 KiB, 8 at 256 KiB), all 24 of the H100
