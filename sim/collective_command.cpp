@@ -10,16 +10,17 @@
 #include "base/error.h"
 #include "base/output_file.h"
 #include "collective/algorithms.h"
-#include "commands.h"
 #include "command_line.h"
+#include "commands.h"
 #include "link_stats_output.h"
+#include "model/one_node_ramp.h"
 #include "report/progress.h"
 #include "report/table.h"
-#include "study/sweep_rows.h"
+#include "run_progress.h"
 #include "study/collective_study.h"
+#include "study/sweep_rows.h"
 #include "study/timelines.h"
 #include "topology/placement.h"
-#include "run_progress.h"
 #include "topology_options.h"
 
 namespace commsim::cli {
@@ -261,7 +262,8 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
 
   // Progress on stderr once the run has taken 2 s: one point per algorithm and size.
   Progress progress = run_progress(vm, algorithms.size() * sizes.size(), "points");
-  CollectiveStudyOptions study_options{run_option(vm, kind, p, library.channels), library.profile, library.protocol,
+  CollectiveStudyOptions study_options{run_option(vm, kind, p, library.channels),
+                                       library_for_span(library.profile, topology), library.protocol,
                                        [&] { progress.advance(); }, timeline.has_value()};
   study_options.pipeline_as_library = !library.profile.ideal() && !vm.count("chunks");
   study_options.gpus_per_thread = gpus_per_thread_option(vm, library.profile);

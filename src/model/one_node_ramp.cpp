@@ -30,8 +30,17 @@ bool npus_talk_over_nvlink(const Topology& t) {
 
 }  // namespace
 
+bool inside_one_nvlink_node(const Topology& spanned) {
+  return only_nvlink_links(spanned) || npus_talk_over_nvlink(spanned);
+}
+
+LibraryProfile library_for_span(const LibraryProfile& library, const Topology& spanned) {
+  if (library.collective_bandwidth_one_node.empty() || !inside_one_nvlink_node(spanned)) return library;
+  return library.inside_one_node();
+}
+
 bool one_node_ramp_applies(const Topology& spanned, const LibraryProfile& library) {
-  return library.has_one_node_ramp() && (only_nvlink_links(spanned) || npus_talk_over_nvlink(spanned));
+  return library.has_one_node_ramp() && inside_one_nvlink_node(spanned);
 }
 
 std::optional<double> one_node_ramp_scale(const Topology& spanned, CollectiveKind kind, Bytes size,

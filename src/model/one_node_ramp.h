@@ -1,4 +1,7 @@
 #pragma once
+// What a library does differently inside one NVLink node: its factors there
+// (LibraryProfile::collective_bandwidth_one_node), and its one-node ramp.
+//
 // The one-node ramp (topology/library.h LibraryProfile::one_node_ramp): inside one NVLink
 // node a collective reaches its asymptotic bus bandwidth far more slowly with size than a
 // library's per-step latencies say, so a call of 16 MiB <= S < 16 GiB takes at least
@@ -21,10 +24,18 @@
 
 namespace commsim {
 
-/// Whether the library's one-node ramp bounds collectives on `spanned`: it has one, and the
-/// topology is one node whose NPUs talk over NVLink alone: every link is NVLink (and it is
-/// not a hierarchy of nodes), or, on at most 72 NPUs (one NVLink domain), the routes between
-/// NPU 0 and every other NPU cross NVLink alone (a cluster spec of one node).
+/// Whether `spanned` is one node whose NPUs talk over NVLink alone: every link is NVLink (and
+/// it is not a hierarchy of nodes), or, on at most 72 NPUs (one NVLink domain), the routes
+/// between NPU 0 and every other NPU cross NVLink alone (a cluster spec of one node, a group
+/// inside a node of a cluster).
+bool inside_one_nvlink_node(const Topology& spanned);
+
+/// `library` as a call on `spanned` runs it: inside one NVLink node its factors for calls
+/// there (LibraryProfile::inside_one_node), elsewhere as it is.
+LibraryProfile library_for_span(const LibraryProfile& library, const Topology& spanned);
+
+/// Whether the library's one-node ramp bounds collectives on `spanned`: it has one, and
+/// inside_one_nvlink_node(spanned).
 bool one_node_ramp_applies(const Topology& spanned, const LibraryProfile& library);
 
 /// S / S_top / ramp(S) for a collective of `kind` and `size` on `spanned`, the factor that

@@ -13,6 +13,7 @@
 #include "collective/algorithms.h"
 #include "collective/footprint.h"
 #include "model/collective_model.h"
+#include "model/one_node_ramp.h"
 #include "report/table.h"
 #include "study/pipeline_study.h"
 #include "study/text_table.h"
@@ -184,7 +185,7 @@ double message_work(double messages, double flows_in_flight) {
 CollectiveStudyOptions point_options(const SweepPlan& plan, const SweepPoint& point, const Topology& topology) {
   CollectiveStudyOptions options;
   options.run = plan.run;
-  options.library = plan.libraries.at(point.library);
+  options.library = library_for_span(plan.libraries.at(point.library), topology);
   options.gpus_per_thread = options.library.gpus_per_thread;
   options.run.channels = default_channels(topology, options.library);
   options.pipeline_as_library = !options.library.ideal();

@@ -74,8 +74,9 @@ std::vector<Message> round_of_sends(const ParallelConfig& parallel, const Traffi
 // NVSwitch), as a replayed trace takes it; under ideal, the algorithm of least closed-form
 // time. On the library's channels and tree layout of the topology the group spans, pipelined
 // as the library pipelines, as the replay of the simulated step runs them.
-CostedTraffic cost_collective(const Topology& spanned, const TrafficEntry& e, const LibraryProfile& library,
+CostedTraffic cost_collective(const Topology& spanned, const TrafficEntry& e, const LibraryProfile& system_library,
                               TimePs overhead_ps) {
+  const LibraryProfile library = library_for_span(system_library, spanned);  // a group inside a node: its factors
   CostedTraffic best{e, std::nullopt, std::nullopt, std::nullopt, 0, 0};
   ModelOptions model;
   model.overhead_s = seconds_from_ps(overhead_ps);

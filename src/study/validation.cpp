@@ -6,6 +6,7 @@
 
 #include "base/error.h"
 #include "collective/algorithms.h"
+#include "model/one_node_ramp.h"
 #include "study/collective_study.h"
 #include "study/p2p_study.h"
 
@@ -24,7 +25,7 @@ Prediction predict_collective(const Topology& topology, const Measurement& row, 
   const Bytes size = row.size_bytes;
   CollectiveStudyOptions options;
   options.gpus_per_thread = o.library.gpus_per_thread_or(row.gpus_per_thread);
-  options.library = o.library;
+  options.library = library_for_span(o.library, topology);
   options.protocol = o.protocol;
   options.run.channels = o.channels.value_or(default_channels(topology, o.library));
   options.pipeline_as_library = !o.library.ideal();

@@ -389,6 +389,11 @@ std::vector<std::pair<std::string, std::string>> describe_library(const LibraryP
     std::snprintf(text, sizeof text, "bandwidth x %g", factor);
     lines.emplace_back(collective_name(kind), text);
   }
+  for (const auto& [kind, factor] : profile.collective_bandwidth_one_node) {
+    char text[80];
+    std::snprintf(text, sizeof text, "bandwidth x %g inside one node", factor);
+    lines.emplace_back(collective_name(kind), text);
+  }
   if (!profile.ll_share.empty()) {  // "allreduce x 0.5, allgather x 0.667 on ll's efficiency"
     std::string text;
     for (const auto& [kind, factor] : profile.ll_share) {
@@ -584,6 +589,16 @@ std::optional<double> LibraryProfile::one_node_ramp_at(Bytes size) const {
 }
 
 double LibraryProfile::bandwidth_factor(CollectiveKind kind) const { return factor_of(collective_bandwidth, kind); }
+
+LibraryProfile LibraryProfile::inside_one_node() const {
+  LibraryProfile p = *this;
+  for (const auto& [kind, factor] : collective_bandwidth_one_node) {
+    std::erase_if(p.collective_bandwidth, [kind](const auto& entry) { return entry.first == kind; });
+    p.collective_bandwidth.emplace_back(kind, factor);
+  }
+  p.collective_bandwidth_one_node.clear();
+  return p;
+}
 
 double LibraryProfile::ll_factor(CollectiveKind kind) const { return factor_of(ll_share, kind); }
 

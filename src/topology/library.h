@@ -229,6 +229,13 @@ struct LibraryProfile {
   /// algorithm and protocol ignores it. Collectives left out: 1.
   std::vector<std::pair<CollectiveKind, double>> collective_bandwidth;
   double bandwidth_factor(CollectiveKind kind) const;
+  /// Factors of calls whose GPUs all talk over NVLink inside one node, where they are not
+  /// collective_bandwidth's (measured across nodes): a cluster's AllToAll moves 0.923 of its
+  /// NICs' rate, a node's 0.96 of NVLink's. inside_one_node() puts them in its place.
+  std::vector<std::pair<CollectiveKind, double>> collective_bandwidth_one_node;
+  /// The profile of a call inside one NVLink node: collective_bandwidth_one_node's factors in
+  /// place of collective_bandwidth's for their collectives, the rest as they are.
+  LibraryProfile inside_one_node() const;
 
   /// What LL moves in a collective, as a factor of the LL row's efficiency, where the library
   /// gives it less than LL's wire format (8 data bytes in 16). NCCL's estimate gives a ring

@@ -291,17 +291,25 @@ std::optional<P2pChannels> p2p_channels(const spec::LibrarySpec& spec, const std
   return c;
 }
 
-// Factors by collective, each collective once (`field`: "collective_bandwidth" or "ll_share").
+// Factors by collective, each collective once (`field`: "collective_bandwidth" or "ll_share"),
+// of the entries whose one_node is `one_node` (only collective_bandwidth's may say it).
 std::vector<std::pair<CollectiveKind, double>> collective_factors(
     const google::protobuf::RepeatedPtrField<pb::CollectiveBandwidthSpec>& specs, const std::string& where,
-    const std::string& field) {
+    const std::string& field, bool one_node = false) {
   std::vector<std::pair<CollectiveKind, double>> factors;
   for (int i = 0; i < specs.size(); ++i) {
     const pb::CollectiveBandwidthSpec& c = specs[i];
     const std::string at = where + "." + field + "[" + std::to_string(i) + "]";
+    if (c.one_node() && field != "collective_bandwidth") {
+      throw InputError(at + ".one_node: only a collective_bandwidth factor has a value inside one node");
+    }
+    if (c.one_node() != one_node) continue;
     const CollectiveKind kind = parse_collective(c.collective(), at + ".collective");
     for (const auto& [known, factor] : factors) {
-      if (known == kind) throw InputError(at + ": collective " + std::string(collective_name(kind)) + " is given twice");
+      if (known == kind) {
+        throw InputError(at + ": collective " + std::string(collective_name(kind)) + " is given twice" +
+                         (one_node ? " inside one node" : ""));
+      }
     }
     if (!(c.factor() > 0 && c.factor() <= 2)) {
       throw InputError(at + ".factor must be in (0, 2], got " + std::to_string(c.factor()));
@@ -435,6 +443,8 @@ LibraryProfile costs_from_spec(const spec::LibrarySpec& spec, const std::string&
   if (spec.collective_bandwidth_size() > 0) {
     if (profile.ideal()) throw InputError(where + ".collective_bandwidth: the ideal library has no costs to scale");
     profile.collective_bandwidth = collective_factors(spec.collective_bandwidth(), where, "collective_bandwidth");
+    profile.collective_bandwidth_one_node =
+        collective_factors(spec.collective_bandwidth(), where, "collective_bandwidth", true);
   }
   if (spec.ll_share_size() > 0) {
     const auto& rows = profile.protocols;

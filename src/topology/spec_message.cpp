@@ -126,14 +126,16 @@ pb::LibrarySpec library_message(const LibraryProfile& profile) {
     fill_costs(*profile.in_switch, *out.mutable_in_switch());
   }
   if (profile.p2p) fill_p2p(*profile.p2p, *out.mutable_p2p());
-  const auto add_factors = [](const auto& factors, auto* specs) {
+  const auto add_factors = [](const auto& factors, auto* specs, bool one_node = false) {
     for (const auto& [kind, factor] : factors) {
       pb::CollectiveBandwidthSpec& c = *specs->Add();
       c.set_collective(std::string(collective_name(kind)));
       c.set_factor(rounded(factor));
+      if (one_node) c.set_one_node(true);
     }
   };
   add_factors(profile.collective_bandwidth, out.mutable_collective_bandwidth());
+  add_factors(profile.collective_bandwidth_one_node, out.mutable_collective_bandwidth(), true);
   add_factors(profile.ll_share, out.mutable_ll_share());
   if (profile.launch_ps > 0) out.set_launch(time_text(profile.launch_ps));
   const ThreadLaunch& launch = profile.thread_launch;

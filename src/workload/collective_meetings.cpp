@@ -30,15 +30,16 @@ struct CollectiveMeetings::Meeting {
   TimePs release_ps = 0;  // no member finishes before: its start + the one-node ramp's floor
 };
 
-CollectiveMeetings::CollectiveMeetings(const Workload& workload, const Topology& topology,
-                                       const ReplayOptions& options, Engine& engine, Network& network, Finish finish)
+CollectiveMeetings::CollectiveMeetings(const Workload& workload, const Topology& topology, const ReplayOptions& options,
+                                       Engine& engine, Network& network, Finish finish)
     : workload_(workload),
       topology_(topology),
       options_(options),
       engine_(engine),
       network_(network),
       finish_(std::move(finish)),
-      started_(workload.rank_count()) {}
+      started_(workload.rank_count()),
+      one_node_library_(options.library.inside_one_node()) {}
 
 CollectiveMeetings::~CollectiveMeetings() = default;
 
@@ -97,6 +98,13 @@ AlgorithmKind CollectiveMeetings::algorithm_for(const WorkloadNode& s, const Top
   return default_algorithm(s.collective, topology_, spanned.npu_count() == topology_.npu_count());
 }
 
+const LibraryProfile& CollectiveMeetings::library_for(const Topology& spanned) const {
+  if (options_.library.collective_bandwidth_one_node.empty()) return options_.library;
+  auto [it, added] = inside_one_node_.try_emplace(&spanned, false);
+  if (added) it->second = inside_one_nvlink_node(spanned);
+  return it->second ? one_node_library_ : options_.library;
+}
+
 ModelOptions CollectiveMeetings::model_for(const Topology& spanned) const {
   ModelOptions model;
   model.overhead_s = seconds_from_ps(options_.overhead_ps);
@@ -133,7 +141,8 @@ void CollectiveMeetings::start(Meeting& m, NodeRef last) {
     for (std::size_t member = 0; member < m.members.size(); ++member) member_done(m, member);
     return;
   }
-  const ProtocolCosts costs = options_.library.costs(s.collective, algorithm, protocol, s.bytes, spanned.npu_count());
+  const ProtocolCosts costs =
+      library_for(spanned).costs(s.collective, algorithm, protocol, s.bytes, spanned.npu_count());
   if (reduces_in_switch(algorithm)) {
     make_in_switch_run(m, group, algorithm, s.bytes, costs);
   } else {
@@ -160,8 +169,8 @@ void CollectiveMeetings::make_runner(Meeting& m, const WorkloadNode& s, const To
   run.npu_of_rank = m.members;
   run.on_rank_done = [this, meeting = &m](Rank member) { member_done(*meeting, member); };
   run.library = costs;
-  run.rate_caps_by_class =
-      collective_rate_caps(spanned, s.collective, algorithm, s.bytes, protocol, options_.library, model_for(spanned));
+  run.rate_caps_by_class = collective_rate_caps(spanned, s.collective, algorithm, s.bytes, protocol,
+                                                library_for(spanned), model_for(spanned));
   m.runner = std::make_unique<CollectiveRunner>(network_, *m.schedule,
                                                 block_space_bytes(s.collective, s.bytes, m.members.size()),
                                                 std::move(run));
@@ -240,8 +249,9 @@ ModelOptions CollectiveMeetings::costed_model(CollectiveKind kind, AlgorithmKind
                                               std::optional<Protocol> protocol, Bytes bytes,
                                               const Topology& spanned) const {
   ModelOptions model = model_for(spanned);
-  model.library = options_.library.costs(kind, algorithm, protocol, bytes, spanned.npu_count());
-  model.rate_caps_by_class = collective_rate_caps(spanned, kind, algorithm, bytes, protocol, options_.library, model);
+  const LibraryProfile& library = library_for(spanned);
+  model.library = library.costs(kind, algorithm, protocol, bytes, spanned.npu_count());
+  model.rate_caps_by_class = collective_rate_caps(spanned, kind, algorithm, bytes, protocol, library, model);
   return model;
 }
 

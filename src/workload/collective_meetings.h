@@ -75,6 +75,9 @@ class CollectiveMeetings {
   /// library's channels and tree layout there (collective/algorithms.h default_channels,
   /// default_tree_node_gpus; one ring, the double binary tree under ideal).
   ModelOptions model_for(const Topology& spanned) const;
+  /// The library as a call on `spanned` runs it (model/one_node_ramp.h library_for_span):
+  /// inside one NVLink node, with its factors there. Asked once per topology.
+  const LibraryProfile& library_for(const Topology& spanned) const;
   /// model_for with the library's costs and rate caps for `algorithm` under `protocol` at
   /// `bytes` (as plan_collective_point gives `commsim collective` its closed form).
   ModelOptions costed_model(CollectiveKind kind, AlgorithmKind algorithm, std::optional<Protocol> protocol,
@@ -126,6 +129,8 @@ class CollectiveMeetings {
   std::map<std::pair<std::size_t, std::uint64_t>, std::unique_ptr<Meeting>> meetings_;  // (group, k)
   std::vector<ReplayedCollective> collectives_;
   std::map<std::size_t, Topology> group_topologies_;  // by group (Workload::groups index)
+  LibraryProfile one_node_library_;                   // options_.library.inside_one_node()
+  mutable std::map<const Topology*, bool> inside_one_node_;          // by spanned topology
   std::map<std::size_t, std::vector<InSwitchGroup>> switch_groups_;  // by group: its reducing switches
   // What a collective runs with, by (collective, size, group, the node's own algorithm).
   using ChoiceKey = std::tuple<CollectiveKind, Bytes, std::size_t, std::optional<AlgorithmKind>>;

@@ -60,6 +60,20 @@ TEST(CliAnalyze, SearchRanksBySimulatedStepTheSameOnAnyThreads) {
   EXPECT_GE(ranked, 10);
 }
 
+TEST(CliAnalyze, AnExpertGroupInsideANodeOfAClusterRunsAtTheNodesFactor) {
+  // Mixtral with ep 8 on 2 nodes of the H100 cluster preset: each expert group is a node, so
+  // its 512 MiB AllToAll moves over NVLink at the preset's factor inside one node (0.96), as
+  // `collective` runs it on the node preset (1406.91 us), not at its 0.923 across nodes
+  // (1463.29 us).
+  const CliResult a = run_commsim({"analyze", "--model", "mixtral-8x7b", "--topology-file",
+                                   source_path("topologies/h100-ib-cluster.textproto"), "--nodes", "2", "--num-gpus",
+                                   "16", "--ep", "8", "--tp", "1", "--pp", "1", "--closed-form-only"});
+  ASSERT_EQ(a.status, 0) << a.err;
+  EXPECT_CONTAINS(a.out,
+                  "alltoall     direct simple   4    forward token dispatch and combine    536870912     256    "
+                  "1406.91 ");
+}
+
 TEST(CliAnalyze, AStragglerAndGlooLengthenTheStep) {
   const CliResult even = run_commsim(kExample);
   ASSERT_EQ(even.status, 0) << even.err;

@@ -109,6 +109,33 @@ TEST(CliReplay, AllToAllAcrossNodesRunsOnTheP2pChannelsAsCollectiveSays) {
                   "  1073741824    134217728  float     direct  simple    4    23289.75    46.10    23.05");
 }
 
+TEST(CliReplay, AnAllToAllInsideANodeOfAClusterRunsAtTheNodesFactor) {
+  // 8 ranks of the 2-node H100 cluster preset are node 0: their AllToAll moves over NVLink
+  // alone at the preset's factor inside one node, 0.96 (the node preset's), not the 0.923 of
+  // calls across nodes: as on the node preset, 2777.268 us for 1 GiB (2888.57 at 0.923). The
+  // cluster spec at one node runs it so in `collective` too.
+  const std::string cluster = source_path("topologies/h100-ib-cluster.textproto");
+  const std::string node = source_path("topologies/h100-nvswitch-node.textproto");
+  const std::string trace = tmp_path("a2a-8ranks.textproto");
+  const CliResult made = run_commsim(
+      {"generate", "collective", "--collective", "alltoall", "--ranks", "8", "--size", "1G", "--output", trace});
+  ASSERT_EQ(made.status, 0) << made.err;
+  for (const std::string& spec : {cluster, node}) {
+    const CliResult replay = run_commsim({"replay", "--trace", trace, "--topology-file", spec});
+    ASSERT_EQ(replay.status, 0) << replay.err;
+    EXPECT_CONTAINS(replay.out, "# total time 2777.268 us\n") << spec;
+  }
+  const std::string row = "  1073741824     33554432  float     direct  simple    8     2777.27 ";
+  for (const std::vector<std::string>& where :
+       {std::vector<std::string>{"--topology-file", cluster, "--nodes", "1"}, {"--topology-file", node}}) {
+    std::vector<std::string> args = {"collective", "--collective", "alltoall", "--size", "1G"};
+    args.insert(args.end(), where.begin(), where.end());
+    const CliResult collective = run_commsim(args);
+    ASSERT_EQ(collective.status, 0) << collective.err;
+    EXPECT_CONTAINS(collective.out, row);
+  }
+}
+
 TEST(CliReplay, EachCollectiveWithItsGroupAlgorithmTimeAndBandwidth) {
   // On a ring of 4 at 100 GB/s (10 ps a byte) and 1 us a link, with nothing contending:
   //   left  ring AllReduce 1 MiB, p 2: 2 x (1 + 5.24288 us)  = 12.48576 us, at 0 and 12.48576 us

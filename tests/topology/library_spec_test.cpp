@@ -198,6 +198,39 @@ TEST(LibrarySpec, CollectiveBandwidthFactors) {
             std::string::npos);
 }
 
+TEST(LibrarySpec, CollectiveBandwidthFactorsInsideOneNode) {
+  // A cluster's AllToAll at 0.923 across nodes and 0.96 inside one node: the profile as
+  // loaded has 0.923, inside_one_node() 0.96; written back and read again, both.
+  const std::string ring(kRing);
+  const Topology t = parse_topology_spec(ring + R"( library { name: "nccl"
+      collective_bandwidth { collective: "alltoall" factor: 0.923 }
+      collective_bandwidth { collective: "alltoall" factor: 0.96 one_node: true }
+      collective_bandwidth { collective: "allgather" factor: 0.9 one_node: true } })",
+                                         "s", false);
+  const LibraryProfile& l = t.library();
+  EXPECT_DOUBLE_EQ(l.bandwidth_factor(CollectiveKind::kAllToAll), 0.923);
+  EXPECT_DOUBLE_EQ(l.bandwidth_factor(CollectiveKind::kAllGather), 1);
+  const LibraryProfile inside = l.inside_one_node();
+  EXPECT_DOUBLE_EQ(inside.bandwidth_factor(CollectiveKind::kAllToAll), 0.96);
+  EXPECT_DOUBLE_EQ(inside.bandwidth_factor(CollectiveKind::kAllGather), 0.9);
+  EXPECT_DOUBLE_EQ(inside.bandwidth_factor(CollectiveKind::kAllReduce), 1);
+  EXPECT_TRUE(inside.collective_bandwidth_one_node.empty());
+  const LibraryProfile reread = library_from_spec(library_message(l), "test");
+  EXPECT_EQ(reread.collective_bandwidth, l.collective_bandwidth);
+  EXPECT_EQ(reread.collective_bandwidth_one_node, l.collective_bandwidth_one_node);
+
+  const auto factors = [&](const std::string& body) {
+    return error_of(ring + " library { name: \"nccl\" " + body + " }");
+  };
+  EXPECT_NE(factors(R"(collective_bandwidth { collective: "alltoall" factor: 0.9 one_node: true }
+                       collective_bandwidth { collective: "alltoall" factor: 0.8 one_node: true })")
+                .find("library.collective_bandwidth[1]: collective alltoall is given twice inside one node"),
+            std::string::npos);
+  EXPECT_NE(factors(R"(ll_share { collective: "allreduce" factor: 0.5 one_node: true })")
+                .find("library.ll_share[0].one_node: only a collective_bandwidth factor has a value inside one node"),
+            std::string::npos);
+}
+
 TEST(LibrarySpec, LlSharesByCollective) {
   // The built-in nccl's ring LL moves a quarter of the link in an AllReduce (factor 0.5 on
   // LL's 0.5); a block's ll_share replace the built-in's: here AllGather at 0.4 x 0.5 and
