@@ -29,13 +29,7 @@ class Evaluator {
  public:
   Evaluator(const Topology& topology, double overhead_s, const ProtocolCosts& library, const RateCapsByClass& caps,
             bool route_latency)
-      : topology_(topology),
-        overhead_s_(overhead_s),
-        library_(library),
-        caps_(caps),
-        route_latency_(route_latency),
-        has_nics_(std::any_of(topology.links().begin(), topology.links().end(),
-                              [](const Link& l) { return link_class(l.params.kind) == LinkClass::kNet; })) {}
+      : topology_(topology), overhead_s_(overhead_s), library_(library), caps_(caps), route_latency_(route_latency) {}
 
   CostTerm evaluate(const Phase& phase, double n) const {
     CostTerm term{phase.label, phase.alpha_count, phase.beta_n * n, phase.gamma_n * n};
@@ -234,8 +228,18 @@ class Evaluator {
       worst = std::max(worst, total / (library_.efficiency * topology_.injection_bandwidth(src)));
     }
     if (step.by_link) worst = std::max(worst, busiest_link_seconds(step, false));
-    if (step.by_nic && has_nics_) worst = std::max(worst, busiest_link_seconds(step, true));
+    if (step.by_nic && has_nics()) worst = std::max(worst, busiest_link_seconds(step, true));
     return worst;
+  }
+
+  // Whether any link is of network class (else no step is bound by a NIC), found on the
+  // first step that asks: a collective of no direct step never scans the links.
+  bool has_nics() const {
+    if (!has_nics_) {
+      has_nics_ = std::any_of(topology_.links().begin(), topology_.links().end(),
+                              [](const Link& l) { return link_class(l.params.kind) == LinkClass::kNet; });
+    }
+    return *has_nics_;
   }
 
   // An NPU's link of network class: its NIC.
@@ -269,7 +273,7 @@ class Evaluator {
   ProtocolCosts library_;
   RateCapsByClass caps_;
   bool route_latency_;  // false: NCCL's estimate, whose step latency is the whole hop
-  bool has_nics_;       // any network link: else no step is bound by a NIC
+  mutable std::optional<bool> has_nics_;  // has_nics(), once asked
 };
 
 void validate(const Topology& t, Kind kind, Algo algorithm, const ModelOptions& o) {
