@@ -6,6 +6,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "base/counted.h"
 #include "base/error.h"
 #include "base/output_file.h"
 #include "command_line.h"
@@ -65,10 +66,11 @@ std::string table_errors_comment(const ValidationResult& result) {
 
 // The base spec with the fitted library and bandwidths, and comments that say how it was made.
 // A cluster spec keeps the shape it was fitted at (GPUs per node, nodes: the topology's
-// levels); fitted at several, the base's own.
+// levels); fitted at several, the base's own. `operations`: the --operation the rows were kept by.
 std::string calibrated_spec(const std::string& base_path, const std::vector<MeasuredRows>& groups,
                             const CalibrationResult& result, const std::vector<std::string>& fitted,
-                            const std::vector<std::string>& held_out) {
+                            const std::vector<std::string>& held_out, const std::optional<std::string>& operations) {
+  const std::string kept = operations ? "; --operation " + *operations : "";
   spec::TopologySpec spec = read_spec_message(base_path);
   const Topology& topology = groups.front().topology;
   if (groups.size() == 1 && topology.shape().kind == TopologyKind::kHierarchical && spec.has_builder()) {
@@ -81,7 +83,7 @@ std::string calibrated_spec(const std::string& base_path, const std::vector<Meas
   spec.set_description(spec.description() + " (calibrated)");
   std::ostringstream text;
   text << "# Calibrated from " << base_path << " by commsim calibrate: robust (soft-L1) least squares on the\n"
-       << "# relative error of " << result.before.rows.size() << " measured rows (" << join(fitted)
+       << "# relative error of " << result.before.rows.size() << " measured rows (" << join(fitted) << kept
        << "), each term held to its start with prior weight " << result.prior_weight << ".\n"
        << "# |error| median / p90 before: " << error_summary(result.before) << "\n"
        << "#                       after: " << error_summary(result.after) << "\n";
@@ -90,7 +92,7 @@ std::string calibrated_spec(const std::string& base_path, const std::vector<Meas
   }
   text << table_errors_comment(result.after);
   if (!held_out.empty()) {
-    text << "# Held out (" << join(held_out) << "), before: " << error_summary(result.holdout_before) << "\n"
+    text << "# Held out (" << join(held_out) << kept << "), before: " << error_summary(result.holdout_before) << "\n"
          << "#                       after: " << error_summary(result.holdout_after) << "\n";
   }
   text << "# Fitted terms (start -> fitted):\n";
@@ -177,8 +179,9 @@ int run_calibrate(const std::vector<std::string>& args, std::ostream& out) {
   }
   const std::vector<std::string> fitted = files_option(vm, "measurements");
   const std::vector<std::string> held_out = files_option(vm, "holdout");
-  const std::vector<Measurement> rows = read_measurement_files(fitted);
-  const std::vector<Measurement> holdout = read_measurement_files(held_out);
+  const std::vector<Measurement> rows = selected_rows(vm, read_measurement_files(fitted), "measured");
+  const std::vector<Measurement> holdout =
+      held_out.empty() ? std::vector<Measurement>{} : selected_rows(vm, read_measurement_files(held_out), "held-out");
   const std::vector<MeasuredRows> groups = measured_groups(vm, rows);
   const std::vector<MeasuredRows> holdout_groups = held_out_groups(vm, holdout, groups);
   calibration.validation = validation_options(vm, groups.front().topology);
@@ -189,8 +192,8 @@ int run_calibrate(const std::vector<std::string>& args, std::ostream& out) {
   calibration.on_iteration = [&] { progress.advance(); };
   const CalibrationResult result = calibrate(groups, holdout_groups, calibration);
   progress.finish();
-  out << "# commsim calibrate: " << rows.size() << " measured rows on " << groups_text(groups) << ", library "
-      << calibration.validation.library.name << "\n";
+  out << "# commsim calibrate: " << counted(rows.size(), "measured row") << " on " << groups_text(groups)
+      << ", library " << calibration.validation.library.name << "\n";
   print_terms(out, result.terms);
   if (const std::string references = reference_text(result); !references.empty()) out << "# " << references << "\n";
   out << "# fit: " << result.iterations << " iterations, " << result.evaluations
@@ -207,7 +210,7 @@ int run_calibrate(const std::vector<std::string>& args, std::ostream& out) {
         << "# held out, after:  " << error_summary(result.holdout_after) << "\n";
   }
   if (output) {
-    output->stream() << calibrated_spec(*base, groups, result, fitted, held_out);
+    output->stream() << calibrated_spec(*base, groups, result, fitted, held_out, option_text(vm, "operation"));
     output->commit();
     out << "# wrote " << *option_text(vm, "output") << "\n";
   }

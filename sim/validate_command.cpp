@@ -177,7 +177,9 @@ int run_validate(const std::vector<std::string>& args, std::ostream& out, std::o
         << "  commsim validate --measurements run.log --topology-file topologies/h100-ib-cluster.textproto "
            "--nodes 10 --gpus-per-node 1\n"
         << "  commsim validate --measurements run.log --topology-file topologies/h100-ib-cluster.textproto "
-           "--max-error 10,25\n\n"
+           "--max-error 10,25\n"
+        << "  commsim validate --measurements run.log --topology-file topologies/h100-ib-cluster.textproto "
+           "--operation allreduce --algorithm ring\n\n"
         << "Exit status: 0; 1 when a table is over --max-error; 2 on bad input.\n";
     return 0;
   }
@@ -193,12 +195,12 @@ int run_validate(const std::vector<std::string>& args, std::ostream& out, std::o
     plot.emplace(*path);
   }
   const std::vector<MeasurementSet> sets = read_measurement_sets(vm["measurements"].as<std::vector<std::string>>());
-  const std::vector<Measurement> rows = rows_of(sets);
+  const std::vector<Measurement> rows = selected_rows(vm, rows_of(sets), "measured");
   const std::vector<MeasuredRows> groups = measured_groups(vm, rows);
   const Topology& topology = groups.front().topology;
   const ValidationOptions validation = validation_options(vm, topology);
   const ValidationResult result = validate_measurements(groups, validation);
-  out << "# commsim validate: " << rows.size() << " measured rows on " << groups_text(groups) << ", library "
+  out << "# commsim validate: " << counted(rows.size(), "measured row") << " on " << groups_text(groups) << ", library "
       << validation.library.name << "\n"
       << measured_with_lines(sets) << thread_lines(validation.library, rows)
       << one_node_ramp_line(topology, validation.library)

@@ -7,6 +7,7 @@
 #include "report/table.h"
 #include "study/alpha_beta.h"
 #include "study/read_measurements.h"
+#include "study/text_table.h"
 #include "topology_options.h"
 
 namespace commsim::cli {
@@ -157,8 +158,36 @@ Figure validation_figure(const std::string& title, const ValidationResult& resul
 
 po::options_description prediction_options() {
   po::options_description o = library_options(true);
+  std::string names;
+  for (const std::string_view name : measured_operation_names())
+    names += (names.empty() ? "" : ", ") + std::string(name);
+  add_option(
+      o, "operation", "NAME[,NAME...]",
+      "only the rows of these operations: " + names + " (nccl-tests' names too: all_reduce; default: every row)");
   add_option(o, "algorithm", "NAME", "the algorithm of every collective row (default: what NCCL would pick at each size)");
   return o;
+}
+
+std::vector<Measurement> selected_rows(const po::variables_map& vm, const std::vector<Measurement>& rows,
+                                       const std::string& what) {
+  const auto text = option_text(vm, "operation");
+  if (!text) return rows;
+  std::vector<MeasuredOperation> kept;
+  for (const std::string_view name : comma_fields(*text)) kept.push_back(parse_measured_operation(name, "--operation"));
+  std::vector<Measurement> selected;
+  std::vector<std::string> present;  // the rows' operations, in the order each first comes
+  for (const Measurement& m : rows) {
+    if (std::find(kept.begin(), kept.end(), m.operation) != kept.end()) selected.push_back(m);
+    const std::string name = measured_operation_name(m.operation);
+    if (std::find(present.begin(), present.end(), name) == present.end()) present.push_back(name);
+  }
+  if (selected.empty()) {
+    std::string names;
+    for (const std::string& name : present) names += (names.empty() ? "" : ", ") + name;
+    throw InputError("--operation " + *text + ": none of the " + counted(rows.size(), what + " row") +
+                     (present.empty() ? "" : " (" + names + ")"));
+  }
+  return selected;
 }
 
 ValidationOptions validation_options(const po::variables_map& vm, const Topology& topology) {

@@ -43,8 +43,14 @@ void print_alpha_beta_runs(std::ostream& out, const ValidationResult& result);
 /// per operation, log axes.
 Figure validation_figure(const std::string& title, const ValidationResult& result);
 
-/// How rows are predicted: --algorithm NAME for collective rows, and the library options.
+/// Which rows are predicted and how: --operation NAME[,NAME...] to keep the rows of some
+/// operations, --algorithm NAME for collective rows, and the library options.
 po::options_description prediction_options();
+/// The rows of `rows` whose operation --operation names (all of them without it), in order.
+/// Throws InputError on an unknown name, or where none of `rows` is kept (`what` says whose:
+/// "measured", "held-out").
+std::vector<Measurement> selected_rows(const po::variables_map& vm, const std::vector<Measurement>& rows,
+                                       const std::string& what);
 /// Throws InputError on a bad value (topology_options.h, library_from_options).
 ValidationOptions validation_options(const po::variables_map& vm, const Topology& topology);
 

@@ -12,7 +12,9 @@ constexpr std::string_view kSendRecvName = "sendrecv";
 // Barrier moves no data: nccl-tests has no test of it, and no measurement here is one.
 bool is_measurable(CollectiveKind kind) { return kind != CollectiveKind::kBarrier; }
 
-std::vector<std::string_view> known_names() {
+}  // namespace
+
+std::vector<std::string_view> measured_operation_names() {
   std::vector<std::string_view> names;
   for (const CollectiveKind kind : all_collectives()) {
     if (is_measurable(kind)) names.push_back(collective_name(kind));
@@ -20,8 +22,6 @@ std::vector<std::string_view> known_names() {
   names.push_back(kSendRecvName);
   return names;
 }
-
-}  // namespace
 
 std::string measured_operation_name(const MeasuredOperation& operation) {
   if (operation.is_p2p()) return std::string(kSendRecvName);
@@ -38,7 +38,7 @@ std::optional<MeasuredOperation> measured_operation_from_name(std::string_view n
 
 MeasuredOperation parse_measured_operation(std::string_view name, std::string_view where) {
   if (const auto operation = measured_operation_from_name(name)) return *operation;
-  throw InputError(unknown_name_message(where, "collective", name, known_names()));
+  throw InputError(unknown_name_message(where, "collective", name, measured_operation_names()));
 }
 
 }  // namespace commsim

@@ -33,6 +33,9 @@ struct MeasuredOperation {
 
 /// commsim's name of the operation: "allreduce", "alltoall", ..., "sendrecv" for P2P.
 std::string measured_operation_name(const MeasuredOperation& operation);
+/// commsim's names of every operation a measurement may time, in its order of collectives,
+/// "sendrecv" last.
+std::vector<std::string_view> measured_operation_names();
 /// The operation an nccl-tests name stands for: all_reduce, all_gather, reduce_scatter,
 /// alltoall, broadcast, reduce, sendrecv. nccl-tests writes commsim's collective names with
 /// '_' between the words; names are read in any spelling (base/name_match.h), so commsim's own

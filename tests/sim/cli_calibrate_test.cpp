@@ -126,6 +126,24 @@ TEST(CliCalibrate, FitsLogsOfOneClusterAtSeveralScales) {
   EXPECT_CONTAINS(held.out, "# held out, before: all 2.5% / 12.5% (60 rows)");
 }
 
+TEST(CliCalibrate, OperationFitsTheRowsOfTheOperationsItNames) {
+  // The 2-GPU-a-node log's AllGather alone: its 10 rows, before the fit at validate's error
+  // for them (3.9% / 11.6%); held-out rows are kept by the same names.
+  const std::string two = source_path("tests/data/nccl-tests-h100-10node-2gpu.log");
+  const std::string spec = tmp_path("calibrated-allgather.textproto");
+  const CliResult r = run_commsim({"calibrate", "--measurements", two, "--holdout", kExcerpt, "--topology-file",
+                                   kCluster, "--operation", "allgather", "--max-iterations", "1", "--output", spec});
+  ASSERT_EQ(r.status, 0) << r.err;
+  // The spec says which rows it was fitted to.
+  EXPECT_CONTAINS(read_file(spec), "relative error of 10 measured rows (" + two + "; --operation allgather), each");
+  EXPECT_CONTAINS(r.out, "# commsim calibrate: 10 measured rows on h100-ib-cluster (hierarchical, 10 nodes x 2 GPUs");
+  EXPECT_CONTAINS(r.out, "# |error| median / p90 before: all 3.9% / 11.6% (10 rows)");
+  EXPECT_CONTAINS(r.out, "# held out, before: all 2.0% / 2.8% (10 rows)");
+  expect_error({"calibrate", "--measurements", two, "--holdout", kExcerpt, "--topology-file", kCluster, "--operation",
+                "sendrecv"},
+               "--operation sendrecv: none of the 10 held-out rows (allgather)");
+}
+
 TEST(CliCalibrate, BadInputWritesNothing) {
   const std::string spec = tmp_path("never.textproto");
   std::filesystem::remove(spec);

@@ -67,6 +67,45 @@ TEST(CliValidate, ATableOfSeveralCollectivesSummarisesEachOperation) {
   EXPECT_EQ(r.out.find("one thread drives"), std::string::npos) << r.out;
 }
 
+TEST(CliValidate, OperationKeepsTheRowsOfTheOperationsItNames) {
+  // The table above: --operation keeps the AllReduce row (exact, 0.0%), so an algorithm of
+  // AllReduce alone (tree) applies to every row left; nccl-tests' and commsim's names alike.
+  const std::string table = tmp_path("two-collectives-selected.csv");
+  write_file(table,
+             "collective,nranks,nodes,gpus_per_node,size_bytes,count,type,redop,root,oop_time_us,oop_algbw_GBps,"
+             "oop_busbw_GBps,ip_time_us,ip_algbw_GBps,ip_busbw_GBps\n"
+             "all_gather,8,1,8,8388608,,float,none,-1,96.1258,87.27,76.36,,,\n"
+             "all_reduce,8,1,8,8388608,,float,sum,-1,153.8007,54.54,95.45,,,\n");
+  const std::vector<std::string> validate{
+      "validate",    "--measurements", table,       "--topology", "switch",      "--npus", "8",
+      "--bandwidth", "100GB/s",        "--latency", "250ns",      "--algorithm", "ring"};
+  const auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = validate;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_commsim(args);
+  };
+  const CliResult one = with({"--operation", "all_reduce"});
+  ASSERT_EQ(one.status, 0) << one.err;
+  EXPECT_CONTAINS(one.out, "# commsim validate: 1 measured row on ");
+  EXPECT_CONTAINS(one.out, "# |error| median / p90: all 0.0% / 0.0% (1 row)");
+  EXPECT_EQ(one.out.find("allgather"), std::string::npos) << one.out;
+  const CliResult both = with({"--operation", "allreduce,allgather"});
+  ASSERT_EQ(both.status, 0) << both.err;
+  EXPECT_CONTAINS(both.out, "# |error| median / p90: all 10.0%");
+  // Tree has no AllGather: on the whole table it fails, on the AllReduce row it runs.
+  const std::vector<std::string> tree{"validate", "--measurements", table, "--topology",
+                                      "switch",   "--algorithm",    "tree"};
+  expect_error(tree, "algorithm 'tree' does not implement allgather");
+  std::vector<std::string> tree_allreduce = tree;
+  tree_allreduce.insert(tree_allreduce.end(), {"--operation", "allreduce"});
+  EXPECT_EQ(run_commsim(tree_allreduce).status, 0);
+  // Bad input: an unknown name, and names no row is of.
+  expect_error({"validate", "--measurements", table, "--operation", "gather"},
+               "--operation: unknown collective 'gather'");
+  expect_error({"validate", "--measurements", table, "--operation", "broadcast,sendrecv"},
+               "--operation broadcast,sendrecv: none of the 2 measured rows (allgather, allreduce)");
+}
+
 TEST(CliValidate, GivesEachRunsLatencyAndBusBandwidthMeasuredAndPredicted) {
   // Ideal ring AllReduce on 8 GPUs at 100 GB/s, 250 ns hops: 14 steps of 500 ns and
   // 14/8 S / 100 GB/s, a line of alpha 7 us and busbw 100 GB/s. Measured at alpha 14 us and
