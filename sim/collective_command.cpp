@@ -145,6 +145,10 @@ void print_header(std::ostream& out, CollectiveKind kind, const Topology& topolo
       out << "# NVLS: not NCCL's choice with 2 GPUs or fewer a node (ncclNvlsInit turns it off); --algorithm nvls "
              "runs it\n";
     }
+    if (!o.protocol && o.library.has_protocol(Protocol::kLL128) && nccl_leaves_ll128_out(topology)) {
+      out << "# LL128: not NCCL's choice where GPUs talk over PCIe, no NVLink (tuning.cc); --protocol ll128 runs "
+             "it\n";
+    }
   }
   out << "# busbw = algbw x " << fixed(busbw_factor(kind, p), 4)
       << " (nccl-tests); model: closed form; bound: lower bound (Chan et al. 2007)\n";

@@ -9,8 +9,9 @@
 #include "base/error.h"
 #include "base/input_file.h"
 #include "base/output_file.h"
-#include "commands.h"
 #include "command_line.h"
+#include "commands.h"
+#include "model/collective_model.h"
 #include "topology/graphviz.h"
 #include "topology/nvidia_smi_import.h"
 #include "topology/spec_file.h"
@@ -56,6 +57,8 @@ void print_library(const Topology& t, std::ostream& out) {
   for (const auto& [label, text] : describe_library(library, t.npu_count())) {
     out << "  " << label << std::string(label.size() < 12 ? 12 - label.size() : 1, ' ') << text << "\n";
   }
+  if (library.has_protocol(Protocol::kLL128) && nccl_leaves_ll128_out(t))
+    out << "  (no ll128 in NCCL's choice here: GPUs on PCIe, no NVLink)\n";
 }
 
 void print_summary(const Topology& t, std::ostream& out) {

@@ -398,14 +398,9 @@ CollectiveCost collective_cost(const Topology& topology, CollectiveKind kind,
   return cost;
 }
 
-namespace {
-
-// Whether some NPU of `topology` talks to the GPUs of its node over PCIe: it has PCIe links
-// and no NVLink. NCCL enables LL128 only between GPUs on NVLink (src/graph/tuning.cc: "Enable
-// LL128 by default only on Volta/Ampere/Hopper+NVLink. Other cases are not tested and may
-// cause silent data corruption", typeIntra <= PATH_NVB). A GPU with NVLink and PCIe (to its
-// NIC, its CPU) talks over NVLink; one with a NIC alone has no peer in its node.
-bool some_npu_on_pcie_alone(const Topology& topology) {
+bool nccl_leaves_ll128_out(const Topology& topology) {
+  // Some NPU has PCIe links and no NVLink. A GPU with NVLink and PCIe (to its NIC, its CPU)
+  // talks over NVLink; one with a NIC alone has no peer in its node.
   constexpr std::uint8_t kPcieLink = 1, kNvlinkLink = 2;
   std::vector<std::uint8_t> links_of(topology.npu_count(), 0);
   for (const Link& link : topology.links()) {
@@ -418,8 +413,6 @@ bool some_npu_on_pcie_alone(const Topology& topology) {
   return std::find(links_of.begin(), links_of.end(), kPcieLink) != links_of.end();
 }
 
-}  // namespace
-
 std::optional<Protocol> fastest_protocol(const Topology& topology, CollectiveKind kind, AlgorithmKind algorithm,
                                          Bytes size, ModelOptions options, const LibraryProfile& profile) {
   if (reduces_in_switch(algorithm)) {  // NCCL runs NVLS with Simple only
@@ -428,7 +421,7 @@ std::optional<Protocol> fastest_protocol(const Topology& topology, CollectiveKin
   const ProtocolRows& rows = profile.estimated().rows(algorithm);
   const bool has_ll128 =
       std::any_of(rows.begin(), rows.end(), [](const auto& row) { return row.first == Protocol::kLL128; });
-  const auto left_out = has_ll128 && some_npu_on_pcie_alone(topology) ? std::optional(Protocol::kLL128) : std::nullopt;
+  const auto left_out = has_ll128 && nccl_leaves_ll128_out(topology) ? std::optional(Protocol::kLL128) : std::nullopt;
   return profile.fastest(
       kind, algorithm,
       [&](const ProtocolCosts& costs) {

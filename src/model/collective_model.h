@@ -82,6 +82,13 @@ CollectiveCost collective_cost(const Topology& topology, CollectiveKind kind,
 std::optional<Protocol> fastest_protocol(const Topology& topology, CollectiveKind kind, AlgorithmKind algorithm,
                                          Bytes size, ModelOptions options, const LibraryProfile& profile);
 
+/// Whether some NPU of `topology` talks to the GPUs of its node over PCIe alone (PCIe links,
+/// no NVLink), where NCCL does not enable LL128 (src/graph/tuning.cc: "Enable LL128 by default
+/// only on Volta/Ampere/Hopper+NVLink. Other cases are not tested and may cause silent data
+/// corruption", typeIntra <= PATH_NVB): its choice of protocol (fastest_protocol) leaves
+/// LL128 out there; --protocol ll128 still runs it.
+bool nccl_leaves_ll128_out(const Topology& topology);
+
 /// Whether a switch of `topology` reduces but serves 2 of its GPUs or fewer, where NCCL turns
 /// NVLS off (NVIDIA/nccl src/transport/nvls.cc, ncclNvlsInit: "if (... gpuCount <= 2)
 /// return", gpuCount the communicator's GPUs in the node): 2 GPUs a node run rings and trees.

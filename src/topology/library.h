@@ -260,6 +260,10 @@ struct LibraryProfile {
   std::optional<double> one_node_ramp_at(Bytes size) const;
   /// Whether the ramp bounds any size: two points or more (a single one turns it off).
   bool has_one_node_ramp() const { return one_node_ramp.size() > 1; }
+  /// Whether `protocol` is among the profile's protocols.
+  bool has_protocol(Protocol protocol) const {
+    return std::any_of(protocols.begin(), protocols.end(), [&](const auto& row) { return row.first == protocol; });
+  }
 
   /// The system's own cost per call beyond the library's: kernel launch and host
   /// synchronisation as the measured machine pays them. Published nccl-tests tables put small

@@ -244,31 +244,14 @@ void add_comment(std::string& out, const std::string& note) {
   out += line + "\n";
 }
 
-// The library NCCL runs on the node: its built-in profile for the GPU's architecture, but
-// with no LL128 where no two GPUs share NVLink, as NCCL enables LL128 only between GPUs that
-// talk over NVLink (src/graph/tuning.cc: typeIntra <= PATH_NVB).
-std::string add_library(const SmiTopoMatrix& m, const GpuGeneration& gpu, spec::TopologySpec& spec) {
+// The library NCCL runs on the node: its built-in profile for the GPU's architecture. Where
+// no two GPUs share NVLink its choice leaves LL128 out (model/collective_model.h,
+// nccl_leaves_ll128_out), as NCCL does.
+std::string add_library(const GpuGeneration& gpu, spec::TopologySpec& spec) {
   const std::string name(gpu.nccl_library);
-  std::string note = "Library: NCCL's built-in profile for the GPU's architecture, " + name +
-                     " (README, \"Communication library profiles\")";
-  bool nvlink = false;
-  for (std::size_t a = 0; a < m.devices.size(); ++a) {
-    for (std::size_t b = 0; b < m.devices.size(); ++b) nvlink = nvlink || (a != b && m.cell(a, b).nvlinks > 0);
-  }
-  if (nvlink) {
-    spec.mutable_library()->set_name(name);
-    return note + "; --library ideal runs the wire alone.";
-  }
-  LibraryProfile profile = library_by_name(name, "--gpu");
-  const auto no_ll128 = [](ProtocolRows& rows) {
-    std::erase_if(rows, [](const auto& row) { return row.first == Protocol::kLL128; });
-  };
-  no_ll128(profile.protocols);
-  no_ll128(profile.tree);
-  profile.name = name + "-pcie";
-  *spec.mutable_library() = library_message(profile);
-  return note + ", without LL128: NCCL runs it only between GPUs on NVLink, and no two GPUs here share " +
-         "NVLink. --library ideal runs the wire alone.";
+  spec.mutable_library()->set_name(name);
+  return "Library: NCCL's built-in profile for the GPU's architecture, " + name +
+         " (README, \"Communication library profiles\"); --library ideal runs the wire alone.";
 }
 
 }  // namespace
@@ -292,7 +275,7 @@ NvidiaSmiImport import_nvidia_smi_topo(const std::string& text, const std::strin
   result.spec.set_description(description(m, tree, gpu, graph));
   result.notes.push_back(std::string("Latency: ") + kNvlinkLatency + " per NVLink hop, " + kPcieLatency +
                          " per PCIe or socket hop, hardware estimates as in the presets of topologies/.");
-  result.notes.push_back(add_library(m, gpu, result.spec));
+  result.notes.push_back(add_library(gpu, result.spec));
   return result;
 }
 

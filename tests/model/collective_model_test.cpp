@@ -332,6 +332,8 @@ TEST(CollectiveModel, NcclRunsLl128OnlyBetweenGpusOnNvlink) {
   c.npus = 4;
   c.link = {100e9, 0, LinkKind::kPcie, Duplex::kFull};
   const Topology pcie = build_topology(c);
+  EXPECT_FALSE(nccl_leaves_ll128_out(four_gpus_on_a_switch()));
+  EXPECT_TRUE(nccl_leaves_ll128_out(pcie));
   EXPECT_EQ(fastest_protocol(pcie, kind, AlgorithmKind::kRing, 1 << 20, {}, profile), Protocol::kSimple);
   EXPECT_EQ(nccl_choice(pcie, kind, 1 << 20, {}, profile).protocol, Protocol::kSimple);
   profile.protocols = {profile.protocols[1]};

@@ -40,6 +40,25 @@ TEST(CliImport, SummaryListsPairsWithoutPeerAccess) {
   EXPECT_CONTAINS(r.out,
                   "peer access   none for 13 of 15 pairs: gpu0-gpu2, gpu0-gpu3, gpu0-gpu4, gpu0-gpu5, "
                   "gpu1-gpu2, gpu1-gpu3, ...\n");
+  // The GPUs' NCCL profile whole, and a line saying NCCL's choice leaves its LL128 out here
+  // (no two GPUs share NVLink); on the H100 node, which has NVLink, no such line.
+  EXPECT_CONTAINS(r.out, "library       nccl-volta\n");
+  EXPECT_CONTAINS(r.out, "  (no ll128 in NCCL's choice here: GPUs on PCIe, no NVLink)\n");
+  const CliResult nvlink = run_commsim({"topo", "--import-nvidia-smi", kHgxH100, "--gpu", "h100"});
+  ASSERT_EQ(nvlink.status, 0) << nvlink.err;
+  EXPECT_EQ(nvlink.out.find("no ll128"), std::string::npos);
+  // A collective on it says why no row runs LL128, and runs it when --protocol asks.
+  const CliResult auto_protocol = run_commsim({"collective", "--topology-file", spec, "--sizes", "64K:4M"});
+  ASSERT_EQ(auto_protocol.status, 0) << auto_protocol.err;
+  EXPECT_CONTAINS(auto_protocol.out,
+                  "# LL128: not NCCL's choice where GPUs talk over PCIe, no NVLink (tuning.cc); --protocol ll128 "
+                  "runs it\n");
+  EXPECT_EQ(auto_protocol.out.find("ll128"), auto_protocol.out.rfind("ll128"))
+      << auto_protocol.out;  // the line's alone
+  const CliResult ll128 = run_commsim({"collective", "--topology-file", spec, "--size", "1M", "--protocol", "ll128"});
+  ASSERT_EQ(ll128.status, 0) << ll128.err;
+  EXPECT_EQ(ll128.out.find("# LL128:"), std::string::npos);
+  EXPECT_CONTAINS(ll128.out, " ll128 ");
 }
 
 TEST(CliImport, WithoutOutputTheSpecGoesToStandardOutput) {
