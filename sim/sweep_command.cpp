@@ -148,14 +148,20 @@ std::vector<TopologyConfig> with_oversubscription(const po::variables_map& vm, c
 // each --npus (one node's GPUs; a cluster's GPUs in all, as whole nodes), else at its own
 // size; its links are the spec's.
 std::vector<TopologyConfig> spec_topologies(const po::variables_map& vm, const std::string& path) {
-  for (const char* option :
-       {"topology", "dims", "arity", "bandwidth", "latency", "link-kind", "nic-bandwidth", "nic-latency", "duplex"}) {
-    if (vm.count(option)) {
-      throw InputError(std::string("--") + option + " does not apply with --topology-file: " + path +
-                       " gives the topology");
+  const TopologyConfig spec = load_builder_config(path);
+  const bool node_or_cluster = spec.kind == TopologyKind::kSwitch || spec.kind == TopologyKind::kHierarchical;
+  const auto refused = [&](std::string_view option) {
+    throw InputError("--" + std::string(option) + " does not apply with --topology-file: " + path +
+                     " gives the topology");
+  };
+  if (vm.count("topology")) refused("topology");
+  for (const BuilderParameter& parameter : builder_parameters()) {
+    // A sweep scales a spec as every command does, and also runs it at each --oversubscription.
+    if (vm.count(std::string(parameter.option)) && !option_scales_spec(parameter.option, node_or_cluster) &&
+        parameter.option != "oversubscription") {
+      refused(parameter.option);
     }
   }
-  const TopologyConfig spec = load_builder_config(path);
   SpecScale scale;
   if (vm.count("gpus-per-node")) scale.gpus_per_node = count_option(vm, "gpus-per-node", spec.gpus_per_node, 1);
   std::vector<TopologyConfig> configs;

@@ -86,6 +86,10 @@ po::options_description topology_options(const std::string& caption) {
   return o;
 }
 
+bool option_scales_spec(std::string_view option, bool spec_is_node_or_cluster) {
+  return option == "nodes" || option == "gpus-per-node" || (option == "npus" && spec_is_node_or_cluster);
+}
+
 std::uint32_t cluster_nodes_for_npus(std::uint32_t npus, std::uint32_t gpus_per_node, const std::string& file,
                                      std::optional<std::uint32_t> nodes) {
   if (gpus_per_node == 0 || npus % gpus_per_node != 0) {
@@ -107,13 +111,11 @@ namespace {
 Topology file_or_fallback(const po::variables_map& vm, const std::optional<std::string>& file,
                           const TopologyConfig& fallback, const SpecScale& measured) {
   const spec::TopologySpec message = file ? read_spec_message(*file) : spec::TopologySpec{};
-  const auto kind = message.has_builder() ? std::optional(message.builder().kind()) : std::nullopt;
-  const auto scales = [&](std::string_view option) {
-    return file && (option == "nodes" || option == "gpus-per-node" ||
-                    (option == "npus" && (kind == spec::SWITCH || kind == spec::HIERARCHICAL)));
-  };
+  // An explicit graph (or no file) is of no builder kind.
+  const spec::TopologyKind kind = message.has_builder() ? message.builder().kind() : spec::TOPOLOGY_KIND_UNSPECIFIED;
+  const bool node_or_cluster = kind == spec::SWITCH || kind == spec::HIERARCHICAL;
   for (const BuilderParameter& parameter : builder_parameters()) {
-    if (vm.count(std::string(parameter.option)) && !scales(parameter.option)) {
+    if (vm.count(std::string(parameter.option)) && !(file && option_scales_spec(parameter.option, node_or_cluster))) {
       throw InputError("--" + std::string(parameter.option) + " needs --topology KIND" +
                        (file ? " (a spec file gives its own parameters; --nodes N and --gpus-per-node G, or "
                                "--npus N, scale a cluster spec, --gpus-per-node G a one-node one)"

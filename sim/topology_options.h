@@ -24,6 +24,14 @@ std::uint32_t count_option(const po::variables_map& vm, const char* name, std::u
 std::uint32_t cluster_nodes_for_npus(std::uint32_t npus, std::uint32_t gpus_per_node, const std::string& file,
                                      std::optional<std::uint32_t> nodes = std::nullopt);
 
+/// Whether builder parameter --`option` (topology/builders.h, builder_parameters) scales a
+/// builder spec given with --topology-file rather than contradicting it: --nodes and
+/// --gpus-per-node (a cluster's; --gpus-per-node also a one-node spec's GPUs; loading the spec
+/// refuses what its kind does not take) and, on a one-node or cluster spec
+/// (`spec_is_node_or_cluster`: its builder is a switch or hierarchical), --npus. Every other
+/// parameter is the spec's own.
+bool option_scales_spec(std::string_view option, bool spec_is_node_or_cluster);
+
 /// `caption` heads the group in --help: it names the command's default topology.
 po::options_description topology_options(const std::string& caption = "Topology (default: an 8-GPU H100 NVSwitch node)");
 

@@ -286,15 +286,19 @@ TEST(CliSweep, BadInputIsAnErrorBeforeAnyWork) {
   const std::string cluster = source_path("topologies/h100-ib-cluster.textproto");
   expect_error({"sweep", "--topology-file", cluster, "--topology", "ring"},
                "--topology does not apply with --topology-file: " + cluster + " gives the topology");
-  expect_error({"sweep", "--topology-file", cluster, "--bandwidth", "100GB/s"}, "--bandwidth does not apply with");
+  for (const char* option : {"--bandwidth", "--nic-latency", "--duplex", "--arity", "--dims"}) {
+    expect_error({"sweep", "--topology-file", cluster, option, "4"}, std::string(option) + " does not apply with");
+  }
   expect_error({"sweep", "--topology-file", cluster, "--npus", "8,12"},
                "--npus 12 is not whole nodes of 8 GPUs (cluster spec " + cluster + ")");
   expect_error({"sweep", "--topology-file", cluster, "--npus", "16", "--nodes", "2"},
                "--npus and --nodes both sweep " + cluster + ": give one of them");
   expect_error({"sweep", "--topology-file", source_path("topologies/h100-nvswitch-node.textproto"), "--nodes", "2"},
                "a switch builder spec is one node, not 2");
+  // --npus scales a node's or a cluster's spec, not a torus'.
   expect_error({"sweep", "--topology-file", source_path("topologies/torus-4x4x4.textproto"), "--npus", "8"},
-               "--nodes and --gpus-per-node scale a hierarchical or switch builder spec");
+               "--npus does not apply with --topology-file: " + source_path("topologies/torus-4x4x4.textproto") +
+                   " gives the topology");
   expect_error({"sweep", "--topology-file", tmp_path("no-such-spec.textproto")}, "no-such-spec.textproto");
   expect_error({"sweep", "--topology-file", source_path("topologies/pcie-4gpu-box.textproto")},
                "pcie-4gpu-box.textproto: a builder { ... } spec is needed here, to build it at each size; this one "
