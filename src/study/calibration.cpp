@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "base/error.h"
+#include "model/one_node_ramp.h"
 #include "study/bounded_least_squares.h"
 
 namespace commsim {
@@ -74,8 +75,28 @@ std::vector<bool> moves_both_ways(const std::vector<LargestRow>& rows, const Val
 /// on either would trade against them. With one collective, no factors and no references.
 struct FactoredCollectives {
   std::vector<CollectiveKind> references;
-  std::vector<CollectiveKind> factored;
+  std::vector<FactoredCollective> factored;
 };
+
+/// The factors of `kind` its rows run under: inside one NVLink node the library's factor for
+/// calls there where it has one (LibraryProfile::inside_one_node), else its factor across
+/// nodes, which also holds inside a node where there is none.
+std::vector<FactoredCollective> factors_run(CollectiveKind kind, const std::vector<MeasuredRows>& groups,
+                                            const LibraryProfile& library) {
+  const auto& one_node = library.collective_bandwidth_one_node;
+  const bool has_one_node =
+      std::any_of(one_node.begin(), one_node.end(), [&](const auto& entry) { return entry.first == kind; });
+  bool inside = false, across = false;
+  for (const MeasuredRows& group : groups) {
+    const bool measured = std::any_of(group.rows.begin(), group.rows.end(),
+                                      [&](const Measurement& m) { return m.operation.collective == kind; });
+    if (measured) (has_one_node && inside_one_nvlink_node(group.topology) ? inside : across) = true;
+  }
+  std::vector<FactoredCollective> factors;
+  if (across) factors.push_back({kind, false});
+  if (inside) factors.push_back({kind, true});
+  return factors;
+}
 
 FactoredCollectives factored_collectives(const std::vector<MeasuredRows>& groups, const ValidationOptions& options) {
   const std::vector<LargestRow> largest = largest_of_each_collective(groups);
@@ -88,16 +109,17 @@ FactoredCollectives factored_collectives(const std::vector<MeasuredRows>& groups
     if (split.references.size() == 1 && both[i] != both[0]) {
       split.references.push_back(kind);
     } else {
-      split.factored.push_back(kind);
+      for (const FactoredCollective& c : factors_run(kind, groups, options.library)) split.factored.push_back(c);
     }
   }
   return split;
 }
 
-/// `library` with a bandwidth factor for each of `kinds`: its own where it has one, else 1.
-LibraryProfile with_factors(LibraryProfile library, const std::vector<CollectiveKind>& kinds) {
-  for (const CollectiveKind kind : kinds) {
-    if (library.bandwidth_factor(kind) == 1) {
+/// `library` with a bandwidth factor across nodes for each of `factored` that is one: its own
+/// where it has one, else 1 (a factor inside one node is fitted only where it has one).
+LibraryProfile with_factors(LibraryProfile library, const std::vector<FactoredCollective>& factored) {
+  for (const auto& [kind, one_node] : factored) {
+    if (!one_node && library.bandwidth_factor(kind) == 1) {
       std::erase_if(library.collective_bandwidth, [kind](const auto& entry) { return entry.first == kind; });
       library.collective_bandwidth.emplace_back(kind, 1.0);
     }
@@ -132,7 +154,7 @@ std::vector<MeasuredRows> calibrated_groups(const std::vector<MeasuredRows>& gro
 class Fit {
  public:
   Fit(const std::vector<MeasuredRows>& groups, const CalibrationOptions& options, LibraryFit start,
-      const std::vector<CollectiveKind>& factored)
+      const std::vector<FactoredCollective>& factored)
       : groups_(groups),
         options_(options),
         start_(std::move(start)),

@@ -87,16 +87,23 @@ void add_costs_terms(std::vector<CalibrationTerm>& terms, const std::string& pre
   for (const LinkClass k : classes) terms.push_back(latency_term(prefix + " " + class_name(k) + " step", costs, {k}));
 }
 
-// The factor of `kind` in the fitted library (present: calibrate adds it before fitting).
-CalibrationTerm collective_factor_term(CollectiveKind kind) {
-  const auto factor = [kind](auto& f) -> auto& {
-    for (auto& entry : f.library.collective_bandwidth) {
-      if (entry.first == kind) return entry.second;
+// The factor of `c.kind` in the fitted library's list `c` names (present: calibrate adds it
+// before fitting).
+CalibrationTerm collective_factor_term(FactoredCollective c) {
+  const auto factor = [c](auto& f) -> auto& {
+    auto& entries = c.one_node ? f.library.collective_bandwidth_one_node : f.library.collective_bandwidth;
+    for (auto& entry : entries) {
+      if (entry.first == c.kind) return entry.second;
     }
-    throw InternalError("no bandwidth factor for " + std::string(collective_name(kind)));
+    throw InternalError("no bandwidth factor for " + std::string(collective_name(c.kind)));
   };
-  return {std::string(collective_name(kind)) + " bandwidth factor", "", 0.1, 2, 1,
-          [=](const LibraryFit& f) { return factor(f); }, [=](LibraryFit& f, double v) { factor(f) = v; }};
+  return {std::string(collective_name(c.kind)) + " bandwidth factor" + (c.one_node ? " inside one node" : ""),
+          "",
+          0.1,
+          2,
+          1,
+          [=](const LibraryFit& f) { return factor(f); },
+          [=](LibraryFit& f, double v) { factor(f) = v; }};
 }
 
 // The system's launch cost on every call (LibraryProfile::launch_ps). It adds to every
@@ -125,7 +132,7 @@ void add_thread_launch_terms(std::vector<CalibrationTerm>& terms) {
 }  // namespace
 
 std::vector<CalibrationTerm> calibration_terms(const std::vector<const Topology*>& topologies, const LibraryFit& fit,
-                                               const std::vector<CollectiveKind>& factored, bool thread_driven) {
+                                               const std::vector<FactoredCollective>& factored, bool thread_driven) {
   const std::vector<LinkClass> classes = classes_present(topologies);
   std::vector<CalibrationTerm> terms;
   for (const LinkClass k : classes) {
@@ -177,7 +184,7 @@ std::vector<CalibrationTerm> calibration_terms(const std::vector<const Topology*
                        [](LibraryFit& f, double v) { f.library.p2p->net_peer_rate_Bps = v * kBytesPerGB; }});
     }
   }
-  for (const CollectiveKind kind : factored) terms.push_back(collective_factor_term(kind));
+  for (const FactoredCollective& c : factored) terms.push_back(collective_factor_term(c));
   if (!fit.library.ideal()) terms.push_back(launch_term());
   if (thread_driven && !fit.library.thread_launch.none()) add_thread_launch_terms(terms);
   return terms;

@@ -13,7 +13,9 @@
 //   both-ways efficiency of the half-duplex links, if the topology has any
 //   bandwidth factor per collective measured but the first (the reference, whose factor
 //                    stays): what that collective sustains beside the reference's share
-//                    (LibraryProfile::collective_bandwidth), when the rows hold several
+//                    (LibraryProfile::collective_bandwidth), when the rows hold several; for
+//                    rows inside one NVLink node, the profile's factor for calls there where
+//                    it has one (collective_bandwidth_one_node)
 //   launch           the system's own cost per call, us, on every call alike
 //                    (LibraryProfile::launch_ps): what an intercept common to all the rows
 //                    goes to, rather than the library's own constants
@@ -39,6 +41,15 @@ struct LibraryFit {
   std::optional<double> both_ways_efficiency;
 };
 
+/// A collective whose bandwidth factor is fitted, and which of the profile's: that of calls
+/// across nodes (LibraryProfile::collective_bandwidth), or, `one_node`, that of calls inside
+/// one NVLink node (collective_bandwidth_one_node).
+struct FactoredCollective {
+  CollectiveKind kind = CollectiveKind::kAllReduce;
+  bool one_node = false;
+  bool operator==(const FactoredCollective&) const = default;
+};
+
 /// One fitted number, in the unit it is shown in.
 struct CalibrationTerm {
   std::string name;  // "simple nvlink step", "nvlink bandwidth scale"
@@ -53,10 +64,10 @@ struct CalibrationTerm {
 /// The terms of `fit` that the `topologies` the rows ran on can show: classes of link any
 /// of them has, the in-switch terms only with a reducing switch, P2P rates only where the
 /// profile limits them, a bandwidth factor for each of `factored` (collectives measured
-/// beside the reference; each must be in fit.library.collective_bandwidth), and the thread's
+/// beside the reference; each must be in the profile's list it names), and the thread's
 /// launch per GPU and per channel when rows were `thread_driven` (nccl-tests -g G) and the
 /// profile has such a cost.
 std::vector<CalibrationTerm> calibration_terms(const std::vector<const Topology*>& topologies, const LibraryFit& fit,
-                                               const std::vector<CollectiveKind>& factored, bool thread_driven);
+                                               const std::vector<FactoredCollective>& factored, bool thread_driven);
 
 }  // namespace commsim

@@ -367,6 +367,46 @@ TEST(Calibration, FitsOneSystemMeasuredAtSeveralScales) {
   EXPECT_LT(result.after.all.p90_abs_error, 1e-3);
 }
 
+TEST(Calibration, FitsTheFactorOfCallsInsideOneNodeWhereTheProfileHasOne) {
+  // One cluster (100 GB/s NVLink, 25 GB/s NICs) measured across 2 nodes of 2 GPUs and inside
+  // one node of 4. Truth: AllGather at 0.7 of AllReduce's share across nodes and 0.5 inside a
+  // node (collective_bandwidth_one_node, which a call inside one NVLink node runs at). Where
+  // the start has a factor inside one node, the fit has a term for it and recovers both
+  // within 1%; where it has none, the factor across nodes holds inside a node too and its
+  // one term sees both scales.
+  const auto cluster = [](std::uint32_t nodes, std::uint32_t gpus_per_node) {
+    TopologyConfig c;
+    c.kind = TopologyKind::kHierarchical;
+    c.nodes = nodes;
+    c.gpus_per_node = gpus_per_node;
+    c.link = {100e9, 250'000, LinkKind::kNvlink, Duplex::kFull};
+    c.nic = {25e9, 500'000, LinkKind::kInfiniband, Duplex::kFull};
+    return build_topology(c);
+  };
+  LibraryProfile truth = library(5, 0.8, 9, 3);
+  truth.collective_bandwidth = {{CollectiveKind::kAllGather, 0.7}};
+  truth.collective_bandwidth_one_node = {{CollectiveKind::kAllGather, 0.5}};
+  ValidationOptions options{truth, std::nullopt, AlgorithmKind::kRing, std::nullopt};
+  std::vector<MeasuredRows> groups;
+  for (const Topology& t : {cluster(2, 2), cluster(1, 4)}) groups.push_back({t, measured_by(t, options)});
+  CalibrationOptions calibration;
+  calibration.validation = options;
+  calibration.validation.library = library(5, 0.8, 9, 3);
+  calibration.validation.library.collective_bandwidth_one_node = {{CollectiveKind::kAllGather, 1.0}};
+  const CalibrationResult result = calibrate(groups, {}, calibration);
+  EXPECT_NEAR(fitted(result, "allgather bandwidth factor"), 0.7, 0.007);
+  EXPECT_NEAR(fitted(result, "allgather bandwidth factor inside one node"), 0.5, 0.005);
+  EXPECT_LT(result.after.all.p90_abs_error, 1e-3);
+  const LibraryProfile written = library_from_spec(library_message(result.fit.library), "test");
+  EXPECT_NEAR(written.inside_one_node().bandwidth_factor(CollectiveKind::kAllGather), 0.5, 0.005);
+
+  calibration.validation.library.collective_bandwidth_one_node.clear();
+  const CalibrationResult across_only = calibrate(groups, {}, calibration);
+  EXPECT_FALSE(std::any_of(across_only.terms.begin(), across_only.terms.end(),
+                           [](const FittedTerm& t) { return t.name == "allgather bandwidth factor inside one node"; }));
+  EXPECT_GT(across_only.after.all.p90_abs_error, 0.05);  // one factor cannot be both 0.7 and 0.5
+}
+
 TEST(Calibration, HoldoutIsReportedNotFitted) {
   // Fit on AllReduce alone, hold AllGather out: the held-out rows are predicted before and
   // after with the fitted terms, and the fit's own rows are only the AllReduce ones.
