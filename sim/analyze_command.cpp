@@ -198,8 +198,7 @@ TrainingSearch run_search(std::ostream& out, const po::variables_map& vm, const 
   for (auto [name, slot] : {std::pair{"dp", &held.dp}, {"tp", &held.tp}, {"pp", &held.pp}, {"cp", &held.cp}}) {
     if (const auto text = option_text(vm, name)) *slot = static_cast<std::uint32_t>(parse_count(*text, std::string("--") + name, 1, 1u << 24));
   }
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  const auto jobs = static_cast<unsigned>(parse_count(option_text(vm, "jobs").value_or(std::to_string(cores)), "--jobs", 1, 4096));
+  const unsigned jobs = jobs_option(vm);
   const std::size_t top = parse_count(option_text(vm, "top").value_or("10"), "--top", 1, 1u << 20);
   std::optional<Progress> progress;  // once the number of splits that fit is known
   const auto on_split = [&](std::size_t, std::size_t at_most) {

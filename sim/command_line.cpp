@@ -1,7 +1,11 @@
 #include "command_line.h"
 
+#include <algorithm>
+#include <thread>
+
 #include "base/error.h"
 #include "base/name_match.h"
+#include "base/units.h"
 
 namespace commsim::cli {
 namespace {
@@ -68,11 +72,10 @@ void add_option(po::options_description& options, const char* name, const char* 
   options.add_options()(name, po::value<std::string>()->value_name(value_name), help.c_str());
 }
 
-}  // namespace commsim::cli
-
-#include "base/units.h"
-
-namespace commsim::cli {
+unsigned jobs_option(const po::variables_map& vm) {
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  return static_cast<unsigned>(parse_count(option_text(vm, "jobs").value_or(std::to_string(cores)), "--jobs", 1, 4096));
+}
 
 std::vector<TimePs> parse_per_stage_times(const std::string& text, const char* option,
                                              std::uint32_t count) {

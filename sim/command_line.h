@@ -33,6 +33,9 @@ std::optional<std::string> option_text(const po::variables_map& vm, const std::s
 void add_option(po::options_description& options, const char* name, const char* value_name,
                 const std::string& help);
 
+/// --jobs N: threads for independent work, 1 to 4096; every core without it.
+unsigned jobs_option(const po::variables_map& vm);
+
 }  // namespace commsim::cli
 
 namespace commsim::cli {

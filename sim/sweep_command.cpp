@@ -280,12 +280,6 @@ Shard shard_option(const po::variables_map& vm) {
   return shard_from_environment([](const char* name) { return std::getenv(name); }).value_or(Shard{});
 }
 
-unsigned jobs_option(const po::variables_map& vm) {
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  return static_cast<unsigned>(parse_count(option_text(vm, "jobs").value_or(std::to_string(cores)), "--jobs", 1, 4096));
-}
-
-
 // --plot FILE.svg and its script FILE.gp, opened before the work; the axes.
 struct PlotOutput {
   OutputFile svg;

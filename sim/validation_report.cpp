@@ -165,6 +165,7 @@ po::options_description prediction_options() {
       o, "operation", "NAME[,NAME...]",
       "only the rows of these operations: " + names + " (nccl-tests' names too: all_reduce; default: every row)");
   add_option(o, "algorithm", "NAME", "the algorithm of every collective row (default: what NCCL would pick at each size)");
+  add_option(o, "jobs", "N", "threads predicting rows at once, the output the same for any (default: every core)");
   return o;
 }
 
@@ -194,7 +195,7 @@ ValidationOptions validation_options(const po::variables_map& vm, const Topology
   const LibraryChoice library = library_from_options(vm, topology);
   // Rings at once as --channels says, else each topology's own (rows at several scales).
   const auto channels = vm.count("channels") ? std::optional(library.channels) : std::nullopt;
-  ValidationOptions validation{library.profile, library.protocol, std::nullopt, channels};
+  ValidationOptions validation{library.profile, library.protocol, std::nullopt, channels, jobs_option(vm)};
   if (const auto text = option_text(vm, "algorithm"); text && *text != "nccl") {
     validation.algorithm = parse_algorithm(*text, "--algorithm");
   }

@@ -44,7 +44,7 @@ void print_alpha_beta_runs(std::ostream& out, const ValidationResult& result);
 Figure validation_figure(const std::string& title, const ValidationResult& result);
 
 /// Which rows are predicted and how: --operation NAME[,NAME...] to keep the rows of some
-/// operations, --algorithm NAME for collective rows, and the library options.
+/// operations, --algorithm NAME for collective rows, the library options, and --jobs N.
 po::options_description prediction_options();
 /// The rows of `rows` whose operation --operation names (all of them without it), in order.
 /// Throws InputError on an unknown name, or where none of `rows` is kept (`what` says whose:

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "base/error.h"
+#include "base/ordered_parallel.h"
 #include "collective/algorithms.h"
 #include "model/one_node_ramp.h"
 #include "study/collective_study.h"
@@ -107,25 +108,30 @@ class ErrorsBy {
   std::vector<std::pair<Key, std::vector<double>>> groups_;
 };
 
-// Rows are predicted one by one, each on its own topology (add), and summarised at the end
-// (finish).
+// The prediction of `row` on `topology`, none for a call the library discards. InputError
+// on a row that does not fit the topology, naming it.
+std::optional<Prediction> predict(const Topology& topology, const Measurement& row, const ValidationOptions& o) {
+  check_fits(topology, row);
+  if (!row.operation.is_p2p() && o.library.discards(*row.operation.collective, row.size_bytes, topology.npu_count())) {
+    return std::nullopt;
+  }
+  try {
+    return row.operation.is_p2p() ? predict_p2p(topology, row, o) : predict_collective(topology, row, o);
+  } catch (const InputError& e) {
+    throw InputError(row.source + ": " + e.what());
+  }
+}
+
+// Rows are predicted (predict), added one by one in order, each with its topology (add), and
+// summarised at the end (finish).
 class Validator {
  public:
-  explicit Validator(const ValidationOptions& options) : options_(options) {}
-
-  void add(const Topology& topology, const Measurement& row) {
-    check_fits(topology, row);
-    if (!row.operation.is_p2p() &&
-        options_.library.discards(*row.operation.collective, row.size_bytes, topology.npu_count())) {
+  void add(const Topology& topology, const Measurement& row, const std::optional<Prediction>& prediction) {
+    if (!prediction) {
       ++result_.discarded_rows;
       return;
     }
-    Prediction p;
-    try {
-      p = row.operation.is_p2p() ? predict_p2p(topology, row, options_) : predict_collective(topology, row, options_);
-    } catch (const InputError& e) {
-      throw InputError(row.source + ": " + e.what());
-    }
+    const Prediction& p = *prediction;
     const double predicted_us = us_from_ps(p.time_ps);
     const double error = (predicted_us - row.out_of_place.time_us) / row.out_of_place.time_us;
     result_.rows.push_back({row, p.algorithm, p.protocol, p.channels, predicted_us, error});
@@ -153,7 +159,6 @@ class Validator {
   }
 
  private:
-  const ValidationOptions& options_;
   ValidationResult result_;
   std::vector<double> all_, small_, mid_, large_;
   ErrorsBy<MeasuredOperation> by_operation_;
@@ -164,8 +169,8 @@ class Validator {
 
 ValidationResult validate_measurements(const Topology& topology, const std::vector<Measurement>& rows,
                                        const ValidationOptions& options) {
-  Validator validator(options);
-  for (const Measurement& row : rows) validator.add(topology, row);
+  Validator validator;
+  for (const Measurement& row : rows) validator.add(topology, row, predict(topology, row, options));
   return validator.finish();
 }
 
@@ -183,8 +188,19 @@ ValidationResult validate_measurements(const std::vector<MeasuredRows>& groups, 
     }
   }
   std::stable_sort(placed.begin(), placed.end(), [](const Placed& a, const Placed& b) { return a.place < b.place; });
-  Validator validator(options);
-  for (const Placed& p : placed) validator.add(*p.topology, *p.row);
+  Validator validator;
+  // On several threads each row runs on a copy of its topology, whose routes an explicit
+  // graph fills in as they are asked (Topology's cache of fastest paths is not shared).
+  run_in_order<std::optional<Prediction>>(
+      placed.size(), options.jobs,
+      [&](std::size_t i) {
+        if (options.jobs <= 1) return predict(*placed[i].topology, *placed[i].row, options);
+        const Topology own = *placed[i].topology;
+        return predict(own, *placed[i].row, options);
+      },
+      [&](std::size_t i, std::optional<Prediction>&& prediction) {
+        validator.add(*placed[i].topology, *placed[i].row, prediction);
+      });
   return validator.finish();
 }
 

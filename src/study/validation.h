@@ -25,6 +25,9 @@ struct ValidationOptions {
   /// Rings at once (collective/simulate.h); empty: each topology's own, its GPUs a node
   /// under a library (collective/algorithms.h, default_channels), as rows at several scales need.
   std::optional<std::size_t> channels = 1;
+  /// Threads predicting rows at once (base/ordered_parallel.h): the result is the same for
+  /// any count; 1 predicts them in order on the caller's thread.
+  unsigned jobs = 1;
 };
 
 struct ValidationRow {

@@ -283,6 +283,27 @@ TEST(CliValidate, MaxErrorHoldsEachTableToAMedianAndP90) {
   EXPECT_EQ(plain.out.find("--max-error"), std::string::npos);
 }
 
+TEST(CliValidate, JobsChangeNothingButTheTimeTaken) {
+  // The cluster's logs at three scales, 150 rows: on 3 threads byte for byte what 1 prints.
+  const std::vector<std::string> validate{"validate",
+                                          "--measurements",
+                                          source_path("tests/data/nccl-tests-h100-10node-2gpu.log"),
+                                          source_path("tests/data/nccl-tests-h100-10node-4gpu.log"),
+                                          source_path("tests/data/nccl-tests-h100-10node-8gpu.log"),
+                                          "--topology-file",
+                                          kCluster};
+  std::vector<std::string> one = validate, three = validate;
+  one.insert(one.end(), {"--jobs", "1"});
+  three.insert(three.end(), {"--jobs", "3"});
+  const CliResult r1 = run_commsim(one), r3 = run_commsim(three);
+  ASSERT_EQ(r1.status, 0) << r1.err;
+  EXPECT_CONTAINS(r1.out, "# commsim validate: 150 measured rows on ");
+  EXPECT_EQ(r3.out, r1.out);
+  std::vector<std::string> none = validate;
+  none.insert(none.end(), {"--jobs", "0"});
+  expect_error(none, "--jobs");
+}
+
 TEST(CliValidate, BadInput) {
   expect_error({"validate"}, "give --measurements FILE...");
   expect_error({"validate", "--measurements", "/nonexistent.log"}, "/nonexistent.log: cannot open");

@@ -211,6 +211,44 @@ TEST(Validation, GroupsAtSeveralScalesRunEachRowOnItsOwnTopology) {
   EXPECT_EQ(together.by_operation[0].errors.rows, 2u);
 }
 
+TEST(Validation, RowsPredictedOnSeveralThreadsAreThoseOfOne) {
+  // The 2080 Ti pair (an explicit graph, whose routes fill a cache as they are asked) and the
+  // cluster at 2 x 2: AllReduce, AllGather and send/recv rows from 1 KiB to 1 GiB, each
+  // prediction on 4 threads exactly as on 1, in order; a bad row among them is the same error.
+  const std::string dir = std::string(COMMSIM_SOURCE_DIR) + "/topologies/";
+  std::vector<MeasuredRows> groups;
+  for (const auto& [file, ranks] :
+       {std::pair{"pcie-2080ti-pair-no-p2p.textproto", 2u}, {"h100-ib-cluster.textproto", 4u}}) {
+    const Topology topology = ranks == 4 ? load_topology_file(dir + file, {2, 2}) : load_topology_file(dir + file);
+    std::vector<Measurement> rows;
+    for (Bytes size = 1024; size <= (Bytes{1} << 30); size *= 32) {
+      for (const auto operation :
+           {kAllReduce, MeasuredOperation::of(CollectiveKind::kAllGather), MeasuredOperation::point_to_point()}) {
+        rows.push_back(row(operation, size, 100, ranks));
+      }
+    }
+    groups.push_back({topology, rows});
+  }
+  ValidationOptions options{groups.back().topology.library(), {}, {}, std::nullopt};
+  const ValidationResult one = validate_measurements(groups, options);
+  options.jobs = 4;
+  const ValidationResult four = validate_measurements(groups, options);
+  ASSERT_EQ(one.rows.size(), 2u * 5 * 3);  // 1K, 32K, 1M, 32M, 1G
+  ASSERT_EQ(four.rows.size(), one.rows.size());
+  for (std::size_t i = 0; i < one.rows.size(); ++i) {
+    EXPECT_EQ(four.rows[i].measured.source, one.rows[i].measured.source);
+    EXPECT_EQ(four.rows[i].algorithm, one.rows[i].algorithm);
+    EXPECT_EQ(four.rows[i].protocol, one.rows[i].protocol);
+    EXPECT_EQ(four.rows[i].predicted_us, one.rows[i].predicted_us) << i;
+  }
+  EXPECT_EQ(four.all.p90_abs_error, one.all.p90_abs_error);
+  groups.back().rows[7].ranks = 16;
+  const std::string error = testing::input_error_of([&] { validate_measurements(groups, options); });
+  options.jobs = 1;
+  EXPECT_EQ(error, testing::input_error_of([&] { validate_measurements(groups, options); }));
+  EXPECT_CONTAINS(error, "16 ranks, and topology 'h100-ib-cluster' has 4 NPUs");
+}
+
 TEST(Validation, RowsOfSeveralScalesListAsTheyWereRead) {
   // Read as AllGather at 2 x 2 GPUs, AllReduce at 2 x 4, AllReduce at 2 x 2: the 2 x 2 group
   // holds places 0 and 2, the 2 x 4 group place 1, and the rows list in that order, the
