@@ -27,14 +27,15 @@ TimePs tree_latency(const ProtocolCosts& costs, std::uint64_t nodes) {
 
 InSwitchAllReduceRun::InSwitchAllReduceRun(Transport& transport, const Topology& topology,
                                            std::vector<InSwitchGroup> groups, AlgorithmKind algorithm, Bytes size,
-                                           const ProtocolCosts& costs, std::function<void(Rank)> on_npu_done,
-                                           OnCollectiveMessage on_message)
+                                           const ProtocolCosts& costs, const RateCapsByClass& tree_caps,
+                                           std::function<void(Rank)> on_npu_done, OnCollectiveMessage on_message)
     : transport_(transport),
       topology_(topology),
       groups_(std::move(groups)),
       tree_(algorithm == AlgorithmKind::kNvlsTree),
       size_(size),
       costs_(costs),
+      tree_caps_(tree_caps),
       on_npu_done_(std::move(on_npu_done)),
       on_message_(std::move(on_message)) {
   COMMSIM_CHECK(reduces_in_switch(algorithm) && !groups_.empty(), "an in-switch AllReduce without a reducing switch");
@@ -85,7 +86,7 @@ void InSwitchAllReduceRun::send(Member from, std::optional<Member> to, bool from
   const std::optional<Rank> peer = to ? std::optional<Rank>(npu(*to)) : std::nullopt;
   const CollectiveMessage message{npu(from), peer, from_switch, bytes, 0, 0, 0, transport_.now(), 0};
   EventCall on_arrival = transport_.once([this, message, from, to] { arrived(message, from, to); });
-  const SendOptions options{.library = costs};
+  const SendOptions options{.library = costs, .rate_caps_by_class = to ? &tree_caps_ : nullptr};
   if (to) {
     transport_.send(message.rank, *peer, bytes, std::move(on_arrival), options);
   } else {
@@ -114,12 +115,13 @@ void InSwitchAllReduceRun::done_with(Member m) {
 
 InSwitchRun simulate_in_switch_allreduce(const Topology& topology, AlgorithmKind algorithm, Bytes size,
                                          const ProtocolCosts& costs, TimePs overhead_ps,
-                                         const OnCollectiveMessage& on_message) {
+                                         const RateCapsByClass& tree_caps, const OnCollectiveMessage& on_message) {
   COMMSIM_CHECK(reduces_in_switch(algorithm) && !in_switch_unavailable(topology, algorithm == AlgorithmKind::kNvlsTree),
                 "in-switch AllReduce on a topology that cannot run it (the caller checks)");
   Engine engine;
   Network network(engine, topology, overhead_ps, costs);
-  InSwitchAllReduceRun run(network, topology, in_switch_groups(topology), algorithm, size, costs, {}, on_message);
+  InSwitchAllReduceRun run(network, topology, in_switch_groups(topology), algorithm, size, costs, tree_caps, {},
+                           on_message);
   engine.schedule_after(costs.call_latency_ps, [&run] { run.start(); });
   engine.run();
   return {run.last_arrival_ps(), run.flows(), network.link_stats(run.last_arrival_ps())};

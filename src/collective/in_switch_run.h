@@ -13,13 +13,12 @@
 // half over each tree: on every tree edge, GPU k of the child node sends n/(2G) bytes up
 // to GPU k of the parent node (the subtree's sum) and receives n/(2G) back down (the
 // result), all at once, at the route's full rate (NCCL's network protocol there is
-// Simple, efficiency 1). A node inside one tree with two children and a parent in the
-// other moves 4 n/(2G) = 2n/G each way through its GPU k's NIC, twice what a node of a
-// two-node tree moves: NCCL's own estimate halves NVLSTree's network bandwidth beyond two
-// nodes (src/graph/tuning.cc, bwInter/2).
-// Every flow pays the overhead o; flows to and from the switch pay the library's NVLink
-// step (one reduction round), and the whole starts after the call latency and, for
-// nvls-tree, 2 ceil(log2 N) network steps (NCCL's NVLSTree latency, tuning.cc):
+// Simple, efficiency 1), up to the caps the library's channels put on them. A node inside one tree with two children
+// and a parent in the other moves 4 n/(2G) = 2n/G each way through its GPU k's NIC, twice what a node of a two-node
+// tree moves: NCCL's own estimate halves NVLSTree's network bandwidth beyond two nodes (src/graph/tuning.cc,
+// bwInter/2). Every flow pays the overhead o; flows to and from the switch pay the library's NVLink step (one reduction
+// round), and the whole starts after the call latency and, for nvls-tree, 2 ceil(log2 N) network steps (NCCL's NVLSTree
+// latency, tuning.cc):
 //   T = L_call + [2 ceil(log2 N) L_net] + max over flows (o + step + path latency + bytes / rate)
 // A GPU's part is done when every flow it sends or receives has arrived.
 
@@ -48,9 +47,12 @@ class InSwitchAllReduceRun {
   /// topology the communicator spans). `costs`: the library's in-switch costs
   /// (LibraryProfile::in_switch), or none (ideal). `on_npu_done` (optional) hears of each
   /// NPU whose part is done; `on_message` (optional) of every flow as it arrives.
+  /// `tree_caps`: caps by route class on nvls-tree's flows across nodes
+  /// (collective_rate_caps, model layer).
   InSwitchAllReduceRun(Transport& transport, const Topology& topology, std::vector<InSwitchGroup> groups,
                        AlgorithmKind algorithm, Bytes size, const ProtocolCosts& costs,
-                       std::function<void(Rank)> on_npu_done = {}, OnCollectiveMessage on_message = {});
+                       const RateCapsByClass& tree_caps = kNoRateCaps, std::function<void(Rank)> on_npu_done = {},
+                       OnCollectiveMessage on_message = {});
   InSwitchAllReduceRun(const InSwitchAllReduceRun&) = delete;
   InSwitchAllReduceRun& operator=(const InSwitchAllReduceRun&) = delete;
 
@@ -80,6 +82,7 @@ class InSwitchAllReduceRun {
   Bytes size_;
   ProtocolCosts costs_;
   ProtocolCosts full_rate_;  // the tree's network flows: no step latency, efficiency 1
+  RateCapsByClass tree_caps_;
   std::function<void(Rank)> on_npu_done_;
   OnCollectiveMessage on_message_;
   std::vector<TreeEdge> tree_edges_;  // nvls-tree: across the groups; else none
@@ -100,6 +103,7 @@ struct InSwitchRun {
 /// are NPUs).
 InSwitchRun simulate_in_switch_allreduce(const Topology& topology, AlgorithmKind algorithm, Bytes size,
                                          const ProtocolCosts& costs, TimePs overhead_ps,
+                                         const RateCapsByClass& tree_caps = kNoRateCaps,
                                          const OnCollectiveMessage& on_message = {});
 
 }  // namespace commsim

@@ -25,7 +25,7 @@ std::string run_name(const Topology& topology, CollectiveKind kind, AlgorithmKin
 CollectiveResult simulate_in_switch(const Topology& topology, AlgorithmKind algorithm, Bytes size,
                                     const CollectiveConfig& config) {
   InSwitchRun run = simulate_in_switch_allreduce(topology, algorithm, size, config.library, config.overhead_ps,
-                                                 config.on_message);
+                                                 config.rate_caps_by_class, config.on_message);
   CollectiveResult result{run.time_ps, run.flows, {}, {}};
   if (config.record_link_stats) result.link_stats = std::move(run.link_stats);
   return result;

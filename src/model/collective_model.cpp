@@ -444,9 +444,11 @@ RateCapsByClass collective_rate_caps(const Topology& topology, CollectiveKind ki
                                      std::optional<Protocol> protocol, const LibraryProfile& profile,
                                      const ModelOptions& run) {
   const std::size_t ranks = topology.npu_count();
-  if (ranks == 0 || reduces_in_switch(algorithm)) return kNoRateCaps;
+  if (ranks == 0 || algorithm == Algo::kNvls) return kNoRateCaps;
   RateCapsByClass caps = kNoRateCaps;
-  if (kind == Kind::kAllToAll && algorithm == Algo::kDirect) {
+  if (algorithm == Algo::kNvlsTree) {
+    caps[static_cast<int>(LinkClass::kNet)] = model::nvls_tree_flow_cap(topology, size, profile);
+  } else if (kind == Kind::kAllToAll && algorithm == Algo::kDirect) {
     caps = profile.p2p_rate_caps(size / ranks, ranks);
   } else if (std::isfinite(profile.net_channel_rate_Bps)) {
     // Each ring or tree the run moves at once carries C / lanes of the call's C channels.

@@ -69,8 +69,12 @@ CostTerm tree_share_term(const Topology& t, const std::vector<InSwitchGroup>& gr
     for (const ChannelId channel : f.route) {
       seconds_per_byte = std::max(seconds_per_byte, flows_on[channel] / t.link(link_of(channel)).params.bandwidth_Bps);
     }
+    // A flow capped below its links' share moves at its cap: the cap is the least rate of
+    // all, or the share of a link whose flows all move at it is (max-min, one size each).
+    const BandwidthBps cap =
+        o.estimate ? kNoRateCaps[0] : o.rate_caps_by_class[static_cast<int>(t.route_class(f.route))];
     const double wire_s = o.estimate ? 0 : seconds_from_ps(path_params(t, f.from, f.to).latency_ps);
-    worst.consider(o.overhead_s + wire_s, bytes, 1 / seconds_per_byte);
+    worst.consider(o.overhead_s + wire_s, bytes, std::min(1 / seconds_per_byte, cap));
   }
   return worst.term;
 }
@@ -95,6 +99,20 @@ CostTerm nccl_tree_estimate_term(const Topology& t, const std::vector<InSwitchGr
 }
 
 }  // namespace
+
+BandwidthBps nvls_tree_flow_cap(const Topology& t, Bytes size, const LibraryProfile& profile) {
+  const std::vector<InSwitchGroup> groups = in_switch_groups(t);
+  const std::uint32_t channels = profile.call_channels(size, Algo::kNvlsTree, Protocol::kSimple, t.npu_count());
+  if (groups.size() < 2 || channels == 0 || !std::isfinite(profile.net_channel_rate_Bps)) return kNoRateCaps[0];
+  std::vector<std::uint32_t> edges(groups.size(), 0);
+  for (const TreeEdge& e : double_tree_edges(groups.size())) {
+    ++edges[e.child];
+    ++edges[e.parent];
+  }
+  const double heads = static_cast<double>(groups.front().ranks.size());
+  const double most_edges = *std::max_element(edges.begin(), edges.end());
+  return profile.net_channel_rate_Bps * channels / heads / most_edges;
+}
 
 CollectiveCost in_switch_cost(const Topology& t, Algo algorithm, Bytes size, const ModelOptions& o) {
   const bool tree = algorithm == Algo::kNvlsTree;

@@ -300,7 +300,9 @@ struct LibraryProfile {
   /// NVIDIA's answer in nccl-tests issue 309 gives the cause: with 8 NICs of 400 Gb/s
   /// "NCCL_MIN_CTAS=24 may get you above 380 GB/s", more blocks for the same NICs. With 4
   /// GPUs a node or fewer a channel carries half of that or less, and the bound is idle. Not
-  /// part of an estimate (NCCL's ranking has no such term); in-switch runs do not take it.
+  /// part of an estimate (NCCL's ranking has no such term). nvls-tree's flows across nodes
+  /// take it too, a head's channels shared by its flows (issue 1221: NVLS on or off, "same
+  /// busbw 320GB" beyond 2 nodes; model/in_switch_model.h, nvls_tree_flow_cap).
   BandwidthBps net_channel_rate_Bps = std::numeric_limits<double>::infinity();
   /// What NCCL's estimate lets one head of nvls-tree (a GPU and its NIC) move across the
   /// network beyond two nodes, B/s (perChMaxNVLSTreeBws, src/graph/tuning.cc's tuner

@@ -144,7 +144,9 @@ void CollectiveMeetings::start(Meeting& m, NodeRef last) {
   const ProtocolCosts costs =
       library_for(spanned).costs(s.collective, algorithm, protocol, s.bytes, spanned.npu_count());
   if (reduces_in_switch(algorithm)) {
-    make_in_switch_run(m, group, algorithm, s.bytes, costs);
+    make_in_switch_run(m, group, algorithm, s.bytes, costs,
+                       collective_rate_caps(spanned, s.collective, algorithm, s.bytes, protocol, library_for(spanned),
+                                            model_for(spanned)));
   } else {
     make_runner(m, s, spanned, algorithm, protocol, chosen->second.chunks, costs);
   }
@@ -177,7 +179,7 @@ void CollectiveMeetings::make_runner(Meeting& m, const WorkloadNode& s, const To
 }
 
 void CollectiveMeetings::make_in_switch_run(Meeting& m, std::size_t group, AlgorithmKind algorithm, Bytes bytes,
-                                            const ProtocolCosts& costs) {
+                                            const ProtocolCosts& costs, const RateCapsByClass& tree_caps) {
   auto groups = switch_groups_.find(group);
   if (groups == switch_groups_.end()) {
     groups = switch_groups_.emplace(group, in_switch_groups(topology_, m.members)).first;
@@ -190,7 +192,7 @@ void CollectiveMeetings::make_in_switch_run(Meeting& m, std::size_t group, Algor
     member_done(*meeting, it->second);
   };
   m.in_switch = std::make_unique<InSwitchAllReduceRun>(network_, topology_, groups->second, algorithm, bytes, costs,
-                                                       on_npu_done);
+                                                       tree_caps, on_npu_done);
 }
 
 void CollectiveMeetings::prepare(Meeting& m, const WorkloadNode& s, const Topology& spanned, AlgorithmKind algorithm) {

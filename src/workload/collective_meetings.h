@@ -114,7 +114,7 @@ class CollectiveMeetings {
   void make_runner(Meeting& m, const WorkloadNode& s, const Topology& spanned, AlgorithmKind algorithm,
                    std::optional<Protocol> protocol, std::size_t chunks, const ProtocolCosts& costs);
   void make_in_switch_run(Meeting& m, std::size_t group, AlgorithmKind algorithm, Bytes bytes,
-                          const ProtocolCosts& costs);
+                          const ProtocolCosts& costs, const RateCapsByClass& tree_caps);
   /// A member's part is done: it finishes now, or when the one-node ramp lets the call end.
   void member_done(Meeting& m, std::size_t member);
   void record_start(Meeting& m, const WorkloadNode& s, const Choice& choice);

@@ -2,9 +2,12 @@
 // agree on an idle network, reproduce hand-derived times, and refuse topologies without a
 // reducing switch.
 
+#include "topology/in_switch.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <vector>
 
@@ -13,7 +16,6 @@
 #include "collective/simulate.h"
 #include "model/collective_model.h"
 #include "topology/builders.h"
-#include "topology/in_switch.h"
 #include "topology/spec_file.h"
 
 namespace commsim {
@@ -279,6 +281,51 @@ TEST(InSwitch, NcclRanksNvlsTreeBeyondTwoNodesAtItsPerChannelCap) {
   capped_run.estimate_nvls_tree_net_rate_Bps = 1e9;
   EXPECT_EQ(collective_cost(cluster, kAllReduce, A::kNvlsTree, 1024 * kMiB, capped_run).time_s(0),
             collective_cost(cluster, kAllReduce, A::kNvlsTree, 1024 * kMiB, free_run).time_s(0));
+}
+
+TEST(InSwitch, NvlsTreeFlowsShareTheirHeadsChannelsAcrossNodes) {
+  // NCCL's 16 NVLS channels over the 8 heads of an H100 node, 2 each, each channel at most
+  // 20 GB/s across the network (the preset's net_channel_rate): 40 GB/s a head, shared by
+  // its flows, 4 at the busiest node of 10 (parent and two children in one tree, a parent in
+  // the other), 2 on two nodes: 10 and 20 GB/s a flow. With 4 GPUs a node, 4 channels a head:
+  // 20 GB/s a flow, above a NIC's share of 48.5 / 4. One node, or no channel rate: no cap.
+  const std::string spec = std::string(COMMSIM_SOURCE_DIR) + "/topologies/h100-ib-cluster.textproto";
+  const Topology ten = load_topology_file(spec, {10, 8});
+  const LibraryProfile& nccl = ten.library();
+  const auto cap = [&](const Topology& t, const LibraryProfile& profile) {
+    return collective_rate_caps(t, kAllReduce, A::kNvlsTree, 1024 * kMiB, Protocol::kSimple, profile,
+                                {})[static_cast<int>(LinkClass::kNet)];
+  };
+  EXPECT_DOUBLE_EQ(cap(ten, nccl), 10e9);
+  EXPECT_DOUBLE_EQ(cap(load_topology_file(spec, {2, 8}), nccl), 20e9);
+  EXPECT_DOUBLE_EQ(cap(load_topology_file(spec, {10, 4}), nccl), 20e9);
+  EXPECT_TRUE(std::isinf(cap(load_topology_file(spec, {1, 8}), nccl)));
+  LibraryProfile unbounded = nccl;
+  unbounded.net_channel_rate_Bps = std::numeric_limits<double>::infinity();
+  EXPECT_TRUE(std::isinf(cap(ten, unbounded)));
+  EXPECT_EQ(collective_rate_caps(ten, kAllReduce, A::kNvls, kMiB, Protocol::kSimple, nccl, {}), kNoRateCaps);
+  // At 1 GiB on 10 nodes the tree sets the time, each flow of n/16 at its 10 GB/s (100 ps/B):
+  //   T = 2 ceil(log2 10) x 20.9 us + 1 us + 2^30 / 16 x 100 ps = 6879.0864 us
+  // (the switch flows take 25.25 us + 2^30 x 9/8 / (0.85 x 370.8 GB/s) = 3858 us): 308.3 GB/s
+  // of bus bandwidth where the NICs alone would give 383.
+  CollectiveConfig config;
+  config.library = nccl.costs(kAllReduce, A::kNvlsTree, Protocol::kSimple);
+  config.rate_caps_by_class =
+      collective_rate_caps(ten, kAllReduce, A::kNvlsTree, 1024 * kMiB, Protocol::kSimple, nccl, {});
+  ModelOptions options;
+  options.library = config.library;
+  options.rate_caps_by_class = config.rate_caps_by_class;
+  const double expected = 8 * 20.9e-6 + 1e-6 + 1024.0 * kMiB / 16 * 100e-12;
+  EXPECT_NEAR(seconds_from_ps(simulate_collective(ten, kAllReduce, A::kNvlsTree, 1024 * kMiB, config).time_ps),
+              expected, 1e-12);
+  EXPECT_NEAR(collective_cost(ten, kAllReduce, A::kNvlsTree, 1024 * kMiB, options).time_s(0), expected, 1e-12);
+  // NCCL's estimate ranks by its own term and knows no cap.
+  options.estimate = true;
+  options.library = nccl.ranked_costs(kAllReduce, A::kNvlsTree, Protocol::kSimple);
+  ModelOptions free_estimate = options;
+  free_estimate.rate_caps_by_class = kNoRateCaps;
+  EXPECT_EQ(collective_cost(ten, kAllReduce, A::kNvlsTree, 1024 * kMiB, options).time_s(0),
+            collective_cost(ten, kAllReduce, A::kNvlsTree, 1024 * kMiB, free_estimate).time_s(0));
 }
 
 TEST(InSwitch, SimulatorEqualsClosedFormAcrossSizesProfilesAndOverheads) {
