@@ -46,4 +46,13 @@ std::vector<TreeEdge> double_tree_edges(std::size_t p) {
   return edges;
 }
 
+std::vector<std::uint32_t> edges_per_member(const std::vector<TreeEdge>& edges, std::size_t p) {
+  std::vector<std::uint32_t> count(p, 0);
+  for (const TreeEdge& e : edges) {
+    ++count.at(e.child);
+    ++count.at(e.parent);
+  }
+  return count;
+}
+
 }  // namespace commsim

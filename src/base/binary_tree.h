@@ -22,6 +22,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -47,5 +48,8 @@ struct TreeEdge {
   std::size_t parent;
 };
 std::vector<TreeEdge> double_tree_edges(std::size_t p);
+/// The edges of `edges` each of members 0..p-1 is an end of (its children and parents over
+/// both trees): at most 4 (three in one tree, a parent in the other).
+std::vector<std::uint32_t> edges_per_member(const std::vector<TreeEdge>& edges, std::size_t p);
 
 }  // namespace commsim

@@ -42,11 +42,7 @@ InSwitchAllReduceRun::InSwitchAllReduceRun(Transport& transport, const Topology&
   // Each GPU: to and from its switch, and with nvls-tree two flows (up and down) per tree
   // edge of its node.
   if (tree_) tree_edges_ = double_tree_edges(groups_.size());
-  std::vector<std::uint32_t> edges_of_node(groups_.size(), 0);
-  for (const TreeEdge& e : tree_edges_) {
-    ++edges_of_node[e.child];
-    ++edges_of_node[e.parent];
-  }
+  const std::vector<std::uint32_t> edges_of_node = edges_per_member(tree_edges_, groups_.size());
   for (std::size_t i = 0; i < groups_.size(); ++i) {
     flows_left_.emplace_back(groups_[i].ranks.size(), 2 + 2 * edges_of_node[i]);
   }

@@ -13,12 +13,13 @@
 // half over each tree: on every tree edge, GPU k of the child node sends n/(2G) bytes up
 // to GPU k of the parent node (the subtree's sum) and receives n/(2G) back down (the
 // result), all at once, at the route's full rate (NCCL's network protocol there is
-// Simple, efficiency 1), up to the caps the library's channels put on them. A node inside one tree with two children
-// and a parent in the other moves 4 n/(2G) = 2n/G each way through its GPU k's NIC, twice what a node of a two-node
-// tree moves: NCCL's own estimate halves NVLSTree's network bandwidth beyond two nodes (src/graph/tuning.cc,
-// bwInter/2). Every flow pays the overhead o; flows to and from the switch pay the library's NVLink step (one reduction
-// round), and the whole starts after the call latency and, for nvls-tree, 2 ceil(log2 N) network steps (NCCL's NVLSTree
-// latency, tuning.cc):
+// Simple, efficiency 1), up to the caps the library's channels put on them. A node inside
+// one tree with two children and a parent in the other moves 4 n/(2G) = 2n/G each way
+// through its GPU k's NIC, twice what a node of a two-node tree moves: NCCL's own estimate
+// halves NVLSTree's network bandwidth beyond two nodes (src/graph/tuning.cc, bwInter/2).
+// Every flow pays the overhead o; flows to and from the switch pay the library's NVLink
+// step (one reduction round), and the whole starts after the call latency and, for
+// nvls-tree, 2 ceil(log2 N) network steps (NCCL's NVLSTree latency, tuning.cc):
 //   T = L_call + [2 ceil(log2 N) L_net] + max over flows (o + step + path latency + bytes / rate)
 // A GPU's part is done when every flow it sends or receives has arrived.
 

@@ -104,11 +104,7 @@ BandwidthBps nvls_tree_flow_cap(const Topology& t, Bytes size, const LibraryProf
   const std::vector<InSwitchGroup> groups = in_switch_groups(t);
   const std::uint32_t channels = profile.call_channels(size, Algo::kNvlsTree, Protocol::kSimple, t.npu_count());
   if (groups.size() < 2 || channels == 0 || !std::isfinite(profile.net_channel_rate_Bps)) return kNoRateCaps[0];
-  std::vector<std::uint32_t> edges(groups.size(), 0);
-  for (const TreeEdge& e : double_tree_edges(groups.size())) {
-    ++edges[e.child];
-    ++edges[e.parent];
-  }
+  const std::vector<std::uint32_t> edges = edges_per_member(double_tree_edges(groups.size()), groups.size());
   const double heads = static_cast<double>(groups.front().ranks.size());
   const double most_edges = *std::max_element(edges.begin(), edges.end());
   return profile.net_channel_rate_Bps * channels / heads / most_edges;

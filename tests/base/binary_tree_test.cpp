@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <numeric>
 #include <vector>
 
 namespace commsim {
@@ -57,6 +58,20 @@ TEST(BinaryTree, NoMemberIsInteriorInBothTreesAndEachTreeHasEveryMember) {
     }
     for (std::size_t m = 0; m < p; ++m) EXPECT_LE(interior_in[m], 1) << "p " << p << " member " << m;
   }
+}
+
+TEST(BinaryTree, EdgesPerMemberCountBothTreesEnds) {
+  // 2 members: one edge a tree, each member an end of both. 10: 36 ends in all, and the
+  // busiest member has 4 (two children and a parent in one tree, a parent in the other).
+  EXPECT_EQ(edges_per_member(double_tree_edges(2), 2), (std::vector<std::uint32_t>{2, 2}));
+  for (const std::size_t p : {3u, 10u, 33u}) {
+    const std::vector<std::uint32_t> ends = edges_per_member(double_tree_edges(p), p);
+    ASSERT_EQ(ends.size(), p);
+    EXPECT_EQ(std::accumulate(ends.begin(), ends.end(), 0u), 4 * (p - 1)) << p;
+    EXPECT_LE(*std::max_element(ends.begin(), ends.end()), 4u) << p;
+  }
+  const std::vector<std::uint32_t> ten = edges_per_member(double_tree_edges(10), 10);
+  EXPECT_EQ(*std::max_element(ten.begin(), ten.end()), 4u);
 }
 
 }  // namespace
