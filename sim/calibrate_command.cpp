@@ -185,6 +185,8 @@ int run_calibrate(const std::vector<std::string>& args, std::ostream& out) {
   const std::vector<MeasuredRows> groups = measured_groups(vm, rows);
   const std::vector<MeasuredRows> holdout_groups = held_out_groups(vm, holdout, groups);
   calibration.validation = validation_options(vm, groups.front().topology);
+  check_algorithm_runs_rows(calibration.validation, rows);
+  check_algorithm_runs_rows(calibration.validation, holdout);
 
   // Progress on stderr once the fit has taken 2 s, by iteration: most fits end well before
   // the last one allowed, so the time left it shows is at most.

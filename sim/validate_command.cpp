@@ -199,6 +199,7 @@ int run_validate(const std::vector<std::string>& args, std::ostream& out, std::o
   const std::vector<MeasuredRows> groups = measured_groups(vm, rows);
   const Topology& topology = groups.front().topology;
   const ValidationOptions validation = validation_options(vm, topology);
+  check_algorithm_runs_rows(validation, rows);
   const ValidationResult result = validate_measurements(groups, validation);
   out << "# commsim validate: " << counted(rows.size(), "measured row") << " on " << groups_text(groups) << ", library "
       << validation.library.name << "\n"

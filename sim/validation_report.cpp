@@ -202,6 +202,28 @@ ValidationOptions validation_options(const po::variables_map& vm, const Topology
   return validation;
 }
 
+void check_algorithm_runs_rows(const ValidationOptions& options, const std::vector<Measurement>& rows) {
+  if (!options.algorithm) return;
+  std::vector<std::string> runs, refused;  // operation names, in the order each first comes
+  const Measurement* first_refused = nullptr;
+  for (const Measurement& m : rows) {
+    const bool fits = m.operation.is_p2p() || implements(*options.algorithm, *m.operation.collective);
+    if (!fits && !first_refused) first_refused = &m;
+    std::vector<std::string>& names = fits ? runs : refused;
+    const std::string name = measured_operation_name(m.operation);
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  }
+  if (!first_refused) return;
+  const auto join = [](const std::vector<std::string>& names, const char* separator) {
+    std::string text;
+    for (const std::string& name : names) text += (text.empty() ? "" : separator) + name;
+    return text;
+  };
+  const std::string algorithm(algorithm_name(*options.algorithm));
+  throw InputError("--algorithm " + algorithm + " does not run " + join(refused, ", ") + " (" + first_refused->source +
+                   ")" + (runs.empty() ? "" : "; --operation " + join(runs, ",") + " keeps the rows it runs"));
+}
+
 std::vector<MeasurementSet> read_measurement_sets(const std::vector<std::string>& paths) {
   std::vector<MeasurementSet> sets;
   for (const std::string& path : paths) sets.push_back(read_measurements(path));

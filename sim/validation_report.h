@@ -53,6 +53,10 @@ std::vector<Measurement> selected_rows(const po::variables_map& vm, const std::v
                                        const std::string& what);
 /// Throws InputError on a bad value (topology_options.h, library_from_options).
 ValidationOptions validation_options(const po::variables_map& vm, const Topology& topology);
+/// InputError where --algorithm (`options.algorithm`) does not implement the collective of
+/// some of `rows`, before any is predicted: it names them, their first row, and the
+/// --operation that keeps the rows it can run. Send/receive rows take no algorithm.
+void check_algorithm_runs_rows(const ValidationOptions& options, const std::vector<Measurement>& rows);
 
 /// Every file's rows and what it says of its run (study/read_measurements.h), in order.
 std::vector<MeasurementSet> read_measurement_sets(const std::vector<std::string>& paths);

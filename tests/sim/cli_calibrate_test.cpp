@@ -142,6 +142,10 @@ TEST(CliCalibrate, OperationFitsTheRowsOfTheOperationsItNames) {
   expect_error({"calibrate", "--measurements", two, "--holdout", kExcerpt, "--topology-file", kCluster, "--operation",
                 "sendrecv"},
                "--operation sendrecv: none of the 10 held-out rows (allgather)");
+  // An algorithm some rows' collective has not is refused before the fit, pointing here.
+  expect_error({"calibrate", "--measurements", two, "--topology-file", kCluster, "--algorithm", "ring"},
+               "--algorithm ring does not run alltoall (" + two +
+                   ":173); --operation allreduce,allgather,reducescatter,sendrecv keeps the rows it runs");
 }
 
 TEST(CliCalibrate, BadInputWritesNothing) {

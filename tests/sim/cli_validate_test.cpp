@@ -92,10 +92,12 @@ TEST(CliValidate, OperationKeepsTheRowsOfTheOperationsItNames) {
   const CliResult both = with({"--operation", "allreduce,allgather"});
   ASSERT_EQ(both.status, 0) << both.err;
   EXPECT_CONTAINS(both.out, "# |error| median / p90: all 10.0%");
-  // Tree has no AllGather: on the whole table it fails, on the AllReduce row it runs.
+  // Tree has no AllGather: on the whole table it is refused before any row runs, saying
+  // which rows and what keeps the others; on the AllReduce row it runs.
   const std::vector<std::string> tree{"validate", "--measurements", table, "--topology",
                                       "switch",   "--algorithm",    "tree"};
-  expect_error(tree, "algorithm 'tree' does not implement allgather");
+  expect_error(
+      tree, "--algorithm tree does not run allgather (" + table + ":2); --operation allreduce keeps the rows it runs");
   std::vector<std::string> tree_allreduce = tree;
   tree_allreduce.insert(tree_allreduce.end(), {"--operation", "allreduce"});
   EXPECT_EQ(run_commsim(tree_allreduce).status, 0);
