@@ -78,19 +78,26 @@ struct FactoredCollectives {
   std::vector<FactoredCollective> factored;
 };
 
+/// Whether `library` has a factor of `kind` for calls inside one node.
+bool has_one_node_factor(const LibraryProfile& library, CollectiveKind kind) {
+  const auto& one_node = library.collective_bandwidth_one_node;
+  return std::any_of(one_node.begin(), one_node.end(), [&](const auto& entry) { return entry.first == kind; });
+}
+
 /// The factors of `kind` its rows run under: inside one NVLink node the library's factor for
-/// calls there where it has one (LibraryProfile::inside_one_node), else its factor across
-/// nodes, which also holds inside a node where there is none.
+/// calls there (LibraryProfile::inside_one_node) where it has one, or where the topology is a
+/// cluster's (hierarchical: a cluster spec measured at one node, whose fitted factor must not
+/// slow its calls across nodes); else its factor across nodes, which also holds inside a node
+/// where there is none (a node's own spec).
 std::vector<FactoredCollective> factors_run(CollectiveKind kind, const std::vector<MeasuredRows>& groups,
                                             const LibraryProfile& library) {
-  const auto& one_node = library.collective_bandwidth_one_node;
-  const bool has_one_node =
-      std::any_of(one_node.begin(), one_node.end(), [&](const auto& entry) { return entry.first == kind; });
   bool inside = false, across = false;
   for (const MeasuredRows& group : groups) {
     const bool measured = std::any_of(group.rows.begin(), group.rows.end(),
                                       [&](const Measurement& m) { return m.operation.collective == kind; });
-    if (measured) (has_one_node && inside_one_nvlink_node(group.topology) ? inside : across) = true;
+    const bool one_node_factor =
+        has_one_node_factor(library, kind) || group.topology.shape().kind == TopologyKind::kHierarchical;
+    if (measured) (one_node_factor && inside_one_nvlink_node(group.topology) ? inside : across) = true;
   }
   std::vector<FactoredCollective> factors;
   if (across) factors.push_back({kind, false});
@@ -115,11 +122,13 @@ FactoredCollectives factored_collectives(const std::vector<MeasuredRows>& groups
   return split;
 }
 
-/// `library` with a bandwidth factor across nodes for each of `factored` that is one: its own
-/// where it has one, else 1 (a factor inside one node is fitted only where it has one).
+/// `library` with each bandwidth factor of `factored`: its own where it has one; else across
+/// nodes 1, inside one node the factor across nodes, which such calls ran at until now.
 LibraryProfile with_factors(LibraryProfile library, const std::vector<FactoredCollective>& factored) {
   for (const auto& [kind, one_node] : factored) {
-    if (!one_node && library.bandwidth_factor(kind) == 1) {
+    if (one_node && !has_one_node_factor(library, kind)) {
+      library.collective_bandwidth_one_node.emplace_back(kind, library.bandwidth_factor(kind));
+    } else if (!one_node && library.bandwidth_factor(kind) == 1) {
       std::erase_if(library.collective_bandwidth, [kind](const auto& entry) { return entry.first == kind; });
       library.collective_bandwidth.emplace_back(kind, 1.0);
     }
