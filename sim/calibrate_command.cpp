@@ -8,6 +8,7 @@
 
 #include "base/counted.h"
 #include "base/error.h"
+#include "base/joined.h"
 #include "base/output_file.h"
 #include "command_line.h"
 #include "commands.h"
@@ -31,12 +32,6 @@ void print_terms(std::ostream& out, const std::vector<FittedTerm>& terms) {
   table.print(out);
 }
 
-std::string join(const std::vector<std::string>& items) {
-  std::string text;
-  for (const std::string& item : items) text += (text.empty() ? "" : ", ") + item;
-  return text;
-}
-
 // "bandwidth factors beside allreduce and broadcast, which have none", when the rows held
 // several collectives; else empty.
 std::string reference_text(const CalibrationResult& result) {
@@ -46,7 +41,7 @@ std::string reference_text(const CalibrationResult& result) {
   if (names.size() == 1) return "bandwidth factors beside " + names.front() + ", which has none";
   const std::string last = names.back();
   names.pop_back();
-  return "bandwidth factors beside " + join(names) + " and " + last + ", which have none";
+  return "bandwidth factors beside " + joined(names) + " and " + last + ", which have none";
 }
 
 // print_table_errors as comment lines of a spec file: the rows' leading space becomes '#'
@@ -83,7 +78,7 @@ std::string calibrated_spec(const std::string& base_path, const std::vector<Meas
   spec.set_description(spec.description() + " (calibrated)");
   std::ostringstream text;
   text << "# Calibrated from " << base_path << " by commsim calibrate: robust (soft-L1) least squares on the\n"
-       << "# relative error of " << result.before.rows.size() << " measured rows (" << join(fitted) << kept
+       << "# relative error of " << result.before.rows.size() << " measured rows (" << joined(fitted) << kept
        << "), each term held to its start with prior weight " << result.prior_weight << ".\n"
        << "# |error| median / p90 before: " << error_summary(result.before) << "\n"
        << "#                       after: " << error_summary(result.after) << "\n";
@@ -92,7 +87,7 @@ std::string calibrated_spec(const std::string& base_path, const std::vector<Meas
   }
   text << table_errors_comment(result.after);
   if (!held_out.empty()) {
-    text << "# Held out (" << join(held_out) << kept << "), before: " << error_summary(result.holdout_before) << "\n"
+    text << "# Held out (" << joined(held_out) << kept << "), before: " << error_summary(result.holdout_before) << "\n"
          << "#                       after: " << error_summary(result.holdout_after) << "\n";
   }
   text << "# Fitted terms (start -> fitted):\n";

@@ -4,6 +4,7 @@
 
 #include "base/counted.h"
 #include "base/error.h"
+#include "base/joined.h"
 #include "report/table.h"
 #include "study/alpha_beta.h"
 #include "study/read_measurements.h"
@@ -14,6 +15,11 @@ namespace commsim::cli {
 namespace {
 
 std::string percent(double fraction) { return fixed(100 * fraction, 1); }
+
+// Appends `name` unless `names` has it: names in the order each first comes.
+void add_once(std::vector<std::string>& names, const std::string& name) {
+  if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+}
 
 std::string sizes_text(const AlphaBetaRun& run) {
   const std::string min = std::to_string(run.min_size_bytes);
@@ -158,12 +164,9 @@ Figure validation_figure(const std::string& title, const ValidationResult& resul
 
 po::options_description prediction_options() {
   po::options_description o = library_options(true);
-  std::string names;
-  for (const std::string_view name : measured_operation_names())
-    names += (names.empty() ? "" : ", ") + std::string(name);
-  add_option(
-      o, "operation", "NAME[,NAME...]",
-      "only the rows of these operations: " + names + " (nccl-tests' names too: all_reduce; default: every row)");
+  add_option(o, "operation", "NAME[,NAME...]",
+             "only the rows of these operations: " + joined(measured_operation_names()) +
+                 " (nccl-tests' names too: all_reduce; default: every row)");
   add_option(o, "algorithm", "NAME", "the algorithm of every collective row (default: what NCCL would pick at each size)");
   add_option(o, "jobs", "N", "threads predicting rows at once, the output the same for any (default: every core)");
   return o;
@@ -179,14 +182,11 @@ std::vector<Measurement> selected_rows(const po::variables_map& vm, const std::v
   std::vector<std::string> present;  // the rows' operations, in the order each first comes
   for (const Measurement& m : rows) {
     if (std::find(kept.begin(), kept.end(), m.operation) != kept.end()) selected.push_back(m);
-    const std::string name = measured_operation_name(m.operation);
-    if (std::find(present.begin(), present.end(), name) == present.end()) present.push_back(name);
+    add_once(present, measured_operation_name(m.operation));
   }
   if (selected.empty()) {
-    std::string names;
-    for (const std::string& name : present) names += (names.empty() ? "" : ", ") + name;
     throw InputError("--operation " + *text + ": none of the " + counted(rows.size(), what + " row") +
-                     (present.empty() ? "" : " (" + names + ")"));
+                     (present.empty() ? "" : " (" + joined(present) + ")"));
   }
   return selected;
 }
@@ -209,19 +209,12 @@ void check_algorithm_runs_rows(const ValidationOptions& options, const std::vect
   for (const Measurement& m : rows) {
     const bool fits = m.operation.is_p2p() || implements(*options.algorithm, *m.operation.collective);
     if (!fits && !first_refused) first_refused = &m;
-    std::vector<std::string>& names = fits ? runs : refused;
-    const std::string name = measured_operation_name(m.operation);
-    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    add_once(fits ? runs : refused, measured_operation_name(m.operation));
   }
   if (!first_refused) return;
-  const auto join = [](const std::vector<std::string>& names, const char* separator) {
-    std::string text;
-    for (const std::string& name : names) text += (text.empty() ? "" : separator) + name;
-    return text;
-  };
   const std::string algorithm(algorithm_name(*options.algorithm));
-  throw InputError("--algorithm " + algorithm + " does not run " + join(refused, ", ") + " (" + first_refused->source +
-                   ")" + (runs.empty() ? "" : "; --operation " + join(runs, ",") + " keeps the rows it runs"));
+  throw InputError("--algorithm " + algorithm + " does not run " + joined(refused) + " (" + first_refused->source +
+                   ")" + (runs.empty() ? "" : "; --operation " + joined(runs, ",") + " keeps the rows it runs"));
 }
 
 std::vector<MeasurementSet> read_measurement_sets(const std::vector<std::string>& paths) {
