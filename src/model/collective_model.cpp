@@ -454,8 +454,11 @@ RateCapsByClass collective_rate_caps(const Topology& topology, CollectiveKind ki
     // Each ring or tree the run moves at once carries C / lanes of the call's C channels.
     const std::size_t lanes = collective_lanes(kind, algorithm, run.channels, run.tree_node_gpus);
     const std::uint32_t channels = collective_call_channels(topology, kind, algorithm, size, protocol, profile, lanes);
+    // The rate bounds the bytes a channel's proxy sends, flags included: of data, the
+    // protocol's share of it (LL128 120 of every 128 bytes).
+    const double data_share = protocol ? protocol_data_share(*protocol) : 1.0;
     caps[static_cast<int>(LinkClass::kNet)] =
-        profile.net_channel_rate_Bps * static_cast<double>(channels) / static_cast<double>(lanes);
+        data_share * profile.net_channel_rate_Bps * static_cast<double>(channels) / static_cast<double>(lanes);
   }
   for (BandwidthBps& cap : caps) cap *= profile.bandwidth_factor(kind);  // as on its protocol's rate
   return caps;

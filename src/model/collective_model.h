@@ -125,7 +125,8 @@ std::size_t least_time_chunks(const Topology& topology, CollectiveKind kind, Alg
 /// sends of size / p, each on the profile's P2P channels (LibraryProfile::p2p_rate_caps).
 /// Every other message is one lane's (collective_lanes: a ring's or a tree's step), which
 /// carries C / lanes of the C channels NCCL runs the call on (collective_call_channels), so
-/// it moves at most C / lanes x the profile's net_channel_rate across the network. nvls-tree's
+/// it moves at most C / lanes x the profile's net_channel_rate across the network, of data
+/// the protocol's share of it (protocol_data_share: the lines cross as they are). nvls-tree's
 /// flows across nodes share their head's channels (model/in_switch_model.h,
 /// nvls_tree_flow_cap); nvls's, to and from the switch, have none. Each at the collective's
 /// bandwidth factor

@@ -317,6 +317,18 @@ LibraryProfile gloo_library() {
 
 std::string_view protocol_name(Protocol protocol) { return name_in(kProtocolNames, protocol); }
 
+double protocol_data_share(Protocol protocol) {
+  switch (protocol) {
+    case Protocol::kLL:
+      return 8.0 / 16;
+    case Protocol::kLL128:
+      return 120.0 / 128;
+    case Protocol::kSimple:
+      return 1.0;
+  }
+  return 1.0;
+}
+
 Protocol parse_protocol(std::string_view name, std::string_view what) {
   return parse_in(kProtocolNames, name, what, "protocol");
 }

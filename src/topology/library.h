@@ -48,6 +48,12 @@ inline constexpr RateCapsByClass kNoRateCaps{std::numeric_limits<double>::infini
                                              std::numeric_limits<double>::infinity()};
 
 std::string_view protocol_name(Protocol protocol);  // "ll", "ll128", "simple"
+/// The share of the bytes a protocol puts in its buffers that carry data, as its lines are
+/// laid out (NVIDIA/nccl src/include/device.h): LL 8 of 16 (a 4-byte flag beside each 4
+/// bytes of data, union ncclLLFifoLine), LL128 120 of 128 (NCCL_LL128_DATAELEMS of
+/// NCCL_LL128_LINEELEMS 8-byte words), Simple all. Across the network NCCL's proxy sends the
+/// lines as they are, flags included (src/transport/net.cc, sendProxyProgress).
+double protocol_data_share(Protocol protocol);
 /// Accepts "ll", "LL128", "Simple", ... (any case). Throws InputError naming `what`.
 Protocol parse_protocol(std::string_view name, std::string_view what);
 
@@ -290,7 +296,8 @@ struct LibraryProfile {
   /// `given` GPUs a thread where known (not 0), else gpus_per_thread.
   std::size_t gpus_per_thread_or(std::size_t given) const { return given > 0 ? given : gpus_per_thread; }
   /// What one channel of a collective (a GPU thread block, NCCL's CTA, running one ring,
-  /// tree or chain) moves across the network at most, B/s; infinite: no such bound. NCCL's
+  /// tree or chain) moves across the network at most, B/s, flags included (its data: the
+  /// protocol's protocol_data_share of it); infinite: no such bound. NCCL's
   /// proxy moves each channel's data through its own buffers, and a channel of Hopper moves
   /// about 20 GB/s there: H100 nodes with 8 NICs of 400 Gb/s (48.5 GB/s) run rings across
   /// nodes on 16 channels (NCCL doubles the 8 rings it finds through the NICs: NVIDIA/nccl

@@ -328,6 +328,10 @@ TEST(LibrarySpec, ThreadLaunch) {
   // A collective's channel across the network: Hopper's 20 GB/s built in (nccl issue 1221),
   // none for other architectures; a block's own replaces it and reads back.
   EXPECT_EQ(built_in.net_channel_rate_Bps, 20e9);
+  // What a channel's bytes carry of data, by the protocols' line layouts.
+  EXPECT_EQ(protocol_data_share(Protocol::kLL), 0.5);
+  EXPECT_EQ(protocol_data_share(Protocol::kLL128), 120.0 / 128);
+  EXPECT_EQ(protocol_data_share(Protocol::kSimple), 1.0);
   EXPECT_EQ(read_back.net_channel_rate_Bps, 20e9);
   for (const char* name : {"nccl-ampere", "nccl-blackwell", "nccl-volta", "gloo", "ideal"}) {
     EXPECT_FALSE(std::isfinite(library_by_name(name, "test").net_channel_rate_Bps)) << name;
