@@ -292,10 +292,10 @@ Plan recursive(Kind kind, Algo algorithm, std::size_t p) {
 // Direct, pairwise, Bruck (Thakur et al. 2005, sec. 4.6 and 3) and dissemination.
 
 // Every rank sends n/p to each of the p-1 others at once: alpha + n/p beta, with beta per
-// byte of one message (the p-1 messages share the NPU's injection bandwidth). On a cluster a
-// node's sends to other nodes all leave through NICs, each GPU's own or (NCCL's PXN) its node's on the peer's rail, so
-// the step is also bound by its busiest NIC (Step::by_nic); links beyond the NICs (a leaf's uplinks) are left to the
-// simulation, as contention.
+// byte of one message (the p-1 messages share the NPU's injection bandwidth). On a cluster
+// a node's sends to other nodes all leave through NICs, each GPU's own or (NCCL's PXN) its
+// node's on the peer's rail, so the step is also bound by its busiest NIC (Step::by_nic);
+// links beyond the NICs (a leaf's uplinks) are left to the simulation, as contention.
 Phase direct(std::size_t p, const std::string& label, bool reduce) {
   const double block = 1.0 / static_cast<double>(p);
   Step step;

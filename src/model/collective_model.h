@@ -95,10 +95,10 @@ bool nccl_leaves_ll128_out(const Topology& topology);
 bool nccl_leaves_nvls_out(const Topology& topology);
 
 /// What NCCL would run: among the algorithms it has for the collective (AllReduce: ring,
-/// its double binary tree, and NVLS and NVLS-tree where a switch reduces, serving more than 2
-/// GPUs, and the profile has in-switch costs; AllGather, ReduceScatter: ring; Broadcast, Reduce: the pipelined
-/// chain, i.e. ring; AllToAll: a grouped send and receive to every peer, i.e. direct; Barrier:
-/// dissemination) and the profile's protocols, the pair of least closed-form time, as NCCL
+/// its double binary tree, and NVLS and NVLS-tree where a switch reduces, serving more than
+/// 2 GPUs, and the profile has in-switch costs; AllGather, ReduceScatter: ring; Broadcast,
+/// Reduce: the pipelined chain, i.e. ring; AllToAll: a grouped send and receive to every
+/// peer, i.e. direct; Barrier: dissemination) and the profile's protocols, the pair of least closed-form time, as NCCL
 /// ranks them by its own estimate (ncclTopoGetAlgoTime). Ties go to the earlier candidate.
 /// AllToAll's protocol is its P2P's: by the profile's LL threshold on the size / p each peer
 /// gets, where the profile has one (LibraryProfile::p2p_threshold_protocol).
