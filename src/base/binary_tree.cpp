@@ -25,6 +25,10 @@ BinaryTreeLinks binary_tree_links(std::size_t q, std::size_t p) {
   return links;
 }
 
+// Each step up raises the height (log2 of the lowest set bit) by at least one, and position
+// 1 climbs through every power of two below p: 1, 2, 4, ..., bit_floor(p-1), then the root.
+std::size_t binary_tree_depth(std::size_t p) { return p <= 1 ? 0 : std::bit_width(p - 1); }
+
 std::size_t double_tree_member(std::size_t q, std::size_t p, std::size_t tree) {
   if (tree % 2 == 0) return q;
   return p % 2 == 0 ? p - 1 - q : (q + 1) % p;

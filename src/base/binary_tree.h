@@ -37,6 +37,11 @@ struct BinaryTreeLinks {
 /// Position q's parent and children in tree 0 of p positions (q < p).
 BinaryTreeLinks binary_tree_links(std::size_t q, std::size_t p);
 
+/// The most edges from a position of tree 0 of p positions up to its root (0 for p <= 1):
+/// floor(log2(p-1)) + 1, the root's only child heading an in-order tree. Tree 1 has tree 0's
+/// layout, so its depth too. 10 positions: 1 -> 2 -> 4 -> 8 -> 0, 4 edges.
+std::size_t binary_tree_depth(std::size_t p);
+
 /// The member at position q of tree t, and member m's position there (of p).
 std::size_t double_tree_member(std::size_t q, std::size_t p, std::size_t tree);
 std::size_t double_tree_position(std::size_t m, std::size_t p, std::size_t tree);

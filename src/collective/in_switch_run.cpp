@@ -49,9 +49,12 @@ InSwitchAllReduceRun::InSwitchAllReduceRun(Transport& transport, const Topology&
 }
 
 void InSwitchAllReduceRun::start() {
-  // nvls-tree's levels, or nvls's pipeline fill (topology/in_switch.h).
+  // nvls-tree's levels and the fill of its pipeline through the tree, or nvls's pipeline
+  // fill (topology/in_switch.h).
   const TimePs delay =
-      tree_ ? tree_latency(costs_, groups_.size()) : in_switch_fill_ps(topology_, groups_, size_, costs_);
+      tree_ ? add_times(tree_latency(costs_, groups_.size()),
+                        in_switch_tree_fill_ps(topology_, groups_, size_, costs_, tree_caps_), "nvls-tree start")
+            : in_switch_fill_ps(topology_, groups_, size_, costs_);
   if (delay == 0) {
     start_flows();
   } else {

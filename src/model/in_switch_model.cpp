@@ -1,13 +1,14 @@
 // Closed form of AllReduce reduced in the switch (algorithms nvls, nvls-tree), written apart
 // from the simulator's flows (collective/in_switch_run.h has the same model in words).
 // Flows carry whole bytes, so the shares are rounded up:
-//   T = L_call + [2 ceil(log2 N) L_net] + max(T_switch, T_tree) [+ fill]
+//   T = L_call + [2 ceil(log2 N) L_net] + max(T_switch, T_tree) + fill
 //   T_switch = max over GPUs and directions of  o + L_nvlink + latency + n (G+1)/G / rate
 //   T_tree   = max over tree flows of  o + latency + n/(2G) x max over links of its route
 //              (tree flows on the link / bandwidth)
 // rate: the library's in-switch efficiency and cap on the GPU-switch link; the cross-node
 // tree flows run at the route's full bandwidth, sharing it. fill: nvls on one switch, the two
-// rounds of NCCL's chunks its pipeline fills with (topology/in_switch.h, in_switch_fill_ps).
+// rounds of NCCL's chunks its pipeline fills with (topology/in_switch.h, in_switch_fill_ps);
+// nvls-tree, the 2d-1 rounds of chunks up and down the tree (in_switch_tree_fill_ps).
 // In NCCL's estimate (ModelOptions::estimate) beyond two nodes, T_tree is NCCL's own
 // bandwidth term instead (nccl_tree_estimate_term). Source of the latency terms: NCCL
 // src/graph/tuning.cc (NVLS: base 0 + one NVLink step; NVLSTree: + 2 log2(nodes) net steps).
@@ -47,34 +48,14 @@ struct Worst {
 // Under NCCL's estimate (o.estimate) the routes' latency is left out, as in every ranking.
 CostTerm tree_share_term(const Topology& t, const std::vector<InSwitchGroup>& groups, double bytes,
                          const ModelOptions& o) {
-  struct Flow {
-    Rank from, to;
-    Route route;
-  };
-  std::vector<Flow> flows;
-  for (const TreeEdge& e : double_tree_edges(groups.size())) {
-    for (std::size_t k = 0; k < groups[e.child].ranks.size(); ++k) {
-      const Rank child = groups[e.child].ranks[k], parent = groups[e.parent].ranks[k];
-      flows.push_back({child, parent, t.route(child, parent)});
-      flows.push_back({parent, child, t.route(parent, child)});
-    }
-  }
-  std::vector<double> flows_on(2 * t.link_count(), 0.0);
-  for (const Flow& f : flows) {
-    for (const ChannelId channel : f.route) flows_on[channel] += 1;
-  }
   Worst worst{{"cross-node tree share of each NPU's 1/G"}};
-  for (const Flow& f : flows) {
-    double seconds_per_byte = 0;
-    for (const ChannelId channel : f.route) {
-      seconds_per_byte = std::max(seconds_per_byte, flows_on[channel] / t.link(link_of(channel)).params.bandwidth_Bps);
-    }
+  for (const InSwitchTreeFlow& f : in_switch_tree_flows(t, groups)) {
     // A flow capped below its links' share moves at its cap: the cap is the least rate of
     // all, or the share of a link whose flows all move at it is (max-min, one size each).
     const BandwidthBps cap =
         o.estimate ? kNoRateCaps[0] : o.rate_caps_by_class[static_cast<int>(t.route_class(f.route))];
     const double wire_s = o.estimate ? 0 : seconds_from_ps(path_params(t, f.from, f.to).latency_ps);
-    worst.consider(o.overhead_s + wire_s, bytes, std::min(1 / seconds_per_byte, cap));
+    worst.consider(o.overhead_s + wire_s, bytes, std::min(f.share_Bps, cap));
   }
   return worst.term;
 }
@@ -149,6 +130,11 @@ CollectiveCost in_switch_cost(const Topology& t, Algo algorithm, Bytes size, con
   cost.terms.push_back(to_switch.term.time_s(0) >= tree_share.time_s(0) ? to_switch.term : tree_share);
   cost.formula = "2 ceil(log2 N) a_net + max(a + (G+1)/G n b, a' + n/(2G) k b'), N nodes of G NPUs, k the most "
                  "tree flows on a link";
+  if (const TimePs fill_ps = in_switch_tree_fill_ps(t, groups, size, c, o.rate_caps_by_class)) {
+    cost.terms.push_back(
+        {"pipeline fill: 2d-1 rounds of NCCL's chunks through the tree", 1, 0, 0, seconds_from_ps(fill_ps), 0});
+    cost.formula += " + (2d-1) rounds of chunks, d the tree's depth";
+  }
   return cost;
 }
 

@@ -4,6 +4,8 @@
 #include <limits>
 #include <numeric>
 
+#include "base/binary_tree.h"
+
 namespace commsim {
 
 namespace {
@@ -89,6 +91,50 @@ TimePs in_switch_fill_ps(const Topology& topology, const std::vector<InSwitchGro
   const std::uint64_t ops = std::uint64_t{costs.fill_channels} * groups.front().ranks.size();
   const double round = static_cast<double>(std::min(size, ops * nvls_chunk_bytes(size, ops)));
   return ps_from_seconds(2 * round * (g + 1) / g / rate);
+}
+
+Bytes nvls_tree_chunk_bytes(Bytes bytes, std::uint64_t ops, std::size_t nodes) {
+  Bytes chunk = nodes >= 4 ? Bytes{64} << 10 : Bytes{128} << 10;
+  if (bytes < 4 * ops * chunk && chunk > (Bytes{64} << 10)) chunk = Bytes{64} << 10;
+  if (bytes < ops * chunk && chunk > (Bytes{32} << 10)) chunk = Bytes{32} << 10;
+  return chunk;
+}
+
+std::vector<InSwitchTreeFlow> in_switch_tree_flows(const Topology& topology, const std::vector<InSwitchGroup>& groups) {
+  std::vector<InSwitchTreeFlow> flows;
+  for (const TreeEdge& e : double_tree_edges(groups.size())) {
+    for (std::size_t k = 0; k < groups[e.child].ranks.size(); ++k) {
+      const Rank child = groups[e.child].ranks[k], parent = groups[e.parent].ranks[k];
+      flows.push_back({child, parent, topology.route(child, parent)});
+      flows.push_back({parent, child, topology.route(parent, child)});
+    }
+  }
+  std::vector<double> flows_on(2 * topology.link_count(), 0.0);
+  for (const InSwitchTreeFlow& f : flows) {
+    for (const ChannelId channel : f.route) flows_on[channel] += 1;
+  }
+  for (InSwitchTreeFlow& f : flows) {
+    f.share_Bps = std::numeric_limits<double>::infinity();
+    for (const ChannelId channel : f.route) {
+      f.share_Bps = std::min(f.share_Bps, topology.link(link_of(channel)).params.bandwidth_Bps / flows_on[channel]);
+    }
+  }
+  return flows;
+}
+
+TimePs in_switch_tree_fill_ps(const Topology& topology, const std::vector<InSwitchGroup>& groups, Bytes size,
+                              const ProtocolCosts& costs, const RateCapsByClass& caps) {
+  if (costs.fill_channels == 0 || groups.size() < 2) return 0;
+  BandwidthBps rate = std::numeric_limits<double>::infinity();
+  for (const InSwitchTreeFlow& f : in_switch_tree_flows(topology, groups)) {
+    rate = std::min({rate, f.share_Bps, caps[static_cast<int>(topology.route_class(f.route))]});
+  }
+  const std::uint64_t g = groups.front().ranks.size(), channels = costs.fill_channels;
+  const Bytes chunk = nvls_tree_chunk_bytes(size, channels * g, groups.size());
+  const double round =
+      std::min(static_cast<double>(size) / (2.0 * static_cast<double>(g)), static_cast<double>(channels * chunk) / 2);
+  const double rounds = 2.0 * static_cast<double>(binary_tree_depth(groups.size())) - 1;
+  return ps_from_seconds(rounds * round / rate);
 }
 
 }  // namespace commsim

@@ -53,4 +53,38 @@ Bytes nvls_chunk_bytes(Bytes bytes, std::uint64_t ops);
 TimePs in_switch_fill_ps(const Topology& topology, const std::vector<InSwitchGroup>& groups, Bytes size,
                          const ProtocolCosts& costs);
 
+/// The chunk NCCL moves an nvls-tree AllReduce of `bytes` in across `nodes` nodes, on `ops`
+/// concurrent operations (channels x GPUs per node): 128 KiB, at most 64 KiB from 4 nodes on,
+/// 64 KiB below 4 rounds of ops chunks, 32 KiB below one (NVIDIA/nccl src/enqueue.cc,
+/// calcCollChunking, NCCL_ALGO_NVLS_TREE, NCCL_NVLSTREE_MAX_CHUNKSIZE's default). So 8 GPUs
+/// per node on 16 channels across 10 nodes move 32 KiB chunks below 8 MiB, 64 KiB above.
+Bytes nvls_tree_chunk_bytes(Bytes bytes, std::uint64_t ops, std::size_t nodes);
+
+/// One of nvls-tree's flows across nodes (collective/in_switch_run.h): GPU k of one node to
+/// GPU k of the node next to it in a tree, with the rate it gets when all such flows run at
+/// once: the least over its route's links of bandwidth / tree flows on the link.
+struct InSwitchTreeFlow {
+  Rank from = 0;
+  Rank to = 0;
+  Route route;
+  BandwidthBps share_Bps = 0;
+};
+/// Every edge of the double binary tree of `groups` (base/binary_tree.h), up and down, for
+/// every GPU k: 2 x 2(N-1) x G flows.
+std::vector<InSwitchTreeFlow> in_switch_tree_flows(const Topology& topology, const std::vector<InSwitchGroup>& groups);
+
+/// The time an nvls-tree AllReduce of `size` spends filling its pipeline through the tree
+/// beyond its flows. Each of the C channels (costs.fill_channels) runs on one of the two
+/// trees, and for each GPU k a chunk climbs d edges to the root and comes back down d
+/// (d = binary_tree_depth(N)); the flows move all rounds at once, the pipeline finishes its
+/// last round 2d - 1 rounds after them (one round: C/2 chunks per flow):
+///   fill = (2d - 1) x min(n/(2G), C/2 x chunk) / r
+/// with r the slowest tree flow's rate, its share (in_switch_tree_flows) or its cap by route
+/// class, whichever is less. The NVLink stages at either end of the tree take
+/// (G+1)/G x chunk at NVLink rates, a few percent of a network round: left out. 0 without
+/// fill_channels or with one node. 10 nodes of 8 H100s, 16 channels, 64 MiB: 7 rounds of
+/// 8 x 64 KiB at the 10 GB/s cap each, 367 us.
+TimePs in_switch_tree_fill_ps(const Topology& topology, const std::vector<InSwitchGroup>& groups, Bytes size,
+                              const ProtocolCosts& costs, const RateCapsByClass& caps);
+
 }  // namespace commsim

@@ -630,7 +630,7 @@ ProtocolCosts LibraryProfile::ranked_costs(CollectiveKind kind, AlgorithmKind al
 ProtocolCosts LibraryProfile::costs(CollectiveKind kind, AlgorithmKind algorithm, std::optional<Protocol> protocol) const {
   if (ideal()) return {};
   ProtocolCosts c = with_ll_share(costs(algorithm, protocol), kind, algorithm, protocol);
-  if (algorithm == AlgorithmKind::kNvls) c.fill_channels = nvls_channels > 0 ? nvls_channels : collective_channels;
+  if (reduces_in_switch(algorithm)) c.fill_channels = nvls_channels > 0 ? nvls_channels : collective_channels;
   const double factor = bandwidth_factor(kind);
   c.efficiency *= factor;
   c.max_rate_Bps *= factor;

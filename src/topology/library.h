@@ -65,9 +65,10 @@ struct ProtocolCosts {
   /// A collective's rate cap: each of the C channels it runs at once moves at most 1/C of it
   /// (the runner and the closed form divide); a lone send's own.
   BandwidthBps max_rate_Bps = std::numeric_limits<double>::infinity();
-  /// An in-switch (NVLS) AllReduce on one switch: the channels whose chunks fill its pipeline
-  /// before the flows run at rate (in_switch_fill_ps); 0: no fill. What a run pays, not part of
-  /// NCCL's estimate (LibraryProfile::costs sets it for nvls, ranked_costs leaves it 0).
+  /// An in-switch (NVLS) AllReduce: the channels whose chunks fill its pipeline beyond what
+  /// the flows take (in_switch_fill_ps on one switch, in_switch_tree_fill_ps through
+  /// nvls-tree's tree); 0: no fill. What a run pays, not part of NCCL's estimate
+  /// (LibraryProfile::costs sets it for nvls and nvls-tree, ranked_costs leaves it 0).
   std::uint32_t fill_channels = 0;
   /// What a ring call (AllReduce, AllGather, ReduceScatter) moves per channel and per rank in
   /// one loop through the library's buffers (NCCL: its protocol's buffer over NCCL_STEPS, times

@@ -30,6 +30,23 @@ TEST(BinaryTree, TenPositionsAsDerivedByHand) {
   EXPECT_EQ(binary_tree_links(9, 10).child_count, 0u);
 }
 
+TEST(BinaryTree, DepthIsTheLongestWalkUpToTheRoot) {
+  // 10 positions by hand: 1 -> 2 -> 4 -> 8 -> 0. Then every p up to 300 against a walk up
+  // the parents from every position.
+  EXPECT_EQ(binary_tree_depth(10), 4u);
+  EXPECT_EQ(binary_tree_depth(1), 0u);
+  EXPECT_EQ(binary_tree_depth(2), 1u);
+  for (std::size_t p = 1; p <= 300; ++p) {
+    std::size_t deepest = 0;
+    for (std::size_t q = 1; q < p; ++q) {
+      std::size_t edges = 0;
+      for (std::size_t at = q; at != 0; at = *binary_tree_links(at, p).parent) ++edges;
+      deepest = std::max(deepest, edges);
+    }
+    EXPECT_EQ(binary_tree_depth(p), deepest) << p;
+  }
+}
+
 TEST(BinaryTree, TheSecondTreeIsMirroredOrShifted) {
   EXPECT_EQ(double_tree_member(0, 10, 1), 9u);  // even p: mirrored
   EXPECT_EQ(double_tree_member(0, 9, 1), 1u);   // odd p: shifted by one

@@ -193,7 +193,20 @@ TEST(InSwitch, NvlsRunsTwoRoundsOfChunksBeyondItsFlows) {
               1e-12);
   // NCCL's estimate has no fill: it chooses as before, and nvls-tree runs none.
   EXPECT_EQ(node.library().ranked_costs(kAllReduce, A::kNvls, std::nullopt).fill_channels, 0u);
-  EXPECT_EQ(node.library().costs(kAllReduce, A::kNvlsTree, std::nullopt).fill_channels, 0u);
+  EXPECT_EQ(node.library().ranked_costs(kAllReduce, A::kNvlsTree, std::nullopt).fill_channels, 0u);
+  EXPECT_EQ(node.library().costs(kAllReduce, A::kNvlsTree, std::nullopt).fill_channels, 16u);
+}
+
+TEST(InSwitch, NcclMovesNvlsTreeInChunksOfAtMost64KiBFromFourNodesOn) {
+  // src/enqueue.cc, NCCL_ALGO_NVLS_TREE: 128 KiB (64 KiB from 4 nodes on), 64 KiB below 4
+  // rounds of ops chunks, 32 KiB below one. 16 channels x 8 heads = 128 ops.
+  EXPECT_EQ(nvls_tree_chunk_bytes(8 * kMiB - 1, 128, 10), 32u << 10);
+  EXPECT_EQ(nvls_tree_chunk_bytes(8 * kMiB, 128, 10), 64u << 10);
+  EXPECT_EQ(nvls_tree_chunk_bytes(16384 * kMiB, 128, 4), 64u << 10);
+  EXPECT_EQ(nvls_tree_chunk_bytes(64 * kMiB - 1, 128, 3), 64u << 10);
+  EXPECT_EQ(nvls_tree_chunk_bytes(64 * kMiB, 128, 3), 128u << 10);
+  EXPECT_EQ(nvls_tree_chunk_bytes(8 * kMiB - 1, 128, 2), 32u << 10);
+  EXPECT_EQ(nvls_tree_chunk_bytes(8 * kMiB, 128, 2), 64u << 10);
 }
 
 Topology nvls_cluster(std::uint32_t nodes, std::uint32_t gpus, BandwidthBps nic_Bps) {
@@ -243,6 +256,46 @@ TEST(InSwitch, NvlsTreeBeyondTwoNodesMovesTwiceTheShareThroughTheBusiestNic) {
   const double two_nodes = 2e-6 + 2 * 14e-6 + 1e-6 + 6.0 * kMiB * 400e-12;
   EXPECT_NEAR(sim_s(two, A::kNvlsTree, 12 * kMiB, kWhole), two_nodes, 1e-15);
   EXPECT_NEAR(model_s(two, A::kNvlsTree, 12 * kMiB, kWhole), two_nodes, 1e-15);
+}
+
+TEST(InSwitch, NvlsTreeFillsItsPipelineUpAndDownTheTree) {
+  // 10 nodes x 2 GPUs, NICs of 2.5 GB/s, n = 12 MiB, kWhole with 4 channels: 8 ops move 64 KiB
+  // chunks (12 MiB >= 8 x 64 KiB), a round is 4/2 chunks = 128 KiB per flow. The tree of 10
+  // nodes is 4 edges deep (1 -> 2 -> 4 -> 8 -> 0): the last round comes back down 2 x 4 - 1
+  // rounds after the flows end. The slowest flows share the busiest NIC four ways, 625 MB/s
+  // (1600 ps/B): fill = 7 x 128 KiB x 1600 ps = 1468.0064 us, beside the flows' time of
+  // NvlsTreeBeyondTwoNodesMovesTwiceTheShareThroughTheBusiestNic.
+  const Topology ten = nvls_cluster(10, 2, 2.5e9);
+  ProtocolCosts filled = kWhole;
+  filled.fill_channels = 4;
+  const double fill = 7 * 128.0 * 1024 * 1600e-12;
+  EXPECT_NEAR(seconds_from_ps(in_switch_tree_fill_ps(ten, in_switch_groups(ten), 12 * kMiB, filled, kNoRateCaps)), fill,
+              1e-15);
+  const double expected = 2e-6 + 8 * 14e-6 + 1e-6 + 12.0 * kMiB * 400e-12 + fill;
+  EXPECT_NEAR(sim_s(ten, A::kNvlsTree, 12 * kMiB, filled), expected, 1e-15);
+  EXPECT_NEAR(model_s(ten, A::kNvlsTree, 12 * kMiB, filled), expected, 1e-15);
+  ModelOptions options;
+  options.library = filled;
+  const CollectiveCost cost = collective_cost(ten, kAllReduce, A::kNvlsTree, 12 * kMiB, options);
+  EXPECT_NE(cost.formula.find("+ (2d-1) rounds of chunks"), std::string::npos) << cost.formula;
+  const auto term = std::find_if(cost.terms.begin(), cost.terms.end(),
+                                 [](const CostTerm& t) { return t.label.find("pipeline fill") == 0; });
+  ASSERT_NE(term, cost.terms.end());
+  EXPECT_NEAR(term->time_s(0), fill, 1e-15);
+  // A cap below the share sets the rounds' rate: 100 MB/s on the network, 10000 ps/B.
+  RateCapsByClass caps = kNoRateCaps;
+  caps[static_cast<int>(LinkClass::kNet)] = 100e6;
+  EXPECT_NEAR(seconds_from_ps(in_switch_tree_fill_ps(ten, in_switch_groups(ten), 12 * kMiB, filled, caps)),
+              7 * 128.0 * 1024 * 10000e-12, 1e-15);
+  // Less than a round per flow (64 KiB: 16 KiB each way per edge) moves whole; two nodes are
+  // one edge deep, one round; one node or no channels: none.
+  EXPECT_NEAR(seconds_from_ps(in_switch_tree_fill_ps(ten, in_switch_groups(ten), 64 * 1024, filled, kNoRateCaps)),
+              7 * 16.0 * 1024 * 1600e-12, 1e-15);
+  const Topology two = nvls_cluster(2, 2, 2.5e9);
+  // Two nodes: 2 flows a NIC direction, 1.25 GB/s (800 ps/B); 8 ops at 12 MiB: 128 KiB chunks.
+  EXPECT_NEAR(seconds_from_ps(in_switch_tree_fill_ps(two, in_switch_groups(two), 12 * kMiB, filled, kNoRateCaps)),
+              256.0 * 1024 * 800e-12, 1e-15);
+  EXPECT_EQ(in_switch_tree_fill_ps(ten, in_switch_groups(ten), 12 * kMiB, kWhole, kNoRateCaps), 0);
 }
 
 TEST(InSwitch, NcclRanksNvlsTreeBeyondTwoNodesAtItsPerChannelCap) {
@@ -304,10 +357,11 @@ TEST(InSwitch, NvlsTreeFlowsShareTheirHeadsChannelsAcrossNodes) {
   unbounded.net_channel_rate_Bps = std::numeric_limits<double>::infinity();
   EXPECT_TRUE(std::isinf(cap(ten, unbounded)));
   EXPECT_EQ(collective_rate_caps(ten, kAllReduce, A::kNvls, kMiB, Protocol::kSimple, nccl, {}), kNoRateCaps);
-  // At 1 GiB on 10 nodes the tree sets the time, each flow of n/16 at its 10 GB/s (100 ps/B):
-  //   T = 2 ceil(log2 10) x 20.9 us + 1 us + 2^30 / 16 x 100 ps = 6879.0864 us
-  // (the switch flows take 25.25 us + 2^30 x 9/8 / (0.85 x 370.8 GB/s) = 3858 us): 308.3 GB/s
-  // of bus bandwidth where the NICs alone would give 383.
+  // At 1 GiB on 10 nodes the tree sets the time, each flow of n/16 at its 10 GB/s (100 ps/B),
+  // then its pipeline's fill, 7 rounds of 8 x 64 KiB (NvlsTreeFillsItsPipelineUpAndDownTheTree):
+  //   T = 2 ceil(log2 10) x 20.9 us + 1 us + 2^30 / 16 x 100 ps + 7 x 512 KiB x 100 ps
+  //     = 167.2 + 1 + 6710.8864 + 367.0016 us
+  // (the switch flows take 25.25 us + 2^30 x 9/8 / (0.85 x 370.8 GB/s) = 3858 us).
   CollectiveConfig config;
   config.library = nccl.costs(kAllReduce, A::kNvlsTree, Protocol::kSimple);
   config.rate_caps_by_class =
@@ -315,7 +369,7 @@ TEST(InSwitch, NvlsTreeFlowsShareTheirHeadsChannelsAcrossNodes) {
   ModelOptions options;
   options.library = config.library;
   options.rate_caps_by_class = config.rate_caps_by_class;
-  const double expected = 8 * 20.9e-6 + 1e-6 + 1024.0 * kMiB / 16 * 100e-12;
+  const double expected = 8 * 20.9e-6 + 1e-6 + 1024.0 * kMiB / 16 * 100e-12 + 7 * 512.0 * 1024 * 100e-12;
   EXPECT_NEAR(seconds_from_ps(simulate_collective(ten, kAllReduce, A::kNvlsTree, 1024 * kMiB, config).time_ps),
               expected, 1e-12);
   EXPECT_NEAR(collective_cost(ten, kAllReduce, A::kNvlsTree, 1024 * kMiB, options).time_s(0), expected, 1e-12);
@@ -341,7 +395,7 @@ TEST(InSwitch, SimulatorEqualsClosedFormAcrossSizesProfilesAndOverheads) {
       // Whole picoseconds per byte (ideal: 20 and 40 ps/B; kWhole 25) agree to 1e-9; NCCL's
       // 0.85 x 50 GB/s (23.53 ps/B) to the clock's rounding.
       ProtocolCosts filled = kWhole;
-      filled.fill_channels = 16;  // the pipeline fill on one switch; none for nvls-tree
+      filled.fill_channels = 16;  // the pipeline fill on one switch, or through the tree
       for (const auto& [costs, tolerance] :
            {std::pair{ProtocolCosts{}, 1e-9}, {kWhole, 1e-9}, {filled, 1e-9}, {nccl_nvls, 1e-6}}) {
         SCOPED_TRACE(topology.description() + " " + std::to_string(size) + " B");
