@@ -37,22 +37,20 @@ class Evaluator {
     // phase's alphas are the sum of its steps' (repeats counted), averaged over its
     // alpha_count; alphas beyond its steps (chunks) at the largest; a phase of fewer alphas
     // than steps (steps at once) at the largest alone.
-    double largest = 0, total = 0, steps = 0;
+    double largest = 0, total = 0, steps = 0, seconds = 0;
+    const bool moves = phase.beta_n > 0 && !phase.chain;
     for (const Step& step : phase.steps) {
-      const double a = step_alpha_s(step);
-      largest = std::max(largest, a);
-      total += step.repeat * a;
+      const StepCost c = moves ? step_cost(step, n) : StepCost{step_alpha_s(step), 0};
+      largest = std::max(largest, c.alpha_s);
+      total += step.repeat * c.alpha_s;
       steps += step.repeat;
+      seconds += step.repeat * c.seconds_per_n;
     }
     term.alpha_s = steps > 0 && steps <= phase.alpha_count
                        ? (total + (phase.alpha_count - steps) * largest) / phase.alpha_count
                        : largest;
-    if (phase.beta_n > 0 && !phase.chain) {
-      // beta_bytes * beta = the sum of the step times.
-      double seconds = 0;
-      for (const Step& step : phase.steps) seconds += step.repeat * step_seconds(step);
-      term.beta_s_per_byte = seconds / phase.beta_n;
-    }
+    // beta_bytes * beta = the sum of the step times.
+    if (moves) term.beta_s_per_byte = seconds / phase.beta_n;
     return term;
   }
 
@@ -183,17 +181,78 @@ class Evaluator {
 
   PathParams path(const Send& s) const { return path_params(topology_, s.src, s.dst); }
 
-  // o + the largest route latency (with the library's step latency for the route's class
-  // of link, once per loop of the call: ProtocolCosts::run_step_latency) over the step's
-  // messages, s.
+  // A message's latency before its bytes move: its route's (with the library's step latency
+  // for the route's class of link, once per loop of the call: ProtocolCosts::run_step_latency),
+  // ps, without the overhead o.
+  TimePs send_latency_ps(const Send& s) const {
+    const PathParams p = path(s);
+    const TimePs library_ps = p.hops > 0 ? library_.run_step_latency(p.link_class) : 0;
+    return (route_latency_ ? p.latency_ps : 0) + library_ps;
+  }
+
+  // o + the largest latency over the step's messages, s.
   double step_alpha_s(const Step& step) const {
     TimePs latency_ps = 0;
-    for (const Send& s : step.sends) {
-      const PathParams p = path(s);
-      const TimePs library_ps = p.hops > 0 ? library_.run_step_latency(p.link_class) : 0;
-      latency_ps = std::max(latency_ps, (route_latency_ ? p.latency_ps : 0) + library_ps);
-    }
+    for (const Send& s : step.sends) latency_ps = std::max(latency_ps, send_latency_ps(s));
     return overhead_s_ + seconds_from_ps(latency_ps);
+  }
+
+  // One step at size n: alpha + n x seconds_per_n.
+  struct StepCost {
+    double alpha_s = 0;
+    double seconds_per_n = 0;
+  };
+  // A step ends when its slowest message arrives, each message its latency and then its
+  // bytes. Messages of one latency: that latency and step_seconds. Messages of several
+  // latencies (a ring across nodes whose NVLink hops wait for the library's step once per
+  // loop while its network hops, quicker to start, move slower; an AllToAll's peers in the
+  // node and beyond it): each message in its own time, the step the slowest message's at n,
+  //   max over messages m of  o + a_m + n x h_m,
+  // h_m step_seconds' bounds on m's own share: its bytes at its rate, its peer's bytes over
+  // the route's bottleneck, its sender's over its injection bandwidth, and with by_link (by_nic)
+  // the bytes on the busiest link (NIC) of its route. The largest h_m is step_seconds, so a
+  // step of one latency is the same either way; one of several is what the simulator runs
+  // (the largest latency with the slowest bytes would charge one message's latency to
+  // another's bytes).
+  StepCost step_cost(const Step& step, double n) const {
+    std::vector<TimePs> latencies;
+    latencies.reserve(step.sends.size());
+    for (const Send& s : step.sends) latencies.push_back(send_latency_ps(s));
+    const auto [low, high] = std::minmax_element(latencies.begin(), latencies.end());
+    if (low == high || *low == *high) {
+      return {overhead_s_ + seconds_from_ps(latencies.empty() ? 0 : *high), step_seconds(step)};
+    }
+    std::map<std::pair<Rank, Rank>, double> to_peer;
+    std::map<Rank, double> injected;
+    std::vector<double> on_channel(step.by_link || step.by_nic ? 2 * topology_.link_count() : 0, 0.0);
+    for (const Send& s : step.sends) {
+      to_peer[{s.src, s.dst}] += s.units;
+      injected[s.src] += s.units;
+      if (!on_channel.empty()) {
+        for (const ChannelId channel : topology_.route(s.src, s.dst)) on_channel[channel] += s.units;
+      }
+    }
+    const double e = library_.efficiency;
+    StepCost slowest{0, -1};
+    for (std::size_t i = 0; i < step.sends.size(); ++i) {
+      const Send& s = step.sends[i];
+      const PathParams p = path(s);
+      const double rate = std::min(library_.rate(p.bottleneck_Bps), caps_[static_cast<int>(p.link_class)]);
+      double h = std::max({s.units / rate, to_peer[{s.src, s.dst}] / (e * p.bottleneck_Bps),
+                           injected[s.src] / (e * topology_.injection_bandwidth(s.src))});
+      if (!on_channel.empty()) {
+        for (const ChannelId channel : topology_.route(s.src, s.dst)) {
+          if (step.by_link || is_nic(channel)) {
+            h = std::max(h, on_channel[channel] / (e * topology_.link(link_of(channel)).params.bandwidth_Bps));
+          }
+        }
+      }
+      const StepCost c{overhead_s_ + seconds_from_ps(latencies[i]), h};
+      if (slowest.seconds_per_n < 0 || c.alpha_s + n * c.seconds_per_n > slowest.alpha_s + n * slowest.seconds_per_n) {
+        slowest = c;
+      }
+    }
+    return slowest;
   }
 
   // Seconds per unit of n of one step: the slowest rank, whose time is

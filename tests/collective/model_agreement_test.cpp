@@ -181,6 +181,36 @@ TEST(ModelAgreement, AllToAllOnAClusterIsBoundByItsNics) {
   }
 }
 
+TEST(ModelAgreement, AStepOfSeveralLatenciesEndsWithItsSlowestMessage) {
+  // Ring AllGather over 2 nodes x 4 GPUs (NVLink 50 GB/s, 2 x 300 ns a route through the
+  // node's switch; NICs 25 GB/s, 2 x 1 us), under a library whose NVLink step of 2 us waits
+  // once per loop of 4 loops (8 us) and whose network step of 1 us does not: each of the 7
+  // steps moves n/8, and ends when its slowest message arrives,
+  //   max(0.6 + 8 us + n/8 / 50 GB/s, 2 + 1 us + n/8 / 25 GB/s).
+  // 64 KiB: the NVLink hops, 7 x (8.6 + 0.16384) us; 64 MiB: the network hops, 7 x (3 +
+  // 335.54432) us. (The largest latency with the slowest bytes would give 7 x (8.6 + 0.32768)
+  // and 7 x (8.6 + 335.54432) us, 1.9% and 1.7% above what runs.)
+  TopologyConfig c = config(TopologyKind::kHierarchical, 0);
+  c.nodes = 2;
+  c.gpus_per_node = 4;
+  const Topology t = build_topology(c);
+  ProtocolCosts library;
+  library.step_latency_ps = {ps_from_us(2), 0, ps_from_us(1)};
+  library.loops = 4;
+  CollectiveConfig run;
+  run.library = library;
+  ModelOptions model;
+  model.library = library;
+  for (const auto& [n, expected_us] :
+       {std::pair{64 * Bytes{1024}, 7 * (8.6 + 0.16384)}, {64 * kMiB, 7 * (3 + 335.54432)}}) {
+    SCOPED_TRACE(n);
+    EXPECT_NEAR(us_from_ps(simulate_collective(t, CollectiveKind::kAllGather, AlgorithmKind::kRing, n, run).time_ps),
+                expected_us, 1e-6);
+    EXPECT_NEAR(collective_cost(t, CollectiveKind::kAllGather, AlgorithmKind::kRing, n, model).time_s(0) * 1e6,
+                expected_us, 1e-6);
+  }
+}
+
 TEST(ModelAgreement, NothingBeatsTheLowerBound) {
   std::vector<TopologyConfig> topologies{config(TopologyKind::kSwitch, 8), config(TopologyKind::kRing, 6),
                                          config(TopologyKind::kFullyConnected, 5)};
