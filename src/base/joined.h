@@ -6,11 +6,12 @@
 
 namespace commsim {
 
-/// The items of `items` (anything a std::string can be made of) with `separator` between them.
+/// The items of `items` (anything a std::string_view can be made of) with `separator` between
+/// them. Any range, views too (a filter_view is iterated as given, not as const).
 template <typename Items>
-std::string joined(const Items& items, std::string_view separator = ", ") {
+std::string joined(Items&& items, std::string_view separator = ", ") {
   std::string text;
-  for (const auto& item : items) {
+  for (auto&& item : items) {
     if (!text.empty()) text += separator;
     text += std::string_view(item);
   }

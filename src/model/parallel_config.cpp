@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <optional>
+#include <ranges>
 
 #include "base/error.h"
+#include "base/joined.h"
 #include "base/name_table.h"
 
 namespace commsim {
@@ -95,13 +97,10 @@ void check_schedule(const ParallelConfig& p, const BatchConfig& b) {
 
 /// "cp, pp": the placed dimensions not among the first `count` of `order`.
 std::string missing_dimensions(const PlacementOrder& order, std::size_t count) {
-  std::string missing;
-  for (const ParallelDim dim : kMegatronOrder) {
-    if (std::find(order.begin(), order.begin() + count, dim) != order.begin() + count) continue;
-    if (!missing.empty()) missing += ", ";
-    missing += dimension_name(dim);
-  }
-  return missing;
+  const auto unplaced = [&](ParallelDim dim) {
+    return std::find(order.begin(), order.begin() + count, dim) == order.begin() + count;
+  };
+  return joined(kMegatronOrder | std::views::filter(unplaced) | std::views::transform(dimension_name));
 }
 
 }  // namespace

@@ -5,11 +5,13 @@
 #include <charconv>
 #include <cmath>
 #include <iomanip>
+#include <ranges>
 #include <sstream>
 #include <utility>
 
 #include "base/counted.h"
 #include "base/error.h"
+#include "base/joined.h"
 #include "base/name_table.h"
 #include "topology/topology_builder.h"
 
@@ -379,13 +381,7 @@ bool BuilderParameter::applies_to(TopologyKind kind) const {
 }
 
 std::string BuilderParameter::kind_names() const {
-  if (kinds.empty()) return "every kind";
-  std::string names;
-  for (const TopologyKind kind : kinds) {
-    if (!names.empty()) names += ", ";
-    names += topology_kind_name(kind);
-  }
-  return names;
+  return kinds.empty() ? "every kind" : joined(std::views::transform(kinds, topology_kind_name));
 }
 
 Topology build_topology(const TopologyConfig& config) {

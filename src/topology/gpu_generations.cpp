@@ -1,9 +1,11 @@
 #include "topology/gpu_generations.h"
 
 #include <array>
+#include <ranges>
 #include <vector>
 
 #include "base/error.h"
+#include "base/joined.h"
 #include "base/name_match.h"
 
 namespace commsim {
@@ -76,11 +78,7 @@ const GpuGeneration& gpu_generation(std::string_view name, std::string_view what
   throw InputError(unknown_name_message(what, "GPU", name, names));
 }
 
-std::string gpu_generation_names() {
-  std::string names;
-  for (const GpuGeneration& g : kGenerations) names += (names.empty() ? "" : ", ") + std::string(g.name);
-  return names;
-}
+std::string gpu_generation_names() { return joined(std::views::transform(kGenerations, &GpuGeneration::name)); }
 
 BandwidthBps pcie_x16_Bps(std::uint32_t gen) { return 16.0 * nccl_lane_rate(gen) / 80.0 * kGB; }
 

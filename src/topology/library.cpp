@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <ranges>
 
 #include "base/counted.h"
 #include "base/error.h"
+#include "base/joined.h"
 #include "base/name_table.h"
 
 namespace commsim {
@@ -669,11 +671,7 @@ static const std::vector<LibraryProfile>& built_in_libraries() {
   return libraries;
 }
 
-std::string library_names() {
-  std::string names;
-  for (const LibraryProfile& p : built_in_libraries()) names += (names.empty() ? "" : ", ") + p.name;
-  return names;
-}
+std::string library_names() { return joined(std::views::transform(built_in_libraries(), &LibraryProfile::name)); }
 
 LibraryProfile library_by_name(std::string_view name, std::string_view what) {
   std::vector<std::string_view> names;

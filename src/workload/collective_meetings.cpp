@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "base/error.h"
+#include "base/joined.h"
 #include "collective/algorithms.h"
 #include "collective/footprint.h"
 #include "collective/in_switch_run.h"
@@ -283,15 +284,13 @@ std::string CollectiveMeetings::missing_members(Rank r, const WorkloadNode& s) c
   const auto started = started_[r].find(group);
   const std::uint64_t seq = started == started_[r].end() ? 0 : started->second - 1;
   const auto it = meetings_.find({group, seq});
-  std::string missing;
-  if (it == meetings_.end()) return missing;
+  if (it == meetings_.end()) return "";
   const Meeting& m = *it->second;
+  std::vector<std::string> missing;
   for (std::size_t i = 0; i < m.members.size(); ++i) {
-    if (m.node_of_member[i]) continue;
-    if (!missing.empty()) missing += ", ";
-    missing += std::to_string(m.members[i]);
+    if (!m.node_of_member[i]) missing.push_back(std::to_string(m.members[i]));
   }
-  return missing;
+  return joined(missing);
 }
 
 }  // namespace commsim::replay
