@@ -19,8 +19,9 @@
 // halves NVLSTree's network bandwidth beyond two nodes (src/graph/tuning.cc, bwInter/2).
 // Every flow pays the overhead o; flows to and from the switch pay the library's NVLink
 // step (one reduction round), and the whole starts after the call latency and, for
-// nvls-tree, 2 ceil(log2 N) network steps (NCCL's NVLSTree latency, tuning.cc):
-//   T = L_call + [2 ceil(log2 N) L_net] + max over flows (o + step + path latency + bytes / rate)
+// nvls-tree, 2 ceil(log2 N) network steps (NCCL's NVLSTree latency, tuning.cc) and the fill
+// of its pipeline through the tree (topology/in_switch.h, in_switch_tree_fill_ps):
+//   T = L_call + [2 ceil(log2 N) L_net + fill'] + max over flows (o + step + path latency + bytes / rate)
 // A GPU's part is done when every flow it sends or receives has arrived.
 
 #include <cstdint>
@@ -58,7 +59,7 @@ class InSwitchAllReduceRun {
   InSwitchAllReduceRun& operator=(const InSwitchAllReduceRun&) = delete;
 
   /// Starts the run now, its call latency already paid: the flows start after nvls-tree's
-  /// network steps.
+  /// network steps and tree fill, or nvls's pipeline fill.
   void start();
   TimePs last_arrival_ps() const { return last_arrival_ps_; }
   std::uint64_t flows() const { return flows_; }
