@@ -49,12 +49,18 @@ InSwitchAllReduceRun::InSwitchAllReduceRun(Transport& transport, const Topology&
 }
 
 void InSwitchAllReduceRun::start() {
-  // nvls-tree's levels and the fill of its pipeline through the tree, or nvls's pipeline
-  // fill (topology/in_switch.h).
-  const TimePs delay =
-      tree_ ? add_times(tree_latency(costs_, groups_.size()),
-                        in_switch_tree_fill_ps(topology_, groups_, size_, costs_, tree_caps_), "nvls-tree start")
-            : in_switch_fill_ps(topology_, groups_, size_, costs_);
+  // nvls-tree's levels and the fill of its pipeline through the tree (its flows routed only
+  // when the library fills), or nvls's pipeline fill (topology/in_switch.h).
+  TimePs delay = 0;
+  if (!tree_) {
+    delay = in_switch_fill_ps(topology_, groups_, size_, costs_);
+  } else if (costs_.fill_channels == 0) {
+    delay = tree_latency(costs_, groups_.size());
+  } else {
+    const TimePs fill_ps =
+        in_switch_tree_fill_ps(topology_, groups_, in_switch_tree_flows(topology_, groups_), size_, costs_, tree_caps_);
+    delay = add_times(tree_latency(costs_, groups_.size()), fill_ps, "nvls-tree start");
+  }
   if (delay == 0) {
     start_flows();
   } else {

@@ -215,13 +215,13 @@ class Evaluator {
   // (the largest latency with the slowest bytes would charge one message's latency to
   // another's bytes).
   StepCost step_cost(const Step& step, double n) const {
-    std::vector<TimePs> latencies;
-    latencies.reserve(step.sends.size());
-    for (const Send& s : step.sends) latencies.push_back(send_latency_ps(s));
-    const auto [low, high] = std::minmax_element(latencies.begin(), latencies.end());
-    if (low == high || *low == *high) {
-      return {overhead_s_ + seconds_from_ps(latencies.empty() ? 0 : *high), step_seconds(step)};
+    TimePs low = std::numeric_limits<TimePs>::max(), high = 0;
+    for (const Send& s : step.sends) {
+      const TimePs latency = send_latency_ps(s);
+      low = std::min(low, latency);
+      high = std::max(high, latency);
     }
+    if (low >= high) return {overhead_s_ + seconds_from_ps(high), step_seconds(step)};
     std::map<std::pair<Rank, Rank>, double> to_peer;
     std::map<Rank, double> injected;
     std::vector<double> on_channel(step.by_link || step.by_nic ? 2 * topology_.link_count() : 0, 0.0);
@@ -234,8 +234,7 @@ class Evaluator {
     }
     const double e = library_.efficiency;
     StepCost slowest{0, -1};
-    for (std::size_t i = 0; i < step.sends.size(); ++i) {
-      const Send& s = step.sends[i];
+    for (const Send& s : step.sends) {
       const PathParams p = path(s);
       const double rate = std::min(library_.rate(p.bottleneck_Bps), caps_[static_cast<int>(p.link_class)]);
       double h = std::max({s.units / rate, to_peer[{s.src, s.dst}] / (e * p.bottleneck_Bps),
@@ -247,7 +246,7 @@ class Evaluator {
           }
         }
       }
-      const StepCost c{overhead_s_ + seconds_from_ps(latencies[i]), h};
+      const StepCost c{overhead_s_ + seconds_from_ps(send_latency_ps(s)), h};
       if (slowest.seconds_per_n < 0 || c.alpha_s + n * c.seconds_per_n > slowest.alpha_s + n * slowest.seconds_per_n) {
         slowest = c;
       }

@@ -46,10 +46,10 @@ struct Worst {
 // with the most flows per unit of bandwidth get that share from start to end (they are all
 // of one size), and no flow gets less than its own route's such share.
 // Under NCCL's estimate (o.estimate) the routes' latency is left out, as in every ranking.
-CostTerm tree_share_term(const Topology& t, const std::vector<InSwitchGroup>& groups, double bytes,
+CostTerm tree_share_term(const Topology& t, const std::vector<InSwitchTreeFlow>& flows, double bytes,
                          const ModelOptions& o) {
   Worst worst{{"cross-node tree share of each NPU's 1/G"}};
-  for (const InSwitchTreeFlow& f : in_switch_tree_flows(t, groups)) {
+  for (const InSwitchTreeFlow& f : flows) {
     // A flow capped below its links' share moves at its cap: the cap is the least rate of
     // all, or the share of a link whose flows all move at it is (max-min, one size each).
     const BandwidthBps cap =
@@ -122,15 +122,18 @@ CollectiveCost in_switch_cost(const Topology& t, Algo algorithm, Bytes size, con
     }
     return cost;
   }
+  // NCCL's estimate beyond two nodes has a term of its own and no fill: no flows to route.
   const bool nccl_estimate = o.estimate && groups.size() > 2;
+  const std::vector<InSwitchTreeFlow> flows =
+      nccl_estimate ? std::vector<InSwitchTreeFlow>{} : in_switch_tree_flows(t, groups);
   const CostTerm tree_share =
-      nccl_estimate ? nccl_tree_estimate_term(t, groups, n, o) : tree_share_term(t, groups, std::ceil(n / (2 * g)), o);
+      nccl_estimate ? nccl_tree_estimate_term(t, groups, n, o) : tree_share_term(t, flows, std::ceil(n / (2 * g)), o);
   const double levels = 2.0 * std::bit_width(groups.size() - 1);  // 2 ceil(log2 N)
   cost.terms.push_back({"tree levels across nodes", levels, 0, 0, seconds_from_ps(c.step_latency(LinkClass::kNet)), 0});
   cost.terms.push_back(to_switch.term.time_s(0) >= tree_share.time_s(0) ? to_switch.term : tree_share);
   cost.formula = "2 ceil(log2 N) a_net + max(a + (G+1)/G n b, a' + n/(2G) k b'), N nodes of G NPUs, k the most "
                  "tree flows on a link";
-  if (const TimePs fill_ps = in_switch_tree_fill_ps(t, groups, size, c, o.rate_caps_by_class)) {
+  if (const TimePs fill_ps = in_switch_tree_fill_ps(t, groups, flows, size, c, o.rate_caps_by_class)) {
     cost.terms.push_back(
         {"pipeline fill: 2d-1 rounds of NCCL's chunks through the tree", 1, 0, 0, seconds_from_ps(fill_ps), 0});
     cost.formula += " + (2d-1) rounds of chunks, d the tree's depth";

@@ -122,11 +122,12 @@ std::vector<InSwitchTreeFlow> in_switch_tree_flows(const Topology& topology, con
   return flows;
 }
 
-TimePs in_switch_tree_fill_ps(const Topology& topology, const std::vector<InSwitchGroup>& groups, Bytes size,
-                              const ProtocolCosts& costs, const RateCapsByClass& caps) {
+TimePs in_switch_tree_fill_ps(const Topology& topology, const std::vector<InSwitchGroup>& groups,
+                              const std::vector<InSwitchTreeFlow>& flows, Bytes size, const ProtocolCosts& costs,
+                              const RateCapsByClass& caps) {
   if (costs.fill_channels == 0 || groups.size() < 2) return 0;
   BandwidthBps rate = std::numeric_limits<double>::infinity();
-  for (const InSwitchTreeFlow& f : in_switch_tree_flows(topology, groups)) {
+  for (const InSwitchTreeFlow& f : flows) {
     rate = std::min({rate, f.share_Bps, caps[static_cast<int>(topology.route_class(f.route))]});
   }
   const std::uint64_t g = groups.front().ranks.size(), channels = costs.fill_channels;

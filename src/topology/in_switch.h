@@ -83,8 +83,9 @@ std::vector<InSwitchTreeFlow> in_switch_tree_flows(const Topology& topology, con
 /// class, whichever is less. The NVLink stages at either end of the tree take
 /// (G+1)/G x chunk at NVLink rates, a few percent of a network round: left out. 0 without
 /// fill_channels or with one node. 10 nodes of 8 H100s, 16 channels, 64 MiB: 7 rounds of
-/// 8 x 64 KiB at the 10 GB/s cap each, 367 us.
-TimePs in_switch_tree_fill_ps(const Topology& topology, const std::vector<InSwitchGroup>& groups, Bytes size,
-                              const ProtocolCosts& costs, const RateCapsByClass& caps);
+/// 8 x 64 KiB at the 10 GB/s cap each, 367 us. `flows`: in_switch_tree_flows(topology, groups).
+TimePs in_switch_tree_fill_ps(const Topology& topology, const std::vector<InSwitchGroup>& groups,
+                              const std::vector<InSwitchTreeFlow>& flows, Bytes size, const ProtocolCosts& costs,
+                              const RateCapsByClass& caps);
 
 }  // namespace commsim

@@ -258,6 +258,12 @@ TEST(InSwitch, NvlsTreeBeyondTwoNodesMovesTwiceTheShareThroughTheBusiestNic) {
   EXPECT_NEAR(model_s(two, A::kNvlsTree, 12 * kMiB, kWhole), two_nodes, 1e-15);
 }
 
+// nvls-tree's fill on every NPU of `t` (in_switch_tree_fill_ps).
+TimePs tree_fill_ps(const Topology& t, Bytes size, const ProtocolCosts& costs, const RateCapsByClass& caps) {
+  const std::vector<InSwitchGroup> groups = in_switch_groups(t);
+  return in_switch_tree_fill_ps(t, groups, in_switch_tree_flows(t, groups), size, costs, caps);
+}
+
 TEST(InSwitch, NvlsTreeFillsItsPipelineUpAndDownTheTree) {
   // 10 nodes x 2 GPUs, NICs of 2.5 GB/s, n = 12 MiB, kWhole with 4 channels: 8 ops move 64 KiB
   // chunks (12 MiB >= 8 x 64 KiB), a round is 4/2 chunks = 128 KiB per flow. The tree of 10
@@ -269,8 +275,7 @@ TEST(InSwitch, NvlsTreeFillsItsPipelineUpAndDownTheTree) {
   ProtocolCosts filled = kWhole;
   filled.fill_channels = 4;
   const double fill = 7 * 128.0 * 1024 * 1600e-12;
-  EXPECT_NEAR(seconds_from_ps(in_switch_tree_fill_ps(ten, in_switch_groups(ten), 12 * kMiB, filled, kNoRateCaps)), fill,
-              1e-15);
+  EXPECT_NEAR(seconds_from_ps(tree_fill_ps(ten, 12 * kMiB, filled, kNoRateCaps)), fill, 1e-15);
   const double expected = 2e-6 + 8 * 14e-6 + 1e-6 + 12.0 * kMiB * 400e-12 + fill;
   EXPECT_NEAR(sim_s(ten, A::kNvlsTree, 12 * kMiB, filled), expected, 1e-15);
   EXPECT_NEAR(model_s(ten, A::kNvlsTree, 12 * kMiB, filled), expected, 1e-15);
@@ -285,17 +290,14 @@ TEST(InSwitch, NvlsTreeFillsItsPipelineUpAndDownTheTree) {
   // A cap below the share sets the rounds' rate: 100 MB/s on the network, 10000 ps/B.
   RateCapsByClass caps = kNoRateCaps;
   caps[static_cast<int>(LinkClass::kNet)] = 100e6;
-  EXPECT_NEAR(seconds_from_ps(in_switch_tree_fill_ps(ten, in_switch_groups(ten), 12 * kMiB, filled, caps)),
-              7 * 128.0 * 1024 * 10000e-12, 1e-15);
+  EXPECT_NEAR(seconds_from_ps(tree_fill_ps(ten, 12 * kMiB, filled, caps)), 7 * 128.0 * 1024 * 10000e-12, 1e-15);
   // Less than a round per flow (64 KiB: 16 KiB each way per edge) moves whole; two nodes are
   // one edge deep, one round; one node or no channels: none.
-  EXPECT_NEAR(seconds_from_ps(in_switch_tree_fill_ps(ten, in_switch_groups(ten), 64 * 1024, filled, kNoRateCaps)),
-              7 * 16.0 * 1024 * 1600e-12, 1e-15);
+  EXPECT_NEAR(seconds_from_ps(tree_fill_ps(ten, 64 * 1024, filled, kNoRateCaps)), 7 * 16.0 * 1024 * 1600e-12, 1e-15);
   const Topology two = nvls_cluster(2, 2, 2.5e9);
   // Two nodes: 2 flows a NIC direction, 1.25 GB/s (800 ps/B); 8 ops at 12 MiB: 128 KiB chunks.
-  EXPECT_NEAR(seconds_from_ps(in_switch_tree_fill_ps(two, in_switch_groups(two), 12 * kMiB, filled, kNoRateCaps)),
-              256.0 * 1024 * 800e-12, 1e-15);
-  EXPECT_EQ(in_switch_tree_fill_ps(ten, in_switch_groups(ten), 12 * kMiB, kWhole, kNoRateCaps), 0);
+  EXPECT_NEAR(seconds_from_ps(tree_fill_ps(two, 12 * kMiB, filled, kNoRateCaps)), 256.0 * 1024 * 800e-12, 1e-15);
+  EXPECT_EQ(tree_fill_ps(ten, 12 * kMiB, kWhole, kNoRateCaps), 0);
 }
 
 TEST(InSwitch, NcclRanksNvlsTreeBeyondTwoNodesAtItsPerChannelCap) {
