@@ -204,13 +204,18 @@ Plan channel_chains_plan(const Topology& t, Kind kind, std::size_t channels, Ran
   const double hops = static_cast<double>(p - 1);
   Plan plan;
   plan.channels = channels;
+  std::vector<std::vector<Rank>> orders;
+  for (std::size_t c = 0; c < channels; ++c) orders.push_back(t.ring_order(c, channels));
+  // Chains along one order (a node's rings) keep in step, sharing each hop's links; chains
+  // along different orders (rail-aligned rings) drift apart where their network hops differ.
+  const bool drift = std::any_of(orders.begin(), orders.end(), [&](const auto& o) { return o != orders.front(); });
   for (std::size_t c = 0; c < channels; ++c) {
-    const std::vector<Rank> order = t.ring_order(c, channels);
+    const std::vector<Rank>& order = orders[c];
     const auto at = static_cast<std::size_t>(std::find(order.begin(), order.end(), root) - order.begin());
     Phase phase{reduce ? "reduce" : "broadcast", hops, hops * chunk, reduce ? hops * chunk : 0};
     phase.chain = true;
     phase.lane = c;
-    phase.drifts = true;
+    phase.drifts = drift;
     for (std::size_t k = 0; k + 1 < p; ++k) {
       // Broadcast hop k: from k places past the root to the next; Reduce hop k: from the far
       // end's k-th rank back toward the root.
