@@ -1,6 +1,7 @@
 #include "model/collective_model.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <charconv>
 #include <cmath>
@@ -14,10 +15,10 @@
 #include <utility>
 
 #include "base/error.h"
-#include "topology/in_switch.h"
 #include "model/cost_plan.h"
 #include "model/in_switch_model.h"
 #include "model/p2p_model.h"
+#include "topology/in_switch.h"
 
 namespace commsim {
 
@@ -177,6 +178,10 @@ class Evaluator {
     for (const auto& [channel, u] : units) {
       seconds = std::max(seconds, u / (library_.efficiency * topology_.link(link_of(channel)).params.bandwidth_Bps));
     }
+    for (const auto& [link, both_ways] : half_duplex_units(concurrent)) {
+      if (units.contains(2 * link) || units.contains(2 * link + 1))
+        seconds = std::max(seconds, half_duplex_seconds(link, both_ways));
+    }
     return seconds;
   }
 
@@ -234,6 +239,7 @@ class Evaluator {
       }
     }
     const double e = library_.efficiency;
+    const std::map<LinkId, BothWays> half_duplex = half_duplex_units(step.sends);
     StepCost slowest{0, -1};
     for (const Send& s : step.sends) {
       const PathParams p = path(s);
@@ -245,6 +251,11 @@ class Evaluator {
           if (step.by_link || is_nic(channel)) {
             h = std::max(h, on_channel[channel] / (e * topology_.link(link_of(channel)).params.bandwidth_Bps));
           }
+        }
+      }
+      for (const ChannelId channel : topology_.route(s.src, s.dst)) {
+        if (const auto it = half_duplex.find(link_of(channel)); it != half_duplex.end()) {
+          h = std::max(h, half_duplex_seconds(it->first, it->second));
         }
       }
       const StepCost c{overhead_s_ + seconds_from_ps(send_latency_ps(s)), h};
@@ -288,7 +299,42 @@ class Evaluator {
     }
     if (step.by_link) worst = std::max(worst, busiest_link_seconds(step, false));
     if (step.by_nic && has_nics()) worst = std::max(worst, busiest_link_seconds(step, true));
+    for (const auto& [link, units] : half_duplex_units(step.sends))
+      worst = std::max(worst, half_duplex_seconds(link, units));
     return worst;
+  }
+
+  // The step's units on each half-duplex link its messages cross, each way (empty on a
+  // topology of full-duplex links alone).
+  using BothWays = std::array<double, 2>;
+  std::map<LinkId, BothWays> half_duplex_units(const std::vector<Send>& sends) const {
+    std::map<LinkId, BothWays> units;
+    if (!has_half_duplex()) return units;
+    for (const Send& s : sends) {
+      for (const ChannelId channel : topology_.route(s.src, s.dst)) {
+        if (topology_.link(link_of(channel)).params.duplex == Duplex::kHalf)
+          units[link_of(channel)][channel % 2] += s.units;
+      }
+    }
+    return units;
+  }
+
+  // Seconds per unit of n of a half-duplex link carrying `units` each way: both ways share its
+  // bandwidth, of which both_ways_efficiency is left while both move (network.cpp,
+  // capacity_now): (u_0 + u_1) / (e x bandwidth x [both_ways_efficiency if u_0, u_1 > 0]).
+  // Exact for a step that moves as much each way (a ring's both directions across the link).
+  double half_duplex_seconds(LinkId link, const BothWays& units) const {
+    const LinkParams& params = topology_.link(link).params;
+    const double turn = units[0] > 0 && units[1] > 0 ? params.both_ways_efficiency : 1.0;
+    return (units[0] + units[1]) / (library_.efficiency * params.bandwidth_Bps * turn);
+  }
+
+  bool has_half_duplex() const {
+    if (!has_half_duplex_) {
+      has_half_duplex_ = std::any_of(topology_.links().begin(), topology_.links().end(),
+                                     [](const Link& l) { return l.params.duplex == Duplex::kHalf; });
+    }
+    return *has_half_duplex_;
   }
 
   // Whether any link is of network class (else no step is bound by a NIC), found on the
@@ -333,6 +379,7 @@ class Evaluator {
   RateCapsByClass caps_;
   bool route_latency_;  // false: NCCL's estimate, whose step latency is the whole hop
   mutable std::optional<bool> has_nics_;  // has_nics(), once asked
+  mutable std::optional<bool> has_half_duplex_;  // has_half_duplex(), once asked
 };
 
 void validate(const Topology& t, Kind kind, Algo algorithm, const ModelOptions& o) {

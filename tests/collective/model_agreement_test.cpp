@@ -211,6 +211,25 @@ TEST(ModelAgreement, AStepOfSeveralLatenciesEndsWithItsSlowestMessage) {
   }
 }
 
+TEST(ModelAgreement, AHalfDuplexLinkCarriesBothWaysOnOneCapacity) {
+  // Two GPUs on a switch by half-duplex links of 100 GB/s that keep half their bandwidth
+  // while both directions move (as through host memory). Ring AllGather of n: each GPU sends
+  // n/2 to the other at once, so each link carries n/2 each way on 50 GB/s: n x 20 ps. A
+  // Broadcast moves n one way: n x 10 ps. The closed form sees the link as the simulator does.
+  TopologyConfig c = config(TopologyKind::kSwitch, 2);
+  c.link = {100e9, 0, LinkKind::kPcie, Duplex::kHalf, 0.5};
+  const Topology t = build_topology(c);
+  const Bytes n = 32 * kMiB;
+  for (const auto& [kind, ps_per_byte] : {std::pair{CollectiveKind::kAllGather, 20},
+                                          {CollectiveKind::kAllReduce, 40},
+                                          {CollectiveKind::kBroadcast, 10}}) {
+    SCOPED_TRACE(std::string(collective_name(kind)));
+    EXPECT_EQ(simulate_collective(t, kind, AlgorithmKind::kRing, n, {}).time_ps, n * ps_per_byte);
+    EXPECT_NEAR(collective_cost(t, kind, AlgorithmKind::kRing, n, {}).time_s(0), seconds_from_ps(n * ps_per_byte),
+                1e-15);
+  }
+}
+
 TEST(ModelAgreement, NothingBeatsTheLowerBound) {
   std::vector<TopologyConfig> topologies{config(TopologyKind::kSwitch, 8), config(TopologyKind::kRing, 6),
                                          config(TopologyKind::kFullyConnected, 5)};
