@@ -179,8 +179,8 @@ class Evaluator {
       seconds = std::max(seconds, u / (library_.efficiency * topology_.link(link_of(channel)).params.bandwidth_Bps));
     }
     for (const auto& [link, both_ways] : half_duplex_units(concurrent)) {
-      if (units.contains(2 * link) || units.contains(2 * link + 1))
-        seconds = std::max(seconds, half_duplex_seconds(link, both_ways));
+      const bool on_route = std::any_of(route.begin(), route.end(), [&](ChannelId c) { return link_of(c) == link; });
+      if (on_route) seconds = std::max(seconds, half_duplex_seconds(link, both_ways));
     }
     return seconds;
   }
@@ -273,7 +273,8 @@ class Evaluator {
   // e the protocol's efficiency (its data share of the wire), rate = min(e x bottleneck, cap,
   // the cap of the route's class): the messages to one peer share the route, and each is a
   // flow of its own with its own cap (several rings' messages to one peer move at several
-  // caps, as in the simulator).
+  // caps, as in the simulator); and no less than any half-duplex link's both ways
+  // (half_duplex_seconds) or, by_link / by_nic, its busiest link or NIC.
   double step_seconds(const Step& step) const {
     std::vector<Send> sends = step.sends;
     std::sort(sends.begin(), sends.end(), [](const Send& a, const Send& b) {
@@ -299,8 +300,9 @@ class Evaluator {
     }
     if (step.by_link) worst = std::max(worst, busiest_link_seconds(step, false));
     if (step.by_nic && has_nics()) worst = std::max(worst, busiest_link_seconds(step, true));
-    for (const auto& [link, units] : half_duplex_units(step.sends))
+    for (const auto& [link, units] : half_duplex_units(step.sends)) {
       worst = std::max(worst, half_duplex_seconds(link, units));
+    }
     return worst;
   }
 
@@ -312,8 +314,9 @@ class Evaluator {
     if (!has_half_duplex()) return units;
     for (const Send& s : sends) {
       for (const ChannelId channel : topology_.route(s.src, s.dst)) {
-        if (topology_.link(link_of(channel)).params.duplex == Duplex::kHalf)
+        if (topology_.link(link_of(channel)).params.duplex == Duplex::kHalf) {
           units[link_of(channel)][channel % 2] += s.units;
+        }
       }
     }
     return units;
