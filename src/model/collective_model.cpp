@@ -246,14 +246,10 @@ class Evaluator {
       const double rate = std::min(library_.rate(p.bottleneck_Bps), caps_[static_cast<int>(p.link_class)]);
       double h = std::max({s.units / rate, to_peer[{s.src, s.dst}] / (e * p.bottleneck_Bps),
                            injected[s.src] / (e * topology_.injection_bandwidth(s.src))});
-      if (!on_channel.empty()) {
-        for (const ChannelId channel : topology_.route(s.src, s.dst)) {
-          if (step.by_link || is_nic(channel)) {
-            h = std::max(h, on_channel[channel] / (e * topology_.link(link_of(channel)).params.bandwidth_Bps));
-          }
-        }
-      }
       for (const ChannelId channel : topology_.route(s.src, s.dst)) {
+        if (!on_channel.empty() && (step.by_link || is_nic(channel))) {
+          h = std::max(h, on_channel[channel] / (e * topology_.link(link_of(channel)).params.bandwidth_Bps));
+        }
         if (const auto it = half_duplex.find(link_of(channel)); it != half_duplex.end()) {
           h = std::max(h, half_duplex_seconds(it->first, it->second));
         }
