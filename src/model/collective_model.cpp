@@ -138,9 +138,9 @@ class Evaluator {
   }
 
   // The messages hop k of level l of `lane` moves beside: its own, and the other lanes' hop k
-  // of level l where they move with it. Lanes in step (a ring's mirrored directions, rings of
-  // one order) share links hop by hop; lanes that drift apart (rings of different orders,
-  // whose network hops come at different places) only where they leave the root together
+  // of level l where they move with it. Lanes in step (a ring's mirrored directions, rings
+  // round one cycle) share links hop by hop; lanes that drift apart (rings round different
+  // cycles, whose network hops come at different places) only where they leave the root together
   // (first hop) and reach it together (last).
   static std::vector<Send> sends_beside(const std::vector<std::vector<const Phase*>>& levels, std::size_t lane,
                                         std::size_t l, std::size_t k) {

@@ -44,9 +44,9 @@ struct Phase {
   std::vector<Step> steps = {};
   bool chain = false;  // a chain level: its steps are its hops in order (evaluate_chains)
   std::size_t lane = 0;  // chains of different lanes run at once (two directions, channels)
-  bool drifts = false;   // lanes that do not keep in step (channels' rings of different
-                         // orders): they meet only at the root; else (a ring's two mirrored
-                         // directions, rings of one order) hop by hop
+  bool drifts = false;   // lanes that do not keep in step (channels' rings round different
+                         // cycles): they meet only at the root; else (a ring's two mirrored
+                         // directions, rings round one cycle) hop by hop
 };
 
 struct Plan {

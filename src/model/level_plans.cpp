@@ -194,6 +194,16 @@ Plan channel_rings_plan(const Topology& t, Kind kind, std::size_t channels) {
   return plan;
 }
 
+namespace {
+// Each rank's successor round the ring `order`: rings that are rotations of one another
+// (one cycle entered at different ranks) have the same.
+std::vector<Rank> successors(const std::vector<Rank>& order) {
+  std::vector<Rank> next(order.size());
+  for (std::size_t i = 0; i < order.size(); ++i) next[order[i]] = order[(i + 1) % order.size()];
+  return next;
+}
+}  // namespace
+
 // C chains at once (NCCL's ring Broadcast and Reduce split the data over its channels), chain
 // c along t.ring_order(c, C) away from the root (Broadcast) or toward it (Reduce), each with
 // n/C in chunks of n/(C x chunks): lane c of evaluate_chains, the slowest lane's time.
@@ -206,9 +216,11 @@ Plan channel_chains_plan(const Topology& t, Kind kind, std::size_t channels, Ran
   plan.channels = channels;
   std::vector<std::vector<Rank>> orders;
   for (std::size_t c = 0; c < channels; ++c) orders.push_back(t.ring_order(c, channels));
-  // Chains along one order (a node's rings) keep in step, sharing each hop's links; chains
-  // along different orders (rail-aligned rings) drift apart where their network hops differ.
-  const bool drift = std::any_of(orders.begin(), orders.end(), [&](const auto& o) { return o != orders.front(); });
+  // Chains round one cycle (a node's rings, whatever GPU each starts from) keep in step,
+  // sharing each hop's links; chains round different cycles (rail-aligned rings across
+  // nodes) drift apart where their network hops differ.
+  const std::vector<Rank> cycle = successors(orders.front());
+  const bool drift = std::any_of(orders.begin(), orders.end(), [&](const auto& o) { return successors(o) != cycle; });
   for (std::size_t c = 0; c < channels; ++c) {
     const std::vector<Rank>& order = orders[c];
     const auto at = static_cast<std::size_t>(std::find(order.begin(), order.end(), root) - order.begin());

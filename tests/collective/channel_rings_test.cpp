@@ -13,16 +13,19 @@
 namespace commsim {
 namespace {
 
-// 2 nodes x 4 GPUs; NVLink 100 GB/s (10 ps/B), NIC 25 GB/s (40 ps/B), no latency.
-Topology two_nodes(TimePs latency_ps = 0) {
+// `nodes` nodes x 4 GPUs; NVLink `nvlink_Bps`, NIC 25 GB/s (40 ps/B), `latency_ps` on each.
+Topology nodes_of_four(std::uint32_t nodes, double nvlink_Bps, TimePs latency_ps = 0) {
   TopologyConfig c;
   c.kind = TopologyKind::kHierarchical;
-  c.nodes = 2;
+  c.nodes = nodes;
   c.gpus_per_node = 4;
-  c.link = {100e9, latency_ps, LinkKind::kNvlink, Duplex::kFull};
+  c.link = {nvlink_Bps, latency_ps, LinkKind::kNvlink, Duplex::kFull};
   c.nic = {25e9, latency_ps, LinkKind::kInfiniband, Duplex::kFull};
   return build_topology(c);
 }
+
+// 2 nodes x 4 GPUs; NVLink 100 GB/s (10 ps/B), NIC 25 GB/s (40 ps/B).
+Topology two_nodes(TimePs latency_ps = 0) { return nodes_of_four(2, 100e9, latency_ps); }
 
 TEST(ChannelRings, RingCRunsUpFromGpuCAndBackDownOnOddNodes) {
   const Topology t = two_nodes();
@@ -94,13 +97,7 @@ TEST(ChannelRings, BroadcastAndReduceSplitTheDataOverTheChainsOfEveryRing) {
   // GPU 0 crosses the NICs once with all of n, 40 n ps; four chains of n/4, rail-aligned
   // (ring 1 is 1 2 3 0 | 5 6 7 4: from 0 it goes 0 -> 5 across, ..., 4 -> 1 back), cross
   // them at most twice: 2 x 40 n/4 = 20 n ps, half. The closed form sees the same.
-  TopologyConfig c;
-  c.kind = TopologyKind::kHierarchical;
-  c.nodes = 2;
-  c.gpus_per_node = 4;
-  c.link = {1e15, 0, LinkKind::kNvlink, Duplex::kFull};
-  c.nic = {25e9, 0, LinkKind::kInfiniband, Duplex::kFull};
-  const Topology t = build_topology(c);
+  const Topology t = nodes_of_four(2, 1e15);
   const Bytes n = 1 << 24;
   for (const CollectiveKind kind : {CollectiveKind::kBroadcast, CollectiveKind::kReduce}) {
     SCOPED_TRACE(std::string(collective_name(kind)));
@@ -140,6 +137,27 @@ TEST(ChannelRings, ChainsAlongOneOrderShareEveryHop) {
     config.library = model.library = ProtocolCosts{ps_from_us(8), {ps_from_us(3), ps_from_us(5), ps_from_us(14)}, 0.8};
     const double sim = seconds_from_ps(simulate_collective(t, kind, AlgorithmKind::kRing, n, config).time_ps);
     EXPECT_NEAR(sim / collective_cost(t, kind, AlgorithmKind::kRing, n, model).time_s(0), 1.0, 1e-9);
+  }
+}
+
+TEST(ChannelRings, ChainsRoundOneCycleFromDifferentGpusShareEveryHop) {
+  // A cluster of one node: ring c runs c, c+1, .., c-1, a rotation of one cycle 0 -> 1 -> ..
+  // -> 3 -> 0, so every chain from the root takes the same hops and they move in step, as
+  // on a switch. 1 node x 4 GPUs (NVLink 10 ps/B, no latency), root 2, 4 chains of n/4: 3
+  // hops of n at 10 ps/B (were the chains to pass each other, 3 x 10 n / 4).
+  const Topology t = nodes_of_four(1, 100e9);
+  ASSERT_NE(t.ring_order(1, 4), t.ring_order(0, 4));  // rotations: each ring starts elsewhere
+  const Bytes n = 1 << 24;
+  for (const CollectiveKind kind : {CollectiveKind::kBroadcast, CollectiveKind::kReduce}) {
+    SCOPED_TRACE(std::string(collective_name(kind)));
+    CollectiveConfig config;
+    config.channels = 4;
+    config.root = 2;
+    ModelOptions model;
+    model.channels = 4;
+    model.root = 2;
+    EXPECT_EQ(simulate_collective(t, kind, AlgorithmKind::kRing, n, config).time_ps, 3 * 10 * n);
+    EXPECT_NEAR(collective_cost(t, kind, AlgorithmKind::kRing, n, model).time_s(0), seconds_from_ps(3 * 10 * n), 1e-15);
   }
 }
 
