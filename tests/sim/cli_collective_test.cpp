@@ -533,7 +533,8 @@ TEST(CliCollective, ShippedPresetsRunAtTheirClosedFormOnAnIdleNetwork) {
   // the clock's picoseconds), so sim/model means contention alone. Two exceptions, both
   // documented: NCCL's tree with its chunks (an approximation, within 10% here), and the
   // rail-aligned chains of Broadcast and Reduce across nodes, which meet on NVLink ports
-  // where the closed form lets them pass (contention it does not see: never below 1). A
+  // where the closed form lets them pass (contention it does not see: never below 1 with
+  // 8 GPUs a node; with 4, chains it has meeting at the root may reach it at different times). A
   // cluster of one node runs its rings round one cycle, in step, as a node's preset does.
   struct Preset {
     std::vector<std::string> args;
