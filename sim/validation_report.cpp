@@ -94,11 +94,11 @@ void print_validation_table(std::ostream& out, const ValidationResult& result) {
   for (const ValidationRow& r : result.rows) {
     const Measurement& m = r.measured;
     const double ratio = m.out_of_place.time_us / r.predicted_us;  // busbw scales as 1 / time
+    const double busbw = m.out_of_place.busbw_GBps.value();        // every validated row has one
     table.add_row({measured_operation_name(m.operation), std::to_string(m.size_bytes), std::to_string(m.ranks),
                    r.algorithm, protocol_text(r.protocol), r.channels ? std::to_string(*r.channels) : "-",
-                   fixed(m.out_of_place.time_us, 2), fixed(r.predicted_us, 2),
-                   fixed(100 * r.error, 1), fixed(m.out_of_place.busbw_GBps, 2),
-                   fixed(m.out_of_place.busbw_GBps * ratio, 2)});
+                   fixed(m.out_of_place.time_us, 2), fixed(r.predicted_us, 2), fixed(100 * r.error, 1), fixed(busbw, 2),
+                   fixed(busbw * ratio, 2)});
   }
   table.print(out);
   if (result.discarded_rows > 0) {
@@ -156,8 +156,8 @@ Figure validation_figure(const std::string& title, const ValidationResult& resul
     const MeasuredTime& m = r.measured.out_of_place;
     time.series[2 * index].points.emplace_back(size, m.time_us);
     time.series[2 * index + 1].points.emplace_back(size, r.predicted_us);
-    busbw.series[2 * index].points.emplace_back(size, m.busbw_GBps);
-    busbw.series[2 * index + 1].points.emplace_back(size, m.busbw_GBps * m.time_us / r.predicted_us);
+    busbw.series[2 * index].points.emplace_back(size, m.busbw_GBps.value());
+    busbw.series[2 * index + 1].points.emplace_back(size, m.busbw_GBps.value() * m.time_us / r.predicted_us);
   }
   return {title, {time, busbw}};
 }

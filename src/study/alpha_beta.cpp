@@ -13,10 +13,6 @@ bool has_two_sizes(const std::vector<SizedTime>& points) {
                      [&](const SizedTime& p) { return p.size_bytes != points.front().size_bytes; });
 }
 
-double bus_factor_of(const Measurement& m) {
-  return m.operation.is_p2p() ? 1.0 : busbw_factor(*m.operation.collective, m.ranks);
-}
-
 bool same_run(const ValidationRow& a, const ValidationRow& b) {
   return a.measured.operation == b.measured.operation && a.measured.ranks == b.measured.ranks &&
          a.algorithm == b.algorithm && a.protocol == b.protocol;
@@ -33,8 +29,8 @@ AlphaBetaRun run_of(const std::vector<ValidationRow>& rows) {
     measured.push_back({r.measured.size_bytes, r.measured.out_of_place.time_us});
     predicted.push_back({r.measured.size_bytes, r.predicted_us});
   }
-  run.measured = fit_alpha_beta(measured, bus_factor_of(first));
-  run.predicted = fit_alpha_beta(predicted, bus_factor_of(first));
+  run.measured = fit_alpha_beta(measured, bus_factor(first));
+  run.predicted = fit_alpha_beta(predicted, bus_factor(first));
   return run;
 }
 

@@ -41,4 +41,16 @@ MeasuredOperation parse_measured_operation(std::string_view name, std::string_vi
   throw InputError(unknown_name_message(where, "collective", name, measured_operation_names()));
 }
 
+double bus_factor(const Measurement& m) {
+  return m.operation.is_p2p() ? 1.0 : busbw_factor(*m.operation.collective, m.ranks);
+}
+
+Measurement complete_for(Measurement m, std::size_t npus) {
+  if (m.ranks == 0 && !(m.src_rank && m.dst_rank)) m.ranks = npus;
+  const double factor = bus_factor(m);
+  if (!m.out_of_place.busbw_GBps) m.out_of_place.busbw_GBps = m.out_of_place.algbw_GBps * factor;
+  if (m.in_place && !m.in_place->busbw_GBps) m.in_place->busbw_GBps = m.in_place->algbw_GBps * factor;
+  return m;
+}
+
 }  // namespace commsim

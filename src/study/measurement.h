@@ -50,7 +50,9 @@ MeasuredOperation parse_measured_operation(std::string_view name, std::string_vi
 struct MeasuredTime {
   double time_us = 0;     // one call, microseconds: nccl-tests' mean, a P2P profile's median
   double algbw_GBps = 0;  // size / time, GB/s (1e9 B/s)
-  double busbw_GBps = 0;  // algbw * bus factor, GB/s
+  /// algbw * bus factor, GB/s; empty where the source gives none and its rank count is
+  /// unknown (validation fills it in at the topology's: complete_for).
+  std::optional<double> busbw_GBps;
   /// nccl-tests' #wrong: elements that failed the data check; empty when it printed N/A
   /// (no check), when the source has no such column, or when it printed the older "error"
   /// column (a largest deviation, not a count).
@@ -86,6 +88,12 @@ struct ReportedAverage {
   double avg_busbw_GBps = 0;
   std::string source;  // "PATH:LINE" of the footer
 };
+
+/// The bus factor of `m`'s operation at its ranks (busbw_factor; 1 for point-to-point).
+double bus_factor(const Measurement& m);
+/// `m` on `npus` ranks where it does not say how many (a profiled pair keeps its two), with
+/// the busbw its source did not give derived from algbw at those ranks.
+Measurement complete_for(Measurement m, std::size_t npus);
 
 /// The rows of one file, with what its header says about the run.
 struct MeasurementSet {

@@ -13,11 +13,16 @@
 namespace commsim {
 namespace {
 
-// time, algbw and busbw of one placement.
-using PlacementColumns = std::array<std::size_t, 3>;
+// time, algbw and busbw of one placement; algbw and busbw may be missing.
+struct PlacementColumns {
+  std::size_t time;
+  std::optional<std::size_t> algbw, busbw;
+};
 
+// Only collective, size_bytes and a time are required; a column missing is a value unknown.
 struct Columns {
-  std::size_t collective, nranks, nodes, gpus_per_node, size, count, type, redop, root;
+  std::size_t collective, size;
+  std::optional<std::size_t> nranks, nodes, gpus_per_node, count, type, redop, root;
   PlacementColumns out_of_place;
   std::optional<PlacementColumns> in_place;
 };
@@ -52,24 +57,50 @@ std::optional<PlacementColumns> in_place_columns(const CsvHeader& header,
                      ": the header has some of ip_time_us, ip_algbw_GBps, "
                      "ip_busbw_GBps but not all three");
   }
-  return PlacementColumns{header.require(names[0]), header.require(names[1]),
-                          header.require(names[2])};
+  return PlacementColumns{header.require(names[0]), header.require(names[1]), header.require(names[2])};
+}
+
+// The out-of-place time: oop_time_us, else time_us_derived (a time derived from a published
+// bandwidth); "no column 'oop_time_us'" when there is neither.
+std::size_t time_column(const CsvHeader& header) {
+  constexpr std::string_view kDerived = "time_us_derived";
+  return header.has("oop_time_us") || !header.has(kDerived) ? header.require("oop_time_us") : header.require(kDerived);
 }
 
 Columns columns_of(const CsvHeader& header, const std::string& where) {
   refuse_other_layouts(header, where);
   return Columns{.collective = header.require("collective"),
-                 .nranks = header.require("nranks"),
-                 .nodes = header.require("nodes"),
-                 .gpus_per_node = header.require("gpus_per_node"),
                  .size = header.require("size_bytes"),
-                 .count = header.require("count"),
-                 .type = header.require("type"),
-                 .redop = header.require("redop"),
-                 .root = header.require("root"),
-                 .out_of_place = {header.require("oop_time_us"), header.require("oop_algbw_GBps"),
-                                  header.require("oop_busbw_GBps")},
+                 .nranks = header.find("nranks"),
+                 .nodes = header.find("nodes"),
+                 .gpus_per_node = header.find("gpus_per_node"),
+                 .count = header.find("count"),
+                 .type = header.find("type"),
+                 .redop = header.find("redop"),
+                 .root = header.find("root"),
+                 .out_of_place = {time_column(header), header.find("oop_algbw_GBps"), header.find("oop_busbw_GBps")},
                  .in_place = in_place_columns(header, where)};
+}
+
+// The field of `column` in `f`, empty where the header has no such column.
+std::string_view field(const std::vector<std::string_view>& f, const std::optional<std::size_t>& column) {
+  return column ? f[*column] : std::string_view();
+}
+
+// One placement's fields; algbw derived from the time where the table has no such column,
+// and busbw from algbw at `ranks` where it has none (unknown without ranks: complete_for).
+MeasuredTime read_placement(const std::vector<std::string_view>& f, const PlacementColumns& c, const Measurement& row,
+                            std::string_view placement, const std::string& where) {
+  MeasuredTime t;
+  t.time_us = parse_time_field(f[c.time], placement, where);
+  t.algbw_GBps = c.algbw ? parse_bandwidth_field(f[*c.algbw], placement, "algbw", where)
+                         : static_cast<double>(row.size_bytes) / (t.time_us * 1e3);  // B/us -> GB/s
+  if (c.busbw) {
+    t.busbw_GBps = parse_bandwidth_field(f[*c.busbw], placement, "busbw", where);
+  } else if (row.ranks > 0) {
+    t.busbw_GBps = t.algbw_GBps * bus_factor(row);
+  }
+  return t;
 }
 
 std::size_t optional_rank_count(std::string_view text, std::string_view field,
@@ -77,24 +108,24 @@ std::size_t optional_rank_count(std::string_view text, std::string_view field,
   return text.empty() ? 0 : parse_rank_count_field(text, field, where);
 }
 
-Measurement read_row(const std::vector<std::string_view>& f, const Columns& c,
-                     const std::string& where) {
+Measurement read_row(const std::vector<std::string_view>& f, const Columns& c, const std::string& where) {
   Measurement row;
   row.operation = parse_measured_operation(f[c.collective], where);
-  row.ranks = optional_rank_count(f[c.nranks], "nranks", where);
-  row.nodes = optional_rank_count(f[c.nodes], "nodes", where);
-  row.gpus_per_node = optional_rank_count(f[c.gpus_per_node], "gpus_per_node", where);
+  row.ranks = optional_rank_count(field(f, c.nranks), "nranks", where);
+  row.nodes = optional_rank_count(field(f, c.nodes), "nodes", where);
+  row.gpus_per_node = optional_rank_count(field(f, c.gpus_per_node), "gpus_per_node", where);
   row.size_bytes = parse_size_field(f[c.size], where);
-  if (!f[c.count].empty()) row.count_elements = parse_count_field(f[c.count], where);
-  row.type = std::string(f[c.type]);
-  row.redop = std::string(f[c.redop]);
-  if (!f[c.root].empty()) row.root = parse_root_field(f[c.root], where);
-  const auto& oop = c.out_of_place;
-  row.out_of_place = parse_measured_time(f[oop[0]], f[oop[1]], f[oop[2]], "out-of-place", where);
+  if (const std::string_view count = field(f, c.count); !count.empty()) {
+    row.count_elements = parse_count_field(count, where);
+  }
+  row.type = std::string(field(f, c.type));
+  row.redop = std::string(field(f, c.redop));
+  if (const std::string_view root = field(f, c.root); !root.empty()) row.root = parse_root_field(root, where);
+  row.out_of_place = read_placement(f, c.out_of_place, row, "out-of-place", where);
   if (c.in_place) {
-    const auto& ip = *c.in_place;
-    if (!f[ip[0]].empty() || !f[ip[1]].empty() || !f[ip[2]].empty()) {
-      row.in_place = parse_measured_time(f[ip[0]], f[ip[1]], f[ip[2]], "in-place", where);
+    const PlacementColumns& ip = *c.in_place;
+    if (!f[ip.time].empty() || !field(f, ip.algbw).empty() || !field(f, ip.busbw).empty()) {
+      row.in_place = read_placement(f, ip, row, "in-place", where);
     }
   }
   row.source = where;

@@ -46,17 +46,24 @@ std::size_t parse_rank_count_field(std::string_view text, std::string_view field
                      std::numeric_limits<std::uint32_t>::max());
 }
 
-MeasuredTime parse_measured_time(std::string_view time_us, std::string_view algbw_GBps,
-                                 std::string_view busbw_GBps, std::string_view placement,
-                                 const std::string& where) {
-  const std::string prefix = where + ": " + std::string(placement) + " ";
+double parse_time_field(std::string_view text, std::string_view placement, const std::string& where) {
+  const std::string what = where + ": " + std::string(placement) + " time (us)";
+  const double time_us = parse_real(text, what);
+  if (!(time_us > 0)) throw InputError(what + ": " + quoted(text) + " is not positive");
+  return time_us;
+}
+
+double parse_bandwidth_field(std::string_view text, std::string_view placement, std::string_view name,
+                             const std::string& where) {
+  return parse_nonnegative(text, where + ": " + std::string(placement) + " " + std::string(name) + " (GB/s)");
+}
+
+MeasuredTime parse_measured_time(std::string_view time_us, std::string_view algbw_GBps, std::string_view busbw_GBps,
+                                 std::string_view placement, const std::string& where) {
   MeasuredTime measured;
-  measured.time_us = parse_real(time_us, prefix + "time (us)");
-  if (!(measured.time_us > 0)) {
-    throw InputError(prefix + "time (us): " + quoted(time_us) + " is not positive");
-  }
-  measured.algbw_GBps = parse_nonnegative(algbw_GBps, prefix + "algbw (GB/s)");
-  measured.busbw_GBps = parse_nonnegative(busbw_GBps, prefix + "busbw (GB/s)");
+  measured.time_us = parse_time_field(time_us, placement, where);
+  measured.algbw_GBps = parse_bandwidth_field(algbw_GBps, placement, "algbw", where);
+  measured.busbw_GBps = parse_bandwidth_field(busbw_GBps, placement, "busbw", where);
   return measured;
 }
 

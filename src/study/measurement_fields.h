@@ -21,8 +21,13 @@ int parse_root_field(std::string_view text, const std::string& where);
 /// A number of ranks, nodes or GPUs per node.
 std::size_t parse_rank_count_field(std::string_view text, std::string_view field,
                                    const std::string& where);
-/// One placement's time (microseconds, > 0), algbw and busbw (GB/s, >= 0); `placement` is
-/// "out-of-place" or "in-place" and names the fields in messages.
+/// One placement's time (microseconds, > 0); `placement` is "out-of-place" or "in-place"
+/// and names the field in messages.
+double parse_time_field(std::string_view text, std::string_view placement, const std::string& where);
+/// One placement's algbw or busbw (`name`), GB/s, >= 0.
+double parse_bandwidth_field(std::string_view text, std::string_view placement, std::string_view name,
+                             const std::string& where);
+/// One placement's time, algbw and busbw, as above.
 MeasuredTime parse_measured_time(std::string_view time_us, std::string_view algbw_GBps,
                                  std::string_view busbw_GBps, std::string_view placement,
                                  const std::string& where);

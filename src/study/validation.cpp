@@ -126,11 +126,12 @@ std::optional<Prediction> predict(const Topology& topology, const Measurement& r
 // summarised at the end (finish).
 class Validator {
  public:
-  void add(const Topology& topology, const Measurement& row, const std::optional<Prediction>& prediction) {
+  void add(const Topology& topology, const Measurement& measured, const std::optional<Prediction>& prediction) {
     if (!prediction) {
       ++result_.discarded_rows;
       return;
     }
+    const Measurement row = complete_for(measured, topology.npu_count());
     const Prediction& p = *prediction;
     const double predicted_us = us_from_ps(p.time_ps);
     const double error = (predicted_us - row.out_of_place.time_us) / row.out_of_place.time_us;
@@ -141,7 +142,7 @@ class Validator {
                                               : mid_)
         .push_back(error);
     by_operation_.add(row.operation, error);
-    by_table_.add({row.operation, row.ranks != 0 ? row.ranks : topology.npu_count()}, error);
+    by_table_.add({row.operation, row.ranks != 0 ? row.ranks : topology.npu_count()}, error);  // a pair: all
   }
 
   ValidationResult finish() {

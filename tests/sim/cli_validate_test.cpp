@@ -306,6 +306,24 @@ TEST(CliValidate, JobsChangeNothingButTheTimeTaken) {
   expect_error(none, "--jobs");
 }
 
+TEST(CliValidate, ATableOfSizesAndTimesAloneRunsAtTheTopologysRanks) {
+  // No nranks, algbw or busbw: the rows run on the default node's 8 GPUs, busbw is derived
+  // (33554432 B in 800 us: 41.94 GB/s x 2 x 7/8 = 73.40), and the measured line through both
+  // rows is alpha 600 us, busbw 33554432 x 1.75 B / 200 us = 293.60 GB/s.
+  const std::string table = tmp_path("sizes-and-times.csv");
+  write_file(table,
+             "# two AllReduce times\ncollective,size_bytes,oop_time_us\nall_reduce,33554432,800\n"
+             "all_reduce,67108864,1000\n");
+  const CliResult r = run_commsim({"validate", "--measurements", table});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_CONTAINS(r.out, "    allreduce     33554432      8 ");
+  EXPECT_CONTAINS(r.out, "800.00");
+  EXPECT_CONTAINS(r.out, "   73.40 ");
+  EXPECT_CONTAINS(r.out, "    allreduce      8 ");
+  EXPECT_CONTAINS(r.out, "     600.00 ");
+  EXPECT_CONTAINS(r.out, "  293.60 ");
+}
+
 TEST(CliValidate, BadInput) {
   expect_error({"validate"}, "give --measurements FILE...");
   expect_error({"validate", "--measurements", "/nonexistent.log"}, "/nonexistent.log: cannot open");

@@ -57,7 +57,7 @@ TEST(MeasurementCsv, TableWithoutCountsOrInPlaceTimes) {
   EXPECT_FALSE(eight_gib.count_elements.has_value());
   EXPECT_DOUBLE_EQ(eight_gib.out_of_place.time_us, 64074);
   EXPECT_DOUBLE_EQ(eight_gib.out_of_place.algbw_GBps, 134.06);
-  EXPECT_DOUBLE_EQ(eight_gib.out_of_place.busbw_GBps, 234.61);
+  EXPECT_DOUBLE_EQ(eight_gib.out_of_place.busbw_GBps.value(), 234.61);
   EXPECT_FALSE(eight_gib.in_place.has_value());
   EXPECT_EQ(eight_gib.source, kValidationDir + "a100_1node_8gpu_allreduce_stas00.csv:24");
   EXPECT_TRUE(set.nccl_version.empty());  // "nccl=not stated"
@@ -83,7 +83,7 @@ TEST(MeasurementCsv, TableOfFiveCollectivesWithRoots) {
   EXPECT_EQ(reduce.source, kValidationDir + "pcie_2080ti_2gpu_noP2P_collectives.csv:119");
   EXPECT_EQ(reduce.count_elements, 268435456u);
   EXPECT_DOUBLE_EQ(reduce.out_of_place.time_us, 96427);
-  EXPECT_DOUBLE_EQ(reduce.in_place->busbw_GBps, 11.13);
+  EXPECT_DOUBLE_EQ(reduce.in_place->busbw_GBps.value(), 11.13);
 }
 
 TEST(MeasurementCsv, OtherLayoutsOfTheFolderAreRefusedSayingWhatTheyAre) {
@@ -102,20 +102,45 @@ TEST(MeasurementCsv, ColumnsAreFoundByName) {
       "# a comment; nccl=2.18.3\n"
       "size_bytes,collective,time_us_derived,nranks,nodes,gpus_per_node,count,type,redop,root,"
       "oop_busbw_GBps,oop_algbw_GBps,oop_time_us\n"
-      "1048576,all_gather,27.0,8,1,8,32768,float,none,,33.98,38.83,27.0\n",
+      "1048576,all_gather,99.0,8,1,8,32768,float,none,,33.98,38.83,27.0\n",
       "t.csv");
   ASSERT_EQ(set.rows.size(), 1u);
   const Measurement& row = set.rows[0];
   EXPECT_EQ(row.operation, MeasuredOperation::of(CollectiveKind::kAllGather));
   EXPECT_EQ(row.size_bytes, 1048576u);
   EXPECT_EQ(row.root, -1);  // empty
+  EXPECT_DOUBLE_EQ(row.out_of_place.time_us, 27.0);  // oop_time_us before a derived time
   EXPECT_DOUBLE_EQ(row.out_of_place.algbw_GBps, 38.83);
-  EXPECT_DOUBLE_EQ(row.out_of_place.busbw_GBps, 33.98);
+  EXPECT_DOUBLE_EQ(row.out_of_place.busbw_GBps.value(), 33.98);
   EXPECT_FALSE(row.in_place.has_value());
   EXPECT_EQ(row.source, "t.csv:3");
   EXPECT_EQ(set.nccl_version, "2.18.3");
   EXPECT_EQ(set.comments, std::vector<std::string>{"a comment; nccl=2.18.3"});
   EXPECT_EQ(row.gpus_per_thread, 0u);  // no comment says how the GPUs were driven
+}
+
+TEST(MeasurementCsv, ATableOfSizesAndTimesAloneDerivesTheRest) {
+  // collective, size_bytes and a time: ranks unknown (0), algbw = size / time, busbw only
+  // once the ranks are known; a time_us_derived stands in for oop_time_us.
+  const MeasurementSet set = parse_measurement_csv(
+      "# published busbw, times derived\ncollective,size_bytes,time_us_derived\nall_gather,8000000,100\n", "t.csv");
+  ASSERT_EQ(set.rows.size(), 1u);
+  const Measurement& row = set.rows[0];
+  EXPECT_EQ(row.ranks, 0u);
+  EXPECT_EQ(row.root, -1);
+  EXPECT_FALSE(row.count_elements.has_value());
+  EXPECT_DOUBLE_EQ(row.out_of_place.time_us, 100.0);
+  EXPECT_DOUBLE_EQ(row.out_of_place.algbw_GBps, 80.0);  // 8e6 B / 100 us
+  EXPECT_FALSE(row.out_of_place.busbw_GBps.has_value());
+  // On 8 ranks (a validation's topology): busbw = 80 x 7/8.
+  const Measurement on_eight = complete_for(row, 8);
+  EXPECT_EQ(on_eight.ranks, 8u);
+  EXPECT_DOUBLE_EQ(on_eight.out_of_place.busbw_GBps.value(), 70.0);
+  // With nranks given, busbw at once; a rank count in the table is kept.
+  const Measurement given =
+      parse_measurement_csv("collective,nranks,size_bytes,oop_time_us\nall_reduce,4,8000000,100\n", "t.csv").rows[0];
+  EXPECT_DOUBLE_EQ(given.out_of_place.busbw_GBps.value(), 120.0);  // 80 x 2 x 3/4
+  EXPECT_EQ(complete_for(given, 8).ranks, 4u);
 }
 
 TEST(MeasurementCsv, GpusPerThreadFromTheSystemComment) {
@@ -158,9 +183,10 @@ TEST(MeasurementCsv, BadRowsNameTheirLineAndValue) {
 }
 
 TEST(MeasurementCsv, BadHeadersAndFilesWithoutRows) {
-  EXPECT_CONTAINS(
-      error_of("# c\ncollective,nranks,size_bytes\nall_reduce,8,1024\n"),
-      "t.csv:2: no column 'nodes' in the header (columns: collective,nranks,size_bytes)");
+  EXPECT_CONTAINS(error_of("# c\ncollective,nranks,size_bytes\nall_reduce,8,1024\n"),
+                  "t.csv:2: no column 'oop_time_us' in the header (columns: collective,nranks,size_bytes)");
+  EXPECT_CONTAINS(error_of("# c\ncollective,oop_time_us\nall_reduce,20\n"),
+                  "t.csv:2: no column 'size_bytes' in the header (columns: collective,oop_time_us)");
   EXPECT_CONTAINS(error_of("# c\n" + kHeader), "t.csv:2: no rows after the header");
   EXPECT_CONTAINS(error_of("# only\n# comments\n"), "t.csv:2: no header row");
   EXPECT_CONTAINS(error_of("config_id,src,dst,size,repetition,timestamp_start_ns,"

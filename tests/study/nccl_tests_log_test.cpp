@@ -86,18 +86,18 @@ TEST(NcclTestsLog, ExcerptFileRows) {
   EXPECT_EQ(first.redop, "none");
   EXPECT_DOUBLE_EQ(first.out_of_place.time_us, 721.94);
   EXPECT_DOUBLE_EQ(first.out_of_place.algbw_GBps, 46.48);
-  EXPECT_DOUBLE_EQ(first.out_of_place.busbw_GBps, 41.83);
+  EXPECT_DOUBLE_EQ(first.out_of_place.busbw_GBps.value(), 41.83);
   EXPECT_DOUBLE_EQ(first.in_place->time_us, 687.61);
   EXPECT_EQ(first.source, path + ":23");
   // "8589934560 107374182 double none -1 161737 53.11 47.80 0 159364 53.90 48.51 0"
   const Measurement& eight_gib = set.rows[8];
   EXPECT_EQ(eight_gib.size_bytes, 8589934560u);
   EXPECT_DOUBLE_EQ(eight_gib.out_of_place.time_us, 161737);
-  EXPECT_DOUBLE_EQ(eight_gib.out_of_place.busbw_GBps, 47.80);
+  EXPECT_DOUBLE_EQ(eight_gib.out_of_place.busbw_GBps.value(), 47.80);
   EXPECT_DOUBLE_EQ(eight_gib.in_place->time_us, 159364);
-  EXPECT_DOUBLE_EQ(eight_gib.in_place->busbw_GBps, 48.51);
+  EXPECT_DOUBLE_EQ(eight_gib.in_place->busbw_GBps.value(), 48.51);
   // busbw = algbw * (n-1)/n for AllGather on 10 ranks.
-  EXPECT_NEAR(eight_gib.out_of_place.algbw_GBps * 0.9, eight_gib.out_of_place.busbw_GBps, 0.01);
+  EXPECT_NEAR(eight_gib.out_of_place.algbw_GBps * 0.9, eight_gib.out_of_place.busbw_GBps.value(), 0.01);
   ASSERT_EQ(set.reported_averages.size(), 1u);
   EXPECT_DOUBLE_EQ(set.reported_averages[0].avg_busbw_GBps, 46.7949);
 }
@@ -196,7 +196,7 @@ TEST(NcclTestsLog, OldestLayoutWithoutRootColumn) {
   EXPECT_EQ(row.nodes, 1u);
   EXPECT_EQ(row.root, -1);
   EXPECT_DOUBLE_EQ(row.out_of_place.time_us, 390.7);
-  EXPECT_DOUBLE_EQ(row.in_place->busbw_GBps, 150.60);
+  EXPECT_DOUBLE_EQ(row.in_place->busbw_GBps.value(), 150.60);
   EXPECT_FALSE(row.out_of_place.wrong_elements.has_value());  // a deviation, not a count
   EXPECT_EQ(set.device_name, "Tesla V100-SXM2-32GB");
   EXPECT_TRUE(set.nccl_version.empty());
@@ -218,7 +218,7 @@ mpirun -np 8 ./build/broadcast_perf_mpi -b 1M -e 1M
   ASSERT_EQ(set.rows.size(), 2u);
   EXPECT_EQ(set.rows[0].root, -1);
   EXPECT_DOUBLE_EQ(set.rows[0].out_of_place.time_us, 27.04);
-  EXPECT_DOUBLE_EQ(set.rows[0].in_place->busbw_GBps, 68.19);
+  EXPECT_DOUBLE_EQ(set.rows[0].in_place->busbw_GBps.value(), 68.19);
   EXPECT_EQ(set.rows[1].operation, MeasuredOperation::of(CollectiveKind::kBroadcast));
   EXPECT_EQ(set.rows[1].root, 0);
   EXPECT_DOUBLE_EQ(set.rows[1].out_of_place.algbw_GBps, 53.34);

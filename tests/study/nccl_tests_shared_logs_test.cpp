@@ -42,11 +42,11 @@ void expect_same_rows(const std::vector<Measurement>& log, const std::vector<Mea
     EXPECT_EQ(a.root, b.root);
     EXPECT_EQ(a.out_of_place.time_us, b.out_of_place.time_us);
     EXPECT_EQ(a.out_of_place.algbw_GBps, b.out_of_place.algbw_GBps);
-    EXPECT_EQ(a.out_of_place.busbw_GBps, b.out_of_place.busbw_GBps);
+    EXPECT_EQ(a.out_of_place.busbw_GBps.value(), b.out_of_place.busbw_GBps.value());
     ASSERT_TRUE(a.in_place && b.in_place);
     EXPECT_EQ(a.in_place->time_us, b.in_place->time_us);
     EXPECT_EQ(a.in_place->algbw_GBps, b.in_place->algbw_GBps);
-    EXPECT_EQ(a.in_place->busbw_GBps, b.in_place->busbw_GBps);
+    EXPECT_EQ(a.in_place->busbw_GBps.value(), b.in_place->busbw_GBps.value());
   }
 }
 
@@ -111,11 +111,11 @@ TEST(NcclTestsSharedLogs, EightGiBRows) {
   EXPECT_EQ(one.root, -1);
   EXPECT_DOUBLE_EQ(one.out_of_place.time_us, 31226.8);
   EXPECT_DOUBLE_EQ(one.out_of_place.algbw_GBps, 275.08);
-  EXPECT_DOUBLE_EQ(one.out_of_place.busbw_GBps, 481.39);
+  EXPECT_DOUBLE_EQ(one.out_of_place.busbw_GBps.value(), 481.39);
   EXPECT_EQ(one.out_of_place.wrong_elements, 0u);
   ASSERT_TRUE(one.in_place.has_value());
   EXPECT_DOUBLE_EQ(one.in_place->time_us, 31239.3);
-  EXPECT_DOUBLE_EQ(one.in_place->busbw_GBps, 481.20);
+  EXPECT_DOUBLE_EQ(one.in_place->busbw_GBps.value(), 481.20);
   // algbw = size / time: 8589934592 B / 31226.8 us = 275.08 GB/s.
   EXPECT_NEAR(8589934592.0 / (one.out_of_place.time_us * 1e3), one.out_of_place.algbw_GBps, 0.005);
   // "8589934592 1073741824 double sum -1 316930 27.10 48.79 0 318527 26.97 48.54 0"
@@ -123,7 +123,7 @@ TEST(NcclTestsSharedLogs, EightGiBRows) {
       row_of(read_nccl_tests_log(kNcclTestsLogDir + "h100_10node_1gpu_per_node.log"),
              CollectiveKind::kAllReduce);
   EXPECT_DOUBLE_EQ(ten.out_of_place.time_us, 316930);
-  EXPECT_DOUBLE_EQ(ten.out_of_place.busbw_GBps, 48.79);
+  EXPECT_DOUBLE_EQ(ten.out_of_place.busbw_GBps.value(), 48.79);
   EXPECT_DOUBLE_EQ(ten.in_place->time_us, 318527);
 }
 
@@ -136,8 +136,8 @@ TEST(NcclTestsSharedLogs, BusBandwidthIsAlgbwTimesTheFactorOfTheRanksRead) {
       SCOPED_TRACE(row.source);
       const double factor =
           row.operation.is_p2p() ? 1.0 : busbw_factor(*row.operation.collective, row.ranks);
-      EXPECT_NEAR(row.out_of_place.algbw_GBps * factor, row.out_of_place.busbw_GBps, 0.02);
-      EXPECT_NEAR(row.in_place->algbw_GBps * factor, row.in_place->busbw_GBps, 0.02);
+      EXPECT_NEAR(row.out_of_place.algbw_GBps * factor, row.out_of_place.busbw_GBps.value(), 0.02);
+      EXPECT_NEAR(row.in_place->algbw_GBps * factor, row.in_place->busbw_GBps.value(), 0.02);
     }
   }
 }
@@ -155,7 +155,7 @@ TEST(NcclTestsSharedLogs, FooterAverageIsTheMeanBusbwOfItsRun) {
     double sum = 0;
     int values = 0;
     for (const Measurement& row : rows_of(set, average.operation)) {
-      sum += row.out_of_place.busbw_GBps + row.in_place->busbw_GBps;
+      sum += row.out_of_place.busbw_GBps.value() + row.in_place->busbw_GBps.value();
       values += 2;
     }
     EXPECT_NEAR(sum / values, average.avg_busbw_GBps, 0.005);

@@ -61,7 +61,7 @@ TEST(P2pProfileLog, TimingsAsMeasurements) {
   EXPECT_DOUBLE_EQ(row.out_of_place.time_us, 51.0);
   // 1024 B / 51000 ns = 0.0200784 GB/s; a send's bus factor is 1.
   EXPECT_DOUBLE_EQ(row.out_of_place.algbw_GBps, 1024.0 / 51000.0);
-  EXPECT_DOUBLE_EQ(row.out_of_place.busbw_GBps, row.out_of_place.algbw_GBps);
+  EXPECT_DOUBLE_EQ(row.out_of_place.busbw_GBps.value(), row.out_of_place.algbw_GBps);
   EXPECT_FALSE(row.in_place.has_value());
   EXPECT_EQ(row.ranks, 0u);  // unknown
 }
