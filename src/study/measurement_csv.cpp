@@ -17,6 +17,7 @@ namespace {
 struct PlacementColumns {
   std::size_t time;
   std::optional<std::size_t> algbw, busbw;
+  std::optional<std::size_t> derived_time;  // where the time's cell is empty
 };
 
 // Only collective, size_bytes and a time are required; a column missing is a value unknown.
@@ -57,14 +58,16 @@ std::optional<PlacementColumns> in_place_columns(const CsvHeader& header,
                      ": the header has some of ip_time_us, ip_algbw_GBps, "
                      "ip_busbw_GBps but not all three");
   }
-  return PlacementColumns{header.require(names[0]), header.require(names[1]), header.require(names[2])};
+  return PlacementColumns{header.require(names[0]), header.require(names[1]), header.require(names[2]), std::nullopt};
 }
 
-// The out-of-place time: oop_time_us, else time_us_derived (a time derived from a published
-// bandwidth); "no column 'oop_time_us'" when there is neither.
-std::size_t time_column(const CsvHeader& header) {
-  constexpr std::string_view kDerived = "time_us_derived";
-  return header.has("oop_time_us") || !header.has(kDerived) ? header.require("oop_time_us") : header.require(kDerived);
+// The out-of-place columns. The time: oop_time_us, and where it is missing or its cell empty,
+// time_us_derived (a time derived from a published bandwidth); "no column 'oop_time_us'"
+// when there is neither.
+PlacementColumns out_of_place_columns(const CsvHeader& header) {
+  const std::optional<std::size_t> measured = header.find("oop_time_us"), derived = header.find("time_us_derived");
+  const std::size_t time = measured || !derived ? header.require("oop_time_us") : *derived;
+  return {time, header.find("oop_algbw_GBps"), header.find("oop_busbw_GBps"), measured ? derived : std::nullopt};
 }
 
 Columns columns_of(const CsvHeader& header, const std::string& where) {
@@ -78,7 +81,7 @@ Columns columns_of(const CsvHeader& header, const std::string& where) {
                  .type = header.find("type"),
                  .redop = header.find("redop"),
                  .root = header.find("root"),
-                 .out_of_place = {time_column(header), header.find("oop_algbw_GBps"), header.find("oop_busbw_GBps")},
+                 .out_of_place = out_of_place_columns(header),
                  .in_place = in_place_columns(header, where)};
 }
 
@@ -87,16 +90,18 @@ std::string_view field(const std::vector<std::string_view>& f, const std::option
   return column ? f[*column] : std::string_view();
 }
 
-// One placement's fields; algbw derived from the time where the table has no such column,
-// and busbw from algbw at `ranks` where it has none (unknown without ranks: complete_for).
+// One placement's fields; where algbw is missing (no column, an empty cell) it is derived
+// from the time, and busbw from algbw at the row's ranks (unknown without: complete_for).
 MeasuredTime read_placement(const std::vector<std::string_view>& f, const PlacementColumns& c, const Measurement& row,
                             std::string_view placement, const std::string& where) {
   MeasuredTime t;
-  t.time_us = parse_time_field(f[c.time], placement, where);
-  t.algbw_GBps = c.algbw ? parse_bandwidth_field(f[*c.algbw], placement, "algbw", where)
-                         : static_cast<double>(row.size_bytes) / (t.time_us * 1e3);  // B/us -> GB/s
-  if (c.busbw) {
-    t.busbw_GBps = parse_bandwidth_field(f[*c.busbw], placement, "busbw", where);
+  const std::string_view time = f[c.time].empty() && c.derived_time ? f[*c.derived_time] : f[c.time];
+  t.time_us = parse_time_field(time, placement, where);
+  const std::string_view algbw = field(f, c.algbw), busbw = field(f, c.busbw);
+  t.algbw_GBps = !algbw.empty() ? parse_bandwidth_field(algbw, placement, "algbw", where)
+                                : static_cast<double>(row.size_bytes) / (t.time_us * 1e3);  // B/us -> GB/s
+  if (!busbw.empty()) {
+    t.busbw_GBps = parse_bandwidth_field(busbw, placement, "busbw", where);
   } else if (row.ranks > 0) {
     t.busbw_GBps = t.algbw_GBps * bus_factor(row);
   }

@@ -6,8 +6,9 @@
 //   oop_time_us,oop_algbw_GBps,oop_busbw_GBps,ip_time_us,ip_algbw_GBps,ip_busbw_GBps
 //
 // Columns are found by their header name; others (a note) are ignored. Only collective,
-// size_bytes and a time are required: oop_time_us, or else time_us_derived (a time derived
-// from a published bandwidth). Any other column may be missing, as may its value: nranks,
+// size_bytes and a time are required: oop_time_us, or where it is missing or empty
+// time_us_derived (a time derived from a published bandwidth). Any other column may be
+// missing, as may its value: nranks,
 // nodes, gpus_per_node unknown (0), count, type or redop unknown, root -1, algbw size / time,
 // busbw algbw x the bus factor at nranks (unknown without nranks), the ip_ columns no
 // in-place time.

@@ -141,6 +141,15 @@ TEST(MeasurementCsv, ATableOfSizesAndTimesAloneDerivesTheRest) {
       parse_measurement_csv("collective,nranks,size_bytes,oop_time_us\nall_reduce,4,8000000,100\n", "t.csv").rows[0];
   EXPECT_DOUBLE_EQ(given.out_of_place.busbw_GBps.value(), 120.0);  // 80 x 2 x 3/4
   EXPECT_EQ(complete_for(given, 8).ranks, 4u);
+  // A row whose measured time is empty takes the derived one; its empty bandwidths are derived.
+  const Measurement derived =
+      parse_measurement_csv(
+          "collective,nranks,size_bytes,oop_time_us,oop_algbw_GBps,oop_busbw_GBps,time_us_derived\n"
+          "all_gather,8,8000000,,,,100\n",
+          "t.csv")
+          .rows[0];
+  EXPECT_DOUBLE_EQ(derived.out_of_place.time_us, 100.0);
+  EXPECT_DOUBLE_EQ(derived.out_of_place.busbw_GBps.value(), 70.0);
 }
 
 TEST(MeasurementCsv, GpusPerThreadFromTheSystemComment) {
@@ -170,9 +179,8 @@ TEST(MeasurementCsv, BadRowsNameTheirLineAndValue) {
                   "t.csv:2: size (bytes): expected a whole number, got '1K'");
   EXPECT_CONTAINS(error_of(kHeader + "all_reduce,8,1,8,1024,256,float,sum,-1,20.15,0.05\n"),
                   "t.csv:2: 11 fields, the header (t.csv:1) has 15");
-  EXPECT_CONTAINS(
-      error_of(kHeader + "all_reduce,8,1,8,1024,256,float,sum,-1,20.15,0.05,0.09,19.80,,\n"),
-      "t.csv:2: in-place algbw (GB/s): cannot parse ''");
+  EXPECT_CONTAINS(error_of(kHeader + "all_reduce,8,1,8,1024,256,float,sum,-1,20.15,0.05,0.09,19.80,x,\n"),
+                  "t.csv:2: in-place algbw (GB/s): cannot parse 'x'");
   EXPECT_CONTAINS(error_of(kHeader + "all_reduce,8,1,8,1024,256,float,sum,-1,0,0.05,0.09,,,\n"),
                   "t.csv:2: out-of-place time (us): '0' is not positive");
   EXPECT_CONTAINS(error_of(kHeader + "all_reduce,8,1,8,1024,256,float,sum,-2,20.15,0.05,0.09,,,\n"),
