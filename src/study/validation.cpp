@@ -142,7 +142,8 @@ class Validator {
                                               : mid_)
         .push_back(error);
     by_operation_.add(row.operation, error);
-    by_table_.add({row.operation, row.ranks != 0 ? row.ranks : topology.npu_count()}, error);  // a pair: all
+    // A profiled pair keeps no rank count (complete_for): it counts among the topology's NPUs.
+    by_table_.add({row.operation, row.ranks != 0 ? row.ranks : topology.npu_count()}, error);
   }
 
   ValidationResult finish() {
