@@ -50,8 +50,8 @@ MeasuredOperation parse_measured_operation(std::string_view name, std::string_vi
 struct MeasuredTime {
   double time_us = 0;     // one call, microseconds: nccl-tests' mean, a P2P profile's median
   double algbw_GBps = 0;  // size / time, GB/s (1e9 B/s)
-  /// algbw * bus factor, GB/s; empty where the source gives none and its rank count is
-  /// unknown (validation fills it in at the topology's: complete_for).
+  /// algbw * bus factor, GB/s; empty where the source gives none (validation derives it at
+  /// the ranks it runs: complete_for).
   std::optional<double> busbw_GBps;
   /// nccl-tests' #wrong: elements that failed the data check; empty when it printed N/A
   /// (no check), when the source has no such column, or when it printed the older "error"

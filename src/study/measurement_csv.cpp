@@ -91,7 +91,7 @@ std::string_view field(const std::vector<std::string_view>& f, const std::option
 }
 
 // One placement's fields; where algbw is missing (no column, an empty cell) it is derived
-// from the time, and busbw from algbw at the row's ranks (unknown without: complete_for).
+// from the time; a busbw missing stays unknown (complete_for derives it at the ranks run).
 MeasuredTime read_placement(const std::vector<std::string_view>& f, const PlacementColumns& c, const Measurement& row,
                             std::string_view placement, const std::string& where) {
   MeasuredTime t;
@@ -100,11 +100,7 @@ MeasuredTime read_placement(const std::vector<std::string_view>& f, const Placem
   const std::string_view algbw = field(f, c.algbw), busbw = field(f, c.busbw);
   t.algbw_GBps = !algbw.empty() ? parse_bandwidth_field(algbw, placement, "algbw", where)
                                 : static_cast<double>(row.size_bytes) / (t.time_us * 1e3);  // B/us -> GB/s
-  if (!busbw.empty()) {
-    t.busbw_GBps = parse_bandwidth_field(busbw, placement, "busbw", where);
-  } else if (row.ranks > 0) {
-    t.busbw_GBps = t.algbw_GBps * bus_factor(row);
-  }
+  if (!busbw.empty()) t.busbw_GBps = parse_bandwidth_field(busbw, placement, "busbw", where);
   return t;
 }
 

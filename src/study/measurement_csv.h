@@ -10,8 +10,8 @@
 // time_us_derived (a time derived from a published bandwidth). Any other column may be
 // missing, as may its value: nranks,
 // nodes, gpus_per_node unknown (0), count, type or redop unknown, root -1, algbw size / time,
-// busbw algbw x the bus factor at nranks (unknown without nranks), the ip_ columns no
-// in-place time.
+// busbw unknown (validation derives it at the ranks it runs: complete_for), the ip_ columns
+// no in-place time.
 // The collective is nccl-tests' name (all_reduce, ..., sendrecv; measurement.h). The NCCL
 // version comes from a "nccl=2.29.2" in a '#' line.
 //

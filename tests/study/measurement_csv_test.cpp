@@ -136,10 +136,11 @@ TEST(MeasurementCsv, ATableOfSizesAndTimesAloneDerivesTheRest) {
   const Measurement on_eight = complete_for(row, 8);
   EXPECT_EQ(on_eight.ranks, 8u);
   EXPECT_DOUBLE_EQ(on_eight.out_of_place.busbw_GBps.value(), 70.0);
-  // With nranks given, busbw at once; a rank count in the table is kept.
+  // A rank count in the table is kept, and busbw derived at it.
   const Measurement given =
       parse_measurement_csv("collective,nranks,size_bytes,oop_time_us\nall_reduce,4,8000000,100\n", "t.csv").rows[0];
-  EXPECT_DOUBLE_EQ(given.out_of_place.busbw_GBps.value(), 120.0);  // 80 x 2 x 3/4
+  EXPECT_FALSE(given.out_of_place.busbw_GBps.has_value());
+  EXPECT_DOUBLE_EQ(complete_for(given, 8).out_of_place.busbw_GBps.value(), 120.0);  // 80 x 2 x 3/4
   EXPECT_EQ(complete_for(given, 8).ranks, 4u);
   // A row whose measured time is empty takes the derived one; its empty bandwidths are derived.
   const Measurement derived =
@@ -149,7 +150,7 @@ TEST(MeasurementCsv, ATableOfSizesAndTimesAloneDerivesTheRest) {
           "t.csv")
           .rows[0];
   EXPECT_DOUBLE_EQ(derived.out_of_place.time_us, 100.0);
-  EXPECT_DOUBLE_EQ(derived.out_of_place.busbw_GBps.value(), 70.0);
+  EXPECT_DOUBLE_EQ(complete_for(derived, 8).out_of_place.busbw_GBps.value(), 70.0);
 }
 
 TEST(MeasurementCsv, GpusPerThreadFromTheSystemComment) {
