@@ -77,8 +77,9 @@ po::options_description sweep_options() {
   add_option(o, "json", "FILE", "also write each row as a JSON object on a line of its own (JSON Lines), appended");
   o.add_options()("merge", po::value<std::vector<std::string>>()->multitoken(),
                   "join sweep CSV files (shards) into --csv, in point order, and run nothing");
-  add_option(o, "plot", "FILE.svg", "draw the points this run computes (needs gnuplot); the gnuplot script goes "
-                                   "beside it, FILE.gp");
+  add_option(o, "plot", "FILE.svg",
+             "draw the points this run computes (needs gnuplot; FILE.png draws a PNG); the gnuplot script goes "
+             "beside it, FILE.gp");
   add_option(o, "plot-x", "size|npus", "the plot's x axis (default size; npus: at the largest size)");
   add_option(o, "plot-y", "time|busbw", "the plot's y axis (default time)");
   o.add_options()("quiet", "no progress on stderr");
@@ -280,9 +281,10 @@ Shard shard_option(const po::variables_map& vm) {
   return shard_from_environment([](const char* name) { return std::getenv(name); }).value_or(Shard{});
 }
 
-// --plot FILE.svg and its script FILE.gp, opened before the work; the axes.
+// --plot FILE.svg (or .png) and its script FILE.gp, opened before the work; the axes.
 struct PlotOutput {
-  OutputFile svg;
+  OutputFile image;
+  ImageFormat format;
   OutputFile script;
   SweepAxisX x;
   SweepAxisY y;
@@ -297,10 +299,10 @@ std::optional<PlotOutput> plot_option(const po::variables_map& vm) {
   const std::string x = option_text(vm, "plot-x").value_or("size"), y = option_text(vm, "plot-y").value_or("time");
   if (x != "size" && x != "npus") throw InputError("--plot-x: expected size or npus, got '" + x + "'");
   if (y != "time" && y != "busbw") throw InputError("--plot-y: expected time or busbw, got '" + y + "'");
+  const ImageFormat format = image_format(*path, "--plot");
   require_gnuplot();
-  const std::size_t dot = path->rfind(".svg");
-  const std::string script = (dot != std::string::npos && dot + 4 == path->size() ? path->substr(0, dot) : *path) + ".gp";
-  return PlotOutput{OutputFile(*path), OutputFile(script), x == "size" ? SweepAxisX::kSize : SweepAxisX::kNpus,
+  return PlotOutput{OutputFile(*path), format, OutputFile(image_stem(*path) + ".gp"),
+                    x == "size" ? SweepAxisX::kSize : SweepAxisX::kNpus,
                     y == "time" ? SweepAxisY::kTime : SweepAxisY::kBusbw};
 }
 
@@ -325,10 +327,10 @@ po::variables_map with_sweep_file(po::variables_map vm) {
 
 void draw(PlotOutput& plot, const std::vector<std::string>& lines) {
   const Figure figure = sweep_figure(lines.front(), std::vector<std::string>(lines.begin() + 1, lines.end()), plot.x, plot.y);
-  plot.script.stream() << gnuplot_script(figure);
+  plot.script.stream() << gnuplot_script(figure, plot.format);
   plot.script.commit();
-  plot.svg.stream() << render_svg(figure);
-  plot.svg.commit();
+  plot.image.stream() << render_image(figure, plot.format);
+  plot.image.commit();
 }
 
 int merge(const po::variables_map& vm, std::ostream& out) {

@@ -157,7 +157,8 @@ int run_validate(const std::vector<std::string>& args, std::ostream& out, std::o
   add_option(options, "csv", "FILE", "also write rows: " + columns);
   add_option(options, "json", "FILE", "also write the rows, their lines (alpha, busbw) and the error summary as JSON");
   add_option(options, "plot", "FILE.svg",
-             "also draw measured and predicted time and bus bandwidth against size, log axes (needs gnuplot)");
+             "also draw measured and predicted time and bus bandwidth against size, log axes (needs gnuplot; "
+             "FILE.png draws a PNG)");
   add_option(options, "max-error", "MEDIAN,P90",
              "hold each table (an operation at one scale) to a median and 90th percentile of |error| in percent, "
              "e.g. 10,25: exit status 1 if one is over");
@@ -190,7 +191,9 @@ int run_validate(const std::vector<std::string>& args, std::ostream& out, std::o
   if (const auto path = option_text(vm, "csv")) csv.emplace(*path);
   if (const auto path = option_text(vm, "json")) json.emplace(*path);
   std::optional<OutputFile> plot;
+  ImageFormat plot_format = ImageFormat::kSvg;
   if (const auto path = option_text(vm, "plot")) {
+    plot_format = image_format(*path, "--plot");
     require_gnuplot();
     plot.emplace(*path);
   }
@@ -216,7 +219,8 @@ int run_validate(const std::vector<std::string>& args, std::ostream& out, std::o
     json->commit();
   }
   if (plot) {
-    plot->stream() << render_svg(validation_figure(topology.name() + ", library " + validation.library.name, result));
+    plot->stream() << render_image(validation_figure(topology.name() + ", library " + validation.library.name, result),
+                                   plot_format);
     plot->commit();
   }
   return max_error ? check_max_error(result, *max_error, out, err) : 0;

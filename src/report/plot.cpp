@@ -1,12 +1,14 @@
 #include "report/plot.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <unistd.h>
 
 #include "base/error.h"
 
@@ -81,15 +83,34 @@ class ScratchFile {
 };
 
 std::string read_all(const std::string& path) {
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
 }
 
+// The extension of `path`, lower case, with its dot; "" when it has none.
+std::string extension(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  return ext;
+}
+
 }  // namespace
 
-std::string gnuplot_script(const Figure& figure) {
+ImageFormat image_format(const std::string& path, std::string_view what) {
+  const std::string ext = extension(path);
+  if (ext == ".svg") return ImageFormat::kSvg;
+  if (ext == ".png") return ImageFormat::kPng;
+  throw InputError(std::string(what) + ": cannot draw '" + path + "': give a file ending in .svg or .png");
+}
+
+std::string image_stem(const std::string& path) {
+  const std::string ext = extension(path);
+  return ext == ".svg" || ext == ".png" ? path.substr(0, path.size() - ext.size()) : path;
+}
+
+std::string gnuplot_script(const Figure& figure, ImageFormat format) {
   std::ostringstream s;
   std::size_t block = 0;
   for (const PlotPanel& panel : figure.panels) {
@@ -103,8 +124,8 @@ std::string gnuplot_script(const Figure& figure) {
   std::size_t most_series = 0;
   for (const PlotPanel& panel : figure.panels) most_series = std::max(most_series, panel.series.size());
   const bool key_outside = most_series > kSeriesInsideKey;
-  s << "set terminal svg size " << (key_outside ? 820 : 520) * figure.panels.size()
-    << ",440 font \"sans,11\" background \"white\"\n"
+  s << "set terminal " << (format == ImageFormat::kPng ? "pngcairo" : "svg") << " size "
+    << (key_outside ? 820 : 520) * figure.panels.size() << ",440 font \"sans,11\" background \"white\"\n"
     << (key_outside ? "set key outside right top vertical font \",9\"\n" : "set key top left\n") << "set grid\n"
     << "set multiplot layout 1," << figure.panels.size() << " title " << quoted(figure.title) << "\n";
   block = 0;
@@ -122,14 +143,14 @@ void require_gnuplot() {
   }
 }
 
-std::string render_svg(const Figure& figure) {
-  const ScratchFile script(".gp"), svg(".svg"), errors(".txt");
-  std::ofstream(script.path()) << gnuplot_script(figure);
-  const std::string command = "gnuplot " + script.path() + " > " + svg.path() + " 2> " + errors.path();
+std::string render_image(const Figure& figure, ImageFormat format) {
+  const ScratchFile script(".gp"), image(format == ImageFormat::kPng ? ".png" : ".svg"), errors(".txt");
+  std::ofstream(script.path()) << gnuplot_script(figure, format);
+  const std::string command = "gnuplot " + script.path() + " > " + image.path() + " 2> " + errors.path();
   if (std::system(command.c_str()) != 0) {
     throw InputError("gnuplot could not draw the figure '" + figure.title + "': " + read_all(errors.path()));
   }
-  return read_all(svg.path());
+  return read_all(image.path());
 }
 
 }  // namespace commsim

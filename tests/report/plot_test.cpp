@@ -1,10 +1,11 @@
-// Figures: the gnuplot script a figure becomes, and the SVG gnuplot draws from it.
+// Figures: the gnuplot script a figure becomes, and the SVG or PNG gnuplot draws from it.
 
 #include "report/plot.h"
 
 #include <gtest/gtest.h>
 
 #include "../expect_contains.h"
+#include "base/error.h"
 
 namespace commsim {
 namespace {
@@ -48,11 +49,39 @@ TEST(Plot, ManySeriesMoveTheKeyOutsideAWiderPanel) {
 
 TEST(Plot, GnuplotDrawsTheFigureAsSvg) {
   require_gnuplot();  // .ci/setup installs it
-  const std::string svg = render_svg(two_series());
+  const std::string svg = render_image(two_series());
   EXPECT_EQ(svg.rfind("<?xml", 0), 0u) << svg.substr(0, 200);
   EXPECT_CONTAINS(svg, "allreduce measured");
   EXPECT_CONTAINS(svg, "h100 node");
-  EXPECT_EQ(svg, render_svg(two_series()));  // the same figure, byte for byte
+  EXPECT_EQ(svg, render_image(two_series()));  // the same figure, byte for byte
+}
+
+TEST(Plot, TheFileExtensionChoosesSvgOrPng) {
+  EXPECT_EQ(image_format("out/fig.svg", "--plot"), ImageFormat::kSvg);
+  EXPECT_EQ(image_format("fig.PNG", "--plot"), ImageFormat::kPng);
+  for (const char* path : {"fig.pdf", "fig", "fig.svg.gz"}) {
+    try {
+      image_format(path, "--plot");
+      ADD_FAILURE() << path;
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()),
+                std::string("--plot: cannot draw '") + path + "': give a file ending in .svg or .png");
+    }
+  }
+  EXPECT_EQ(image_stem("out/fig.svg"), "out/fig");
+  EXPECT_EQ(image_stem("fig.PNG"), "fig");
+  EXPECT_EQ(image_stem("fig"), "fig");
+  EXPECT_CONTAINS(gnuplot_script(two_series(), ImageFormat::kPng), "set terminal pngcairo size 520,440");
+}
+
+TEST(Plot, GnuplotDrawsTheFigureAsPng) {
+  require_gnuplot();
+  const std::string png = render_image(two_series(), ImageFormat::kPng);
+  EXPECT_EQ(png.rfind("\x89PNG\r\n\x1a\n", 0), 0u) << png.substr(0, 16);
+  // Width and height, big-endian in the IHDR chunk at bytes 16-23: 520 x 440 pixels.
+  ASSERT_GE(png.size(), 24u);
+  EXPECT_EQ(png.substr(16, 8), std::string("\0\0\x02\x08\0\0\x01\xb8", 8));
+  EXPECT_EQ(png, render_image(two_series(), ImageFormat::kPng));  // the same figure, byte for byte
 }
 
 }  // namespace

@@ -160,6 +160,11 @@ TEST(CliSweep, PlotsTimeAgainstSizeOrNpusWithTheScriptBeside) {
   for (const char* label : {"ring ring (sim)", "busbw (GB/s)", "NPUs", "at 64K"}) {
     EXPECT_NE(read_file(by_npus).find(label), std::string::npos) << label;
   }
+  // FILE.png: a PNG, its script FILE.gp drawing one.
+  const std::string png = tmp_path("sweep-png.png");
+  ASSERT_EQ(run_commsim(with(kSweep, {"--plot", png})).status, 0);
+  EXPECT_EQ(read_file(png).rfind("\x89PNG\r\n\x1a\n", 0), 0u);
+  EXPECT_NE(read_file(tmp_path("sweep-png.gp")).find("set terminal pngcairo"), std::string::npos);
 }
 
 TEST(CliSweep, RankOrdersAndOversubscriptionAreAxes) {
@@ -248,6 +253,8 @@ TEST(CliSweep, ResumingAnotherSweepsOutputIsAnError) {
 TEST(CliSweep, BadInputIsAnErrorBeforeAnyWork) {
   expect_error({"sweep", "--plot-x", "npus"}, "--plot-x and --plot-y need --plot FILE.svg");
   expect_error({"sweep", "--plot", tmp_path("x.svg"), "--plot-y", "latency"}, "--plot-y: expected time or busbw");
+  expect_error({"sweep", "--plot", tmp_path("x.jpg")},
+               "--plot: cannot draw '" + tmp_path("x.jpg") + "': give a file ending in .svg or .png");
   expect_error({"sweep", "--npus", "16:8"}, "--npus 16:8: an empty range (MIN above MAX)");
   expect_error({"sweep", "--shard", "3/3"}, "--shard 3/3: shard 3 of 3 does not exist");
   expect_error({"sweep", "--topology", "ring,,switch"}, "--topology: empty item");

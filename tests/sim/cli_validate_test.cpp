@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "run_cli.h"
 
 namespace commsim::testing {
@@ -46,6 +48,20 @@ TEST(CliValidate, PlotsMeasuredAgainstPredicted) {
                             "h100-ib-cluster, library nccl-hopper-multinode"}) {
     EXPECT_NE(text.find(label), std::string::npos) << label;
   }
+}
+
+TEST(CliValidate, APlotEndingInPngIsAPng) {
+  const std::string png = tmp_path("validate.png");
+  const CliResult r = run_commsim({"validate", "--measurements", kExcerpt, "--topology-file", kCluster, "--plot", png});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(read_file(png).rfind("\x89PNG\r\n\x1a\n", 0), 0u);
+  // Any other extension is refused before the work, and nothing is written.
+  const std::string pdf = tmp_path("validate.pdf");
+  const CliResult bad =
+      run_commsim({"validate", "--measurements", kExcerpt, "--topology-file", kCluster, "--plot", pdf});
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_EQ(bad.err, "commsim: error: --plot: cannot draw '" + pdf + "': give a file ending in .svg or .png\n");
+  EXPECT_FALSE(std::filesystem::exists(pdf));
 }
 
 TEST(CliValidate, ATableOfSeveralCollectivesSummarisesEachOperation) {
