@@ -203,9 +203,12 @@ std::string point_details(const CollectivePoint& point, CollectiveKind kind, std
 
 void print_block(std::ostream& out, const CollectiveBlock& block, CollectiveKind kind, std::size_t p,
                  const CollectiveStudyOptions& o, bool verbose) {
+  const std::string choice =
+      o.library.runs_own_algorithms()
+          ? "of the algorithm " + o.library.name + " runs (its own for the collective, else as NCCL picks)"
+          : "of the algorithm NCCL would pick at each size (least closed-form time)";
   out << "#\n# algorithm " << (block.algorithm ? std::string(algorithm_name(*block.algorithm)) : "nccl") << ": model "
-      << (block.algorithm ? block.formula : "of the algorithm NCCL would pick at each size (least closed-form time)")
-      << "\n";
+      << (block.algorithm ? block.formula : choice) << "\n";
   Table table = block_table(block, o.library.ideal());
   std::string details;
   for (const CollectivePoint& point : block.points) {

@@ -139,11 +139,12 @@ AlgorithmKind default_algorithm(CollectiveKind kind, const Topology& topology, b
 
 std::size_t default_channels(const Topology& topology, const LibraryProfile& library) {
   const Shape& shape = topology.shape();
-  return !library.ideal() && shape.kind == TopologyKind::kHierarchical ? shape.levels.at(0) : 1;
+  const bool channels = !library.ideal() && !library.runs_own_algorithms();
+  return channels && shape.kind == TopologyKind::kHierarchical ? shape.levels.at(0) : 1;
 }
 
 std::size_t default_tree_node_gpus(const Topology& topology, const LibraryProfile& library) {
-  if (library.ideal()) return 0;
+  if (library.ideal() || library.runs_own_algorithms()) return 0;
   const Shape& shape = topology.shape();
   return shape.kind == TopologyKind::kHierarchical ? shape.levels.at(0) : topology.npu_count();
 }

@@ -35,13 +35,14 @@ std::unique_ptr<Schedule> make_schedule(CollectiveKind kind, AlgorithmKind algor
 AlgorithmKind default_algorithm(CollectiveKind kind, const Topology& topology, bool whole_topology);
 
 /// The rings a library runs at once by default: on a hierarchical topology one per GPU of a
-/// node (a ring per NIC, rail-aligned, as NCCL builds them); else, and under ideal, 1.
+/// node (a ring per NIC, rail-aligned, as NCCL builds them); else, under ideal, and under a
+/// library that runs its own algorithms from one thread (LibraryProfile::own_algorithms), 1.
 std::size_t default_channels(const Topology& topology, const LibraryProfile& library);
 
 /// The GPUs of a node that NCCL's tree chains (tree.h): under a library, a
 /// hierarchical topology's GPUs per node (1 with one GPU a node: NCCL's trees of the nodes
-/// alone), and all NPUs on any other topology (one node); under ideal 0, the double binary
-/// tree of all ranks.
+/// alone), and all NPUs on any other topology (one node); under ideal, and a library that
+/// runs its own algorithms, 0: the double binary tree of all ranks.
 std::size_t default_tree_node_gpus(const Topology& topology, const LibraryProfile& library);
 
 /// Bytes of a schedule's whole block space for an nccl-tests size on p ranks: the size,

@@ -628,6 +628,9 @@ bool nccl_runs_in_switch(const Topology& topology, AlgorithmKind algorithm) {
 NcclChoice nccl_choice(const Topology& topology, CollectiveKind kind, Bytes size, const ModelOptions& options,
                        const LibraryProfile& profile, std::optional<Protocol> protocol) {
   if (kind == Kind::kAllToAll && !protocol) protocol = alltoall_threshold_protocol(topology, size, profile);
+  if (const std::optional<AlgorithmKind> own = profile.own_algorithm(kind)) {
+    return {*own, protocol ? protocol : fastest_protocol(topology, kind, *own, size, options, profile)};
+  }
   NcclChoice best;
   double best_s = -1;
   for (const AlgorithmKind algorithm : nccl_algorithms(kind)) {

@@ -101,7 +101,9 @@ bool nccl_leaves_nvls_out(const Topology& topology);
 /// peer, i.e. direct; Barrier: dissemination) and the profile's protocols, the pair of least closed-form time, as NCCL
 /// ranks them by its own estimate (ncclTopoGetAlgoTime). Ties go to the earlier candidate.
 /// AllToAll's protocol is its P2P's: by the profile's LL threshold on the size / p each peer
-/// gets, where the profile has one (LibraryProfile::p2p_threshold_protocol).
+/// gets, where the profile has one (LibraryProfile::p2p_threshold_protocol). A library with an
+/// algorithm of its own for the collective (LibraryProfile::own_algorithm, Gloo's) runs that
+/// one, at its protocol of least estimated time.
 struct NcclChoice {
   AlgorithmKind algorithm = AlgorithmKind::kRing;
   std::optional<Protocol> protocol;  // empty for an ideal profile

@@ -306,12 +306,25 @@ LibraryProfile nccl_cluster_library(const NcclCluster& cluster) {
 //   Latency: pytorch/gloo issue #158 (2018), allreduce_ring of 1 KiB over TCP between 2
 //   servers: 354 us for the ring's 2 (p-1) = 2 steps, 177 us a step. With no figure for
 //   loopback, steps inside a node cost the same; no per-call cost beyond the steps.
-// Gloo runs ring and halving-doubling / bcube AllReduce; `--algorithm nccl` picks among
-// NCCL's algorithms by these costs, so give `--algorithm` to choose Gloo's own.
+// Algorithms: the collectives PyTorch's Gloo backend calls (facebookincubator/gloo, gloo/),
+// each one ring or tree of all ranks driven by the process's one thread, no channels:
+//   AllReduce  ring (allreduce.cc: reduce-scatter then all-gather round one ring)
+//   AllGather  ring (allgather.cc)
+//   Broadcast  binomial tree from the root (broadcast.cc), commsim's tree
+//   AllToAll   a send to and a receive from every peer at once (alltoall.cc), direct
+//   Barrier    dissemination (barrier.cc, after Hensgen, Finkel and Manber 1988)
+// Reduce (reduce.cc: a ring reduce-scatter, then every rank sends its block to the root) has
+// no algorithm of commsim's, and ReduceScatter none in gloo/: both are chosen by these costs
+// among NCCL's algorithms (the ring, one chain for Reduce).
 LibraryProfile gloo_library() {
   LibraryProfile p;
   p.name = "gloo";
   p.protocols = {{Protocol::kSimple, {0, {us(177), us(177), us(177)}, 1.0, 1.159e9}}};
+  p.own_algorithms = {{CollectiveKind::kAllReduce, AlgorithmKind::kRing},
+                      {CollectiveKind::kAllGather, AlgorithmKind::kRing},
+                      {CollectiveKind::kBroadcast, AlgorithmKind::kTree},
+                      {CollectiveKind::kAllToAll, AlgorithmKind::kDirect},
+                      {CollectiveKind::kBarrier, AlgorithmKind::kDissemination}};
   return p;
 }
 
@@ -615,6 +628,13 @@ LibraryProfile LibraryProfile::inside_one_node() const {
 }
 
 double LibraryProfile::ll_factor(CollectiveKind kind) const { return factor_of(ll_share, kind); }
+
+std::optional<AlgorithmKind> LibraryProfile::own_algorithm(CollectiveKind kind) const {
+  for (const auto& [collective, algorithm] : own_algorithms) {
+    if (collective == kind) return algorithm;
+  }
+  return std::nullopt;
+}
 
 ProtocolCosts LibraryProfile::with_ll_share(ProtocolCosts c, CollectiveKind kind, AlgorithmKind algorithm,
                                             std::optional<Protocol> protocol) const {

@@ -255,6 +255,16 @@ struct LibraryProfile {
   std::vector<std::pair<CollectiveKind, double>> ll_share;
   double ll_factor(CollectiveKind kind) const;
 
+  /// The algorithm the library runs a collective with, where it has one of its own rather
+  /// than choosing as NCCL does, by least estimated time (model/collective_model.h,
+  /// nccl_choice); a collective left out is chosen so. A library with such a table runs each
+  /// collective from one host thread a process, as one ring or tree of all ranks: no channels
+  /// (collective/algorithms.h, default_channels: 1) and no trees chained through a node's
+  /// GPUs (default_tree_node_gpus: 0). Gloo's: gloo_library. Not part of an estimate.
+  std::vector<std::pair<CollectiveKind, AlgorithmKind>> own_algorithms;
+  std::optional<AlgorithmKind> own_algorithm(CollectiveKind kind) const;
+  bool runs_own_algorithms() const { return !own_algorithms.empty(); }
+
   /// How far below its asymptote a collective inside one node (NVLink only) runs at a size:
   /// its bus bandwidth at each size as a fraction of its bus bandwidth at the largest size
   /// given, measured over many runs (one_node_ramp_at). Empty: none. NCCL's estimate has no

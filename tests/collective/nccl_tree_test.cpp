@@ -213,6 +213,16 @@ TEST(NcclTree, ALibraryChainsEachNodeAndIdealKeepsTheTreeOfAllRanks) {
   EXPECT_EQ(default_tree_node_gpus(cluster(2, 4), ideal), 0u);
 }
 
+TEST(NcclTree, GloosOneThreadRunsOneRingOrTreeOfAllRanks) {
+  // Gloo drives each collective from one host thread a process (topology/library.cpp): no
+  // rings at once through a node's GPUs, no trees chained through nodes, as under ideal.
+  const LibraryProfile nccl = library_by_name("nccl", "--library");
+  const LibraryProfile gloo = library_by_name("gloo", "--library");
+  EXPECT_EQ(default_channels(cluster(2, 4), nccl), 4u);
+  EXPECT_EQ(default_channels(cluster(2, 4), gloo), 1u);
+  EXPECT_EQ(default_tree_node_gpus(cluster(2, 4), gloo), 0u);
+}
+
 TEST(NcclTree, NodesOfOneGpuRunNcclsTreesOfNodes) {
   // 4 nodes x 1 GPU, links without latency, 5 us a step across nodes, efficiency 1, 2 trees
   // of n/2. Tree 0: node 0 at the top, node 2 under it, nodes 1 and 3 under node 2; tree 1

@@ -315,6 +315,26 @@ TEST(CollectiveModel, NcclChoosesByItsEstimateNotByWhatTheSystemCosts) {
   EXPECT_EQ(refitted.estimate, system.estimate);
 }
 
+TEST(CollectiveModel, GlooRunsItsOwnAlgorithmWhereItHasOne) {
+  // Gloo's 177 us steps on 4 GPUs: by least time NCCL's choice would take the tree's
+  // 2 log2(4) = 4 steps at 1 KiB over the ring's 2(p-1) = 6; Gloo runs its ring AllReduce
+  // (gloo/allreduce.cc) whatever the size, its binomial-tree Broadcast, and for Reduce, which
+  // it has no algorithm of commsim's for, the choice by its costs.
+  const Topology t = four_gpus_on_a_switch();
+  const LibraryProfile gloo = library_by_name("gloo", "--library");
+  LibraryProfile ranked = gloo;
+  ranked.own_algorithms.clear();
+  const auto all_reduce = CollectiveKind::kAllReduce;
+  EXPECT_EQ(nccl_choice(t, all_reduce, 1024, {}, ranked).algorithm, AlgorithmKind::kTree);
+  const NcclChoice own = nccl_choice(t, all_reduce, 1024, {}, gloo);
+  EXPECT_EQ(own.algorithm, AlgorithmKind::kRing);
+  EXPECT_EQ(own.protocol, Protocol::kSimple);
+  EXPECT_EQ(nccl_choice(t, CollectiveKind::kBroadcast, 1024, {}, gloo).algorithm, AlgorithmKind::kTree);
+  EXPECT_EQ(nccl_choice(t, CollectiveKind::kAllToAll, 1024, {}, gloo).algorithm, AlgorithmKind::kDirect);
+  EXPECT_EQ(gloo.own_algorithm(CollectiveKind::kReduce), std::nullopt);
+  EXPECT_EQ(nccl_choice(t, CollectiveKind::kReduce, 1024, {}, gloo).algorithm, AlgorithmKind::kRing);
+}
+
 TEST(CollectiveModel, NcclRunsLl128OnlyBetweenGpusOnNvlink) {
   // LL128 free, LL and Simple 20 us per call: by least time LL128 runs at 1 MiB on NVLink.
   // On PCIe NCCL leaves LL128 out (tuning.cc: LL128 only where the ring's GPUs talk over

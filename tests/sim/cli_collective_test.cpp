@@ -327,6 +327,19 @@ TEST(CliCollective, NcclAlgorithmIsWhatNcclWouldPick) {
   EXPECT_CONTAINS(forced.out, "float       ring  simple   24       67.08");
 }
 
+TEST(CliCollective, GlooRunsItsOwnRingFromOneThread) {
+  // Gloo on 2 nodes of 8 H100s: one ring of the 16 ranks (no rings at once through the
+  // GPUs of a node), its own AllReduce algorithm. 2(p-1) = 30 steps of 177 us and the ring's
+  // slowest hop, node 0's GPU 7 to node 1's GPU 0 (4 hops, 1.5 us), and 2 x 15/16 x 16 MiB
+  // at 1.159 GB/s: 30 x 178.5 us + 31457280 B / 1.159 GB/s = 5355 + 27141.74 = 32496.74 us.
+  const CliResult r = run_commsim({"collective", "--topology-file", source_path("topologies/h100-ib-cluster.textproto"),
+                                   "--nodes", "2", "--library", "gloo", "--size", "16M"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_CONTAINS(r.out, "rings at once 1");
+  EXPECT_CONTAINS(r.out, "# algorithm nccl: model of the algorithm gloo runs (its own for the collective");
+  EXPECT_CONTAINS(r.out, "    16777216      4194304  float       ring  simple    1    32496.74");
+}
+
 TEST(CliCollective, OneNodeRampBoundsACallByItsTimeAtTheLastSize) {
   // On one NVLink node a call takes at least its time at 16 GiB scaled to its size, over
   // SimAI's ramp there (nvlink_ratio.csv, one machine: 0.55 at 32 MiB over 0.81 at 16 GiB).
