@@ -396,6 +396,28 @@ LibraryProfile protocols_from_spec(const spec::LibrarySpec& spec, const std::str
   return profile;
 }
 
+// The algorithms a block's `algorithm` entries give the library its own (LibrarySpec.algorithm).
+std::vector<std::pair<CollectiveKind, AlgorithmKind>> own_algorithms(const spec::LibrarySpec& spec,
+                                                                     const std::string& where) {
+  std::vector<std::pair<CollectiveKind, AlgorithmKind>> own;
+  for (int i = 0; i < spec.algorithm_size(); ++i) {
+    const spec::CollectiveAlgorithmSpec& entry = spec.algorithm(i);
+    const std::string at = where + ".algorithm[" + std::to_string(i) + "]";
+    const CollectiveKind kind = parse_collective(entry.collective(), at + ".collective");
+    const AlgorithmKind algorithm = parse_algorithm(entry.algorithm(), at + ".algorithm");
+    if (!implements(algorithm, kind) || reduces_in_switch(algorithm)) {
+      throw InputError(at + ": " + std::string(algorithm_name(algorithm)) + " is not an algorithm a library runs " +
+                       std::string(collective_name(kind)) + " with from one thread");
+    }
+    for (const auto& [known, unused] : own) {
+      if (known == kind)
+        throw InputError(at + ": collective " + std::string(collective_name(kind)) + " is given twice");
+    }
+    own.emplace_back(kind, algorithm);
+  }
+  return own;
+}
+
 // The first of a block's thread launch fields it gives (with the channel counts), if any.
 std::optional<std::string> thread_launch_field(const spec::LibrarySpec& spec) {
   if (!spec.thread_launch().empty()) return "thread_launch";
@@ -470,6 +492,10 @@ LibraryProfile costs_from_spec(const spec::LibrarySpec& spec, const std::string&
     if (profile.ideal()) throw InputError(where + ".one_node_ramp: the ideal library has no calls to bound");
     profile.one_node_ramp = ramp_points(spec.one_node_ramp(), where);
   }
+  if (spec.algorithm_size() > 0) {
+    if (profile.ideal()) throw InputError(where + ".algorithm: the ideal library runs no algorithm of its own");
+    profile.own_algorithms = own_algorithms(spec, where);
+  }
   return profile;
 }
 
@@ -494,6 +520,9 @@ LibraryProfile library_from_spec(const spec::LibrarySpec& spec, const std::strin
   }
   if (!spec.estimate().net_channel_rate().empty()) {
     throw InputError(at + ".net_channel_rate: an estimate has no channel rate (NCCL's ranking knows none)");
+  }
+  if (spec.estimate().algorithm_size() > 0) {
+    throw InputError(at + ".algorithm: an estimate ranks; the library's own algorithms are the library's");
   }
   LibraryProfile estimate = costs_from_spec(spec.estimate(), at);
   if (protocols_of(estimate.protocols) != protocols_of(profile.protocols)) {

@@ -149,6 +149,11 @@ pb::LibrarySpec library_message(const LibraryProfile& profile) {
     out.set_net_channel_rate(bandwidth_text(profile.net_channel_rate_Bps));
   if (std::isfinite(profile.nvls_tree_net_rate_Bps))
     out.set_nvls_tree_net_rate(bandwidth_text(profile.nvls_tree_net_rate_Bps));
+  for (const auto& [kind, algorithm] : profile.own_algorithms) {
+    pb::CollectiveAlgorithmSpec& entry = *out.add_algorithm();
+    entry.set_collective(std::string(collective_name(kind)));
+    entry.set_algorithm(std::string(algorithm_name(algorithm)));
+  }
   for (const SizeRatio& point : profile.one_node_ramp) {
     pb::SizeRatioSpec& r = *out.add_one_node_ramp();
     r.set_size(std::to_string(point.bytes) + "B");
@@ -167,6 +172,7 @@ pb::LibrarySpec library_message(const LibraryProfile& profile) {
     out.mutable_estimate()->clear_gpus_per_thread();
     out.mutable_estimate()->clear_net_channel_rate();
     out.mutable_estimate()->clear_one_node_ramp();
+    out.mutable_estimate()->clear_algorithm();
   }
   return out;
 }

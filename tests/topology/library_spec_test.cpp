@@ -509,6 +509,53 @@ TEST(LibrarySpec, ClusterSpecsScaleOnTheCommandLine) {
   }
 }
 
+TEST(LibrarySpec, ALibraryNamesTheAlgorithmsItRunsAsItsOwn) {
+  const std::string ring(kRing);
+  // The built-in gloo has its own; a block of its name alone keeps them.
+  const LibraryProfile gloo = parse_topology_spec(ring + R"( library { name: "gloo" })", "s", false).library();
+  EXPECT_EQ(gloo.own_algorithm(CollectiveKind::kAllReduce), AlgorithmKind::kRing);
+  EXPECT_EQ(gloo.own_algorithm(CollectiveKind::kBroadcast), AlgorithmKind::kTree);
+  EXPECT_TRUE(library_by_name("nccl", "test").own_algorithms.empty());
+  // A library of its own costs names them, and they read back as written.
+  const LibraryProfile mpi = parse_topology_spec(ring + R"( library { name: "mpi"
+      protocols { protocol: SIMPLE call_latency: "5us" nvlink_step: "1us" pcie_step: "1us" net_step: "3us"
+                  efficiency: 1 }
+      algorithm { collective: "allreduce" algorithm: "rabenseifner" }
+      algorithm { collective: "allgather" algorithm: "recursive-doubling" } })",
+                                                 "s", false)
+                                 .library();
+  ASSERT_TRUE(mpi.runs_own_algorithms());
+  EXPECT_EQ(mpi.own_algorithm(CollectiveKind::kAllReduce), AlgorithmKind::kRabenseifner);
+  EXPECT_EQ(mpi.own_algorithm(CollectiveKind::kReduce), std::nullopt);
+  EXPECT_EQ(library_from_spec(library_message(mpi), "test").own_algorithms, mpi.own_algorithms);
+  EXPECT_EQ(library_from_spec(library_message(gloo), "test").own_algorithms, gloo.own_algorithms);
+  // What cannot be: an algorithm the collective lacks, in-switch reduction, a collective twice,
+  // the ideal library, an estimate.
+  const std::string mpi_block =
+      ring + R"( library { name: "mpi" protocols { protocol: SIMPLE call_latency: "5us" nvlink_step: "1us"
+      pcie_step: "1us" net_step: "3us" efficiency: 1 } )";
+  EXPECT_EQ(error_of(mpi_block + R"(algorithm { collective: "alltoall" algorithm: "ring" } })"),
+            "spec.textproto: library.algorithm[0]: ring is not an algorithm a library runs alltoall with from one "
+            "thread");
+  EXPECT_EQ(error_of(mpi_block + R"(algorithm { collective: "allreduce" algorithm: "nvls" } })"),
+            "spec.textproto: library.algorithm[0]: nvls is not an algorithm a library runs allreduce with from one "
+            "thread");
+  EXPECT_EQ(error_of(mpi_block + R"(algorithm { collective: "allreduce" algorithm: "ring" }
+      algorithm { collective: "allreduce" algorithm: "tree" } })"),
+            "spec.textproto: library.algorithm[1]: collective allreduce is given twice");
+  EXPECT_NE(error_of(mpi_block + R"(algorithm { collective: "allreduce" algorithm: "fast" } })")
+                .find("spec.textproto: library.algorithm[0].algorithm: unknown algorithm 'fast'"),
+            std::string::npos);
+  EXPECT_EQ(error_of(ring + R"( library { name: "ideal" algorithm { collective: "allreduce" algorithm: "ring" } })"),
+            "spec.textproto: library.algorithm: the ideal library runs no algorithm of its own");
+  EXPECT_EQ(
+      error_of(mpi_block + R"(estimate { name: "mpi" protocols { protocol: SIMPLE call_latency: "5us" nvlink_step: "1us"
+      pcie_step: "1us" net_step: "3us" efficiency: 1 }
+      algorithm { collective: "allreduce" algorithm: "ring" } } })"),
+      "spec.textproto: library.estimate.algorithm: an estimate ranks; the library's own algorithms are the "
+      "library's");
+}
+
 TEST(LibrarySpec, LibraryFile) {
   const std::string path = std::string(COMMSIM_TEST_TMP_DIR) + "/gloo-like.textproto";
   std::ofstream(path) << R"(name: "tcp" protocols { protocol: SIMPLE call_latency: "30us" nvlink_step: "5us"
