@@ -470,6 +470,14 @@ std::vector<std::pair<std::string, std::string>> describe_library(const LibraryP
                                         format_bandwidth(profile.nvls_tree_net_rate_Bps) +
                                         " each across the network (NCCL's estimate; never a run's time)");
   }
+  if (profile.runs_own_algorithms()) {
+    std::string own;
+    for (const auto& [kind, algorithm] : profile.own_algorithms) {
+      own +=
+          (own.empty() ? "" : ", ") + std::string(collective_name(kind)) + " " + std::string(algorithm_name(algorithm));
+    }
+    lines.emplace_back("algorithms", own + "; one ring or tree of all ranks, from one thread a process");
+  }
   if (profile.estimate) lines.emplace_back("estimate", "chosen as library " + profile.estimate->name + " would");
   return lines;
 }

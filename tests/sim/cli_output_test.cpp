@@ -132,6 +132,15 @@ TEST(CliOutput, TopoShowsTheSystemAndItsLibrary) {
   ASSERT_EQ(fitted.status, 0) << fitted.err;
   EXPECT_CONTAINS(fitted.out, "library       nccl-calibrated\n");
   EXPECT_CONTAINS(fitted.out, "  estimate    chosen as library nccl would\n");
+  // A library of its own algorithms lists them.
+  const std::string gloo = tmp_path("gloo-node.textproto");
+  write_file(gloo, R"(name: "gloo-node" library { name: "gloo" }
+      builder { kind: SWITCH npus: 4 link { bandwidth: "10GB/s" latency: "1us" kind: ETHERNET } })");
+  const CliResult own = run_commsim({"topo", "--topology-file", gloo});
+  ASSERT_EQ(own.status, 0) << own.err;
+  EXPECT_CONTAINS(own.out,
+                  "  algorithms  allreduce ring, allgather ring, broadcast tree, alltoall direct, barrier "
+                  "dissemination; one ring or tree of all ranks, from one thread a process\n");
 }
 
 TEST(CliOutput, TopoWritesGraphviz) {
