@@ -405,9 +405,14 @@ std::vector<std::pair<CollectiveKind, AlgorithmKind>> own_algorithms(const spec:
     const std::string at = where + ".algorithm[" + std::to_string(i) + "]";
     const CollectiveKind kind = parse_collective(entry.collective(), at + ".collective");
     const AlgorithmKind algorithm = parse_algorithm(entry.algorithm(), at + ".algorithm");
-    if (!implements(algorithm, kind) || reduces_in_switch(algorithm)) {
-      throw InputError(at + ": " + std::string(algorithm_name(algorithm)) + " is not an algorithm a library runs " +
-                       std::string(collective_name(kind)) + " with from one thread");
+    // One that runs the collective on any topology, from ranks alone: not in the switch, and
+    // not hierarchical or dimensional, which need a topology of their shape.
+    const bool any_topology = !reduces_in_switch(algorithm) && algorithm != AlgorithmKind::kHierarchical &&
+                              algorithm != AlgorithmKind::kDimensional;
+    if (!implements(algorithm, kind) || !any_topology) {
+      throw InputError(at + ": " + std::string(algorithm_name(algorithm)) +
+                       " cannot be a library's own algorithm for " + std::string(collective_name(kind)) +
+                       " (one that runs it on any topology, from one thread)");
     }
     for (const auto& [known, unused] : own) {
       if (known == kind)

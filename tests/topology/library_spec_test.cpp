@@ -529,17 +529,18 @@ TEST(LibrarySpec, ALibraryNamesTheAlgorithmsItRunsAsItsOwn) {
   EXPECT_EQ(mpi.own_algorithm(CollectiveKind::kReduce), std::nullopt);
   EXPECT_EQ(library_from_spec(library_message(mpi), "test").own_algorithms, mpi.own_algorithms);
   EXPECT_EQ(library_from_spec(library_message(gloo), "test").own_algorithms, gloo.own_algorithms);
-  // What cannot be: an algorithm the collective lacks, in-switch reduction, a collective twice,
-  // the ideal library, an estimate.
+  // What cannot be: an algorithm the collective lacks, in-switch reduction, one that needs a
+  // topology of its shape, a collective twice, the ideal library, an estimate.
   const std::string mpi_block =
       ring + R"( library { name: "mpi" protocols { protocol: SIMPLE call_latency: "5us" nvlink_step: "1us"
       pcie_step: "1us" net_step: "3us" efficiency: 1 } )";
-  EXPECT_EQ(error_of(mpi_block + R"(algorithm { collective: "alltoall" algorithm: "ring" } })"),
-            "spec.textproto: library.algorithm[0]: ring is not an algorithm a library runs alltoall with from one "
-            "thread");
-  EXPECT_EQ(error_of(mpi_block + R"(algorithm { collective: "allreduce" algorithm: "nvls" } })"),
-            "spec.textproto: library.algorithm[0]: nvls is not an algorithm a library runs allreduce with from one "
-            "thread");
+  for (const auto& [collective, algorithm] : std::vector<std::pair<std::string, std::string>>{
+           {"alltoall", "ring"}, {"allreduce", "nvls"}, {"allreduce", "hierarchical"}, {"allgather", "dimensional"}}) {
+    EXPECT_EQ(
+        error_of(mpi_block + "algorithm { collective: \"" + collective + "\" algorithm: \"" + algorithm + "\" } }"),
+        "spec.textproto: library.algorithm[0]: " + algorithm + " cannot be a library's own algorithm for " +
+            collective + " (one that runs it on any topology, from one thread)");
+  }
   EXPECT_EQ(error_of(mpi_block + R"(algorithm { collective: "allreduce" algorithm: "ring" }
       algorithm { collective: "allreduce" algorithm: "tree" } })"),
             "spec.textproto: library.algorithm[1]: collective allreduce is given twice");
