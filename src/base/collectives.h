@@ -46,6 +46,15 @@ constexpr bool reduces_in_switch(AlgorithmKind kind) {
   return kind == AlgorithmKind::kNvls || kind == AlgorithmKind::kNvlsTree;
 }
 
+/// Whether `algorithm` runs `kind` (a pair it implements) only on a topology of some shape,
+/// as collective/algorithms.h's inapplicable_reason says which: hierarchical (a hierarchical
+/// topology), dimensional (a mesh or torus), direct except AllToAll (a switch or fully
+/// connected), and the in-switch ones (a switch that reduces). Every other pair runs on any.
+constexpr bool needs_topology_shape(CollectiveKind kind, AlgorithmKind algorithm) {
+  return algorithm == AlgorithmKind::kHierarchical || algorithm == AlgorithmKind::kDimensional ||
+         (algorithm == AlgorithmKind::kDirect && kind != CollectiveKind::kAllToAll) || reduces_in_switch(algorithm);
+}
+
 /// Whether a ring of `kind` runs as channel rings, each its share of the data (every
 /// collective but AllToAll and Barrier).
 constexpr bool has_channel_rings(CollectiveKind kind) {

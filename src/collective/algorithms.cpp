@@ -31,6 +31,7 @@ std::optional<std::string> inapplicable_reason(CollectiveKind kind, AlgorithmKin
            std::string(collective_name(kind)) + " (it implements " +
            collective_names(implemented_collectives(algorithm)) + ")";
   }
+  if (!needs_topology_shape(kind, algorithm)) return std::nullopt;
   const std::optional<TopologyKind> shape = topology.shape().kind;
   const std::string name(algorithm_name(algorithm));
   switch (algorithm) {
@@ -45,8 +46,7 @@ std::optional<std::string> inapplicable_reason(CollectiveKind kind, AlgorithmKin
       }
       break;
     case A::kDirect:
-      if (kind != C::kAllToAll && shape != TopologyKind::kSwitch &&
-          shape != TopologyKind::kFullyConnected) {
+      if (shape != TopologyKind::kSwitch && shape != TopologyKind::kFullyConnected) {
         return "algorithm 'direct' runs " + std::string(collective_name(kind)) +
                " only on a switch or fully-connected topology, not " + topology_text(topology);
       }

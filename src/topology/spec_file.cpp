@@ -405,11 +405,7 @@ std::vector<std::pair<CollectiveKind, AlgorithmKind>> own_algorithms(const spec:
     const std::string at = where + ".algorithm[" + std::to_string(i) + "]";
     const CollectiveKind kind = parse_collective(entry.collective(), at + ".collective");
     const AlgorithmKind algorithm = parse_algorithm(entry.algorithm(), at + ".algorithm");
-    // One that runs the collective on any topology, from ranks alone: not in the switch, and
-    // not hierarchical or dimensional, which need a topology of their shape.
-    const bool any_topology = !reduces_in_switch(algorithm) && algorithm != AlgorithmKind::kHierarchical &&
-                              algorithm != AlgorithmKind::kDimensional;
-    if (!implements(algorithm, kind) || !any_topology) {
+    if (!implements(algorithm, kind) || needs_topology_shape(kind, algorithm)) {
       throw InputError(at + ": " + std::string(algorithm_name(algorithm)) +
                        " cannot be a library's own algorithm for " + std::string(collective_name(kind)) +
                        " (one that runs it on any topology, from one thread)");

@@ -530,12 +530,17 @@ TEST(LibrarySpec, ALibraryNamesTheAlgorithmsItRunsAsItsOwn) {
   EXPECT_EQ(library_from_spec(library_message(mpi), "test").own_algorithms, mpi.own_algorithms);
   EXPECT_EQ(library_from_spec(library_message(gloo), "test").own_algorithms, gloo.own_algorithms);
   // What cannot be: an algorithm the collective lacks, in-switch reduction, one that needs a
-  // topology of its shape, a collective twice, the ideal library, an estimate.
+  // topology of its shape (direct AllReduce: a switch), a collective twice, the ideal library,
+  // an estimate. Direct AllToAll runs anywhere (Gloo's).
   const std::string mpi_block =
       ring + R"( library { name: "mpi" protocols { protocol: SIMPLE call_latency: "5us" nvlink_step: "1us"
       pcie_step: "1us" net_step: "3us" efficiency: 1 } )";
-  for (const auto& [collective, algorithm] : std::vector<std::pair<std::string, std::string>>{
-           {"alltoall", "ring"}, {"allreduce", "nvls"}, {"allreduce", "hierarchical"}, {"allgather", "dimensional"}}) {
+  for (const auto& [collective, algorithm] :
+       std::vector<std::pair<std::string, std::string>>{{"alltoall", "ring"},
+                                                        {"allreduce", "nvls"},
+                                                        {"allreduce", "hierarchical"},
+                                                        {"allgather", "dimensional"},
+                                                        {"allreduce", "direct"}}) {
     EXPECT_EQ(
         error_of(mpi_block + "algorithm { collective: \"" + collective + "\" algorithm: \"" + algorithm + "\" } }"),
         "spec.textproto: library.algorithm[0]: " + algorithm + " cannot be a library's own algorithm for " +
