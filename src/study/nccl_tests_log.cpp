@@ -31,6 +31,14 @@ bool is_all_digits(std::string_view word) {
          std::all_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
+// Open MPI's count of the help messages it did not repeat, printed wherever the run is, rows
+// included: "8 more processes have sent help message help-mtl-ofi.txt / OFI call fail"
+// (Open MPI's orte/util/show_help.c; PMIx's show_help since Open MPI 5).
+bool is_open_mpi_help_count(const std::vector<std::string_view>& words) {
+  return words.size() > 5 && is_all_digits(words[0]) && words[1] == "more" &&
+         (words[2] == "process" || words[2] == "processes") && words[4] == "sent" && words[5] == "help";
+}
+
 bool is_identifier(std::string_view word) {
   return std::all_of(word.begin(), word.end(), [](char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
@@ -124,6 +132,7 @@ class LogReader {
     if (words.empty()) return;
     // NCCL's own lines (NCCL_DEBUG): "host:pid:tid [0] NCCL INFO ...", "NCCL version ...".
     if (std::find(words.begin(), words.end(), "NCCL") != words.end()) return;
+    if (is_open_mpi_help_count(words)) return;
     if (run_.in_table || is_all_digits(words[0])) {
       read_row(words, line);
       return;

@@ -164,6 +164,21 @@ TEST(NcclTestsLog, SkipsNcclDebugLinesAndReadsTheirVersion) {
   EXPECT_EQ(set.nccl_version, "2.18.3");  // the NCCL line, before nccl-library=22902
 }
 
+// Open MPI counts the help messages it did not repeat in a line of its own, wherever the run
+// is (orte/util/show_help.c, "%d more process%s sent help message %s / %s"), as in a -g 1 run
+// of 8 A100s under mpirun: between the header and the first row, and between two rows.
+TEST(NcclTestsLog, SkipsOpenMpisCountOfHelpMessages) {
+  const std::string many = "8 more processes have sent help message help-mtl-ofi.txt / OFI call fail\n";
+  const std::string one = "1 more process has sent help message help-mtl-ofi.txt / OFI call fail\n";
+  const MeasurementSet set = parse_nccl_tests_log(one + run_of("all_reduce", many + kRow + one + kRow), "t.log");
+  ASSERT_EQ(set.rows.size(), 2u);
+  EXPECT_DOUBLE_EQ(set.rows[1].out_of_place.time_us, 20.15);
+  // A line of the same start that is not Open MPI's is still a row, and a bad one.
+  const std::string other = "8 more rows follow\n";
+  EXPECT_CONTAINS(
+      error_of(run_of("all_reduce", kRow + other)),
+      "t.log:" + line_of(run_of("all_reduce", kRow + other), "8 more rows") + ": 4 fields where a row has 13");
+}
 // Before its version line, nccl-tests printed no "Collective test starting" and no Group;
 // its oldest releases no root column, and an "error" column (the largest deviation) where
 // #wrong is now. The program is named by the command line before the output. The layout is
