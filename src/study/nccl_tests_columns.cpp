@@ -68,19 +68,32 @@ NcclTestsColumns NcclTestsColumns::standard() {
 std::optional<NcclTestsColumns> parse_nccl_tests_columns(const std::vector<std::string_view>& words,
                                                          const std::string& where) {
   if (words.size() < 2 || words[0] != "size" || words[1] != "count") return std::nullopt;
+  if (position_of(words, "cputime")) {
+    throw InputError(where +
+                     ": the table's times are 'cputime' (nccl-tests -C 1): the host's time to launch an "
+                     "iteration, not the collective's; measure without -C");
+  }
   NcclTestsColumns columns;
-  columns.names.assign(words.begin(), words.end());
+  for (const std::string_view word : words) {
+    if (word == "timestamp") {
+      // nccl-tests -S 1 ends each row with its local time, %Y-%m-%d %H:%M:%S: two fields.
+      columns.names.insert(columns.names.end(), {"date", "time-of-day"});
+    } else {
+      columns.names.emplace_back(word);
+    }
+  }
+  const std::vector<std::string_view> names(columns.names.begin(), columns.names.end());
   columns.size = 0;
   columns.count = 1;
   for (const std::string_view name : {"type", "redop"}) {
-    if (!position_of(words, name)) {
+    if (!position_of(names, name)) {
       throw InputError(where + ": column header without a '" + std::string(name) + "' column");
     }
   }
-  columns.type = *position_of(words, "type");
-  columns.redop = *position_of(words, "redop");
-  columns.root = position_of(words, "root");
-  columns.placements = placements_of(words, where);
+  columns.type = *position_of(names, "type");
+  columns.redop = *position_of(names, "redop");
+  columns.root = position_of(names, "root");
+  columns.placements = placements_of(names, where);
   return columns;
 }
 

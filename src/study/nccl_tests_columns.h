@@ -1,14 +1,16 @@
 #pragma once
 // The columns of an nccl-tests table, as its header line names them. nccl-tests 2.x prints
-// (src/common.cu, the header PRINTs before the benchmark loop):
+// (src/common.cu, later src/util.cu writeResultHeader):
 //
-//   #       size         count      type   redop    root     time   algbw   busbw  #wrong     time
-//   algbw   busbw  #wrong #        (B)    (elements)                               (us)  (GB/s)
-//   (GB/s)             (us)  (GB/s)  (GB/s)
+//   #       size         count      type   redop    root     time   algbw   busbw  #wrong
+//           time   algbw   busbw  #wrong                  (on one line)
 //
 // the first time/algbw/busbw group out of place, the second in place. Older releases name
 // the check column "error" (the largest deviation, "%5.0le", not a count), and print an
-// empty root field when the root is -1 (the collectives without a root).
+// empty root field when the root is -1 (the collectives without a root). Newer ones may add
+// per-iteration columns after each group (i_min i_max i_p99 i_cv%, read past), end the header
+// with "timestamp" (-S 1: each row ends with "%Y-%m-%d %H:%M:%S", two fields), or name the
+// times "cputime" (-C 1: the host's time to launch an iteration, which is refused).
 
 #include <cstddef>
 #include <optional>

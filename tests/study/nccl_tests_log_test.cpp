@@ -251,6 +251,47 @@ TEST(NcclTestsLog, UnknownCollectiveNamesItsLine) {
                                      ": unknown collective 'gather'");
 }
 
+// The layouts of newer nccl-tests, as src/util.cu's writeResultHeader and
+// writeBenchmarkLineBody print them (the header's first line, "out-of-place  in-place", left
+// out): -S 1 ends each row with its local time, two fields; the per-iteration report adds
+// i_min, i_max, i_p99 and i_cv% after each group. The times are the groups' own.
+TEST(NcclTestsLog, TimestampAndPerIterationColumns) {
+  const std::string timestamped = run_start("all_reduce") + device_lines(kOneHost) + R"(#
+#       size         count      type   redop    root     time   algbw   busbw  #wrong     time   algbw   busbw  #wrong           timestamp
+#        (B)    (elements)                               (us)  (GB/s)  (GB/s)             (us)  (GB/s)  (GB/s)           %Y-%m-%d %H:%M:%S
+        1024           256     float     sum      -1    20.15    0.05    0.09       0    19.80    0.05    0.09       0  2026-09-26 10:00:00
+)" + run_end("all_reduce");
+  const std::string per_iteration = run_start("all_reduce") + device_lines(kOneHost) + R"(#
+#       size         count      type   redop    root     time   algbw   busbw  #wrong    i_min    i_max    i_p99    i_cv%     time   algbw   busbw  #wrong    i_min    i_max    i_p99    i_cv% 
+#        (B)    (elements)                               (us)  (GB/s)  (GB/s)             (us)     (us)     (us)      (%)     (us)  (GB/s)  (GB/s)             (us)     (us)     (us)      (%) 
+        1024           256     float     sum      -1    20.15    0.05    0.09       0    18.90    25.10    24.80     6.20    19.80    0.05    0.09       0    18.70    24.00    23.90     5.10
+)" + run_end("all_reduce");
+  for (const std::string& log : {timestamped, per_iteration}) {
+    const MeasurementSet set = parse_nccl_tests_log(log, "t.log");
+    ASSERT_EQ(set.rows.size(), 1u);
+    EXPECT_EQ(set.rows[0].size_bytes, 1024u);
+    EXPECT_DOUBLE_EQ(set.rows[0].out_of_place.time_us, 20.15);
+    ASSERT_TRUE(set.rows[0].in_place);
+    EXPECT_DOUBLE_EQ(set.rows[0].in_place->time_us, 19.80);
+  }
+  // A row cut before its time of day is short of the header's fields.
+  const std::string cut = timestamped.substr(0, timestamped.find(" 10:00:00")) + "\n" + run_end("all_reduce");
+  EXPECT_CONTAINS(error_of(cut), "14 fields where a row has 15");
+  EXPECT_CONTAINS(error_of(cut), "#wrong date time-of-day)");
+}
+
+// -C 1 prints the host's time to launch an iteration (common.cu: cputimeSec is read before
+// the collective completes), which no model of the collective predicts.
+TEST(NcclTestsLog, CpuTimeTablesAreRefused) {
+  const std::string log = run_start("all_reduce") + device_lines(kOneHost) + R"(#
+#       size         count      type   redop    root  cputime   algbw   busbw  #wrong  cputime   algbw   busbw  #wrong 
+        1024           256     float     sum      -1     4.15    0.05    0.09       0     4.10    0.05    0.09       0
+)" + run_end("all_reduce");
+  EXPECT_CONTAINS(error_of(log), "t.log:" + line_of(log, "cputime") +
+                                     ": the table's times are 'cputime' (nccl-tests -C 1): the host's time to "
+                                     "launch an iteration");
+}
+
 TEST(NcclTestsLog, SizeThatIsNotANumber) {
   const std::string log = run_of("all_reduce", R"(       1024x           256     float     sum      -1    20.15    0.05    0.09       0    19.80    0.05    0.09       0
 )");
