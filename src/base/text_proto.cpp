@@ -107,9 +107,11 @@ std::string print_text_proto(const google::protobuf::Message& message) {
   return out;
 }
 
-void parse_json_proto(const std::string& json, google::protobuf::Message& message,
-                      const std::string& origin, const std::string& problem) {
-  const auto status = google::protobuf::util::JsonStringToMessage(json, &message);
+void parse_json_proto(const std::string& json, google::protobuf::Message& message, const std::string& origin,
+                      const std::string& problem, UnknownJsonKeys unknown) {
+  google::protobuf::util::JsonParseOptions options;
+  options.ignore_unknown_fields = unknown == UnknownJsonKeys::kIgnore;
+  const auto status = google::protobuf::util::JsonStringToMessage(json, &message, options);
   if (!status.ok()) {
     // The parser's message goes on with the JSON around the error and a caret, on lines of
     // their own: the first line says what is wrong, and an error is one line.

@@ -13,12 +13,16 @@ namespace commsim {
 void parse_text_proto(const std::string& text, google::protobuf::Message& message,
                       const std::string& origin);
 
+/// What a JSON key that names no field of the message is: an error (a spec, where a typo
+/// must not pass), or passed over (another tool's report, which holds more than is read).
+enum class UnknownJsonKeys { kRefuse, kIgnore };
+
 /// Parses JSON (protobuf's JSON mapping) into `message`. Throws InputError "<origin>:
 /// <problem>: <what the parser said>" (the first line of it) on bad JSON, and for a key given twice in one object
 /// (which protobuf's parser takes silently, the last one winning) "<origin>: key 'K' is
 /// given twice in <path>".
-void parse_json_proto(const std::string& json, google::protobuf::Message& message,
-                      const std::string& origin, const std::string& problem);
+void parse_json_proto(const std::string& json, google::protobuf::Message& message, const std::string& origin,
+                      const std::string& problem, UnknownJsonKeys unknown = UnknownJsonKeys::kRefuse);
 
 /// `message` in protobuf text format (TextFormat), laid out as the specs in topologies/ are:
 /// one line per field, except that a message field holding repeated messages (a spec's

@@ -45,21 +45,6 @@ bool is_identifier(std::string_view word) {
   });
 }
 
-// "all_reduce" for a word naming an nccl-tests program: "all_reduce_perf",
-// "./build/all_reduce_perf", "all_reduce_perf_mpi" (built with NAME_SUFFIX=_mpi).
-std::optional<std::string_view> test_of_program(std::string_view word) {
-  const std::size_t slash = word.rfind('/');
-  if (slash != std::string_view::npos) word.remove_prefix(slash + 1);
-  const std::size_t perf = word.find("_perf");
-  if (perf == 0 || perf == std::string_view::npos) return std::nullopt;
-  const std::string_view test = word.substr(0, perf);
-  const std::string_view suffix = word.substr(perf + 5);
-  if (!is_identifier(test) || !(suffix.empty() || (suffix[0] == '_' && is_identifier(suffix)))) {
-    return std::nullopt;
-  }
-  return test;
-}
-
 bool has_root(const MeasuredOperation& operation) {
   return operation.collective == CollectiveKind::kBroadcast ||
          operation.collective == CollectiveKind::kReduce;
@@ -99,7 +84,7 @@ class LogReader {
     if (starts_with_words(words, {"nccl-tests", "version"})) {
       read_version_line(words, line);
     } else if (starts_with_words(words, {"Collective", "test", "starting:"}) && words.size() > 3) {
-      const auto test = test_of_program(words[3]);
+      const auto test = nccl_tests_program_test(words[3]);
       if (!test) {
         throw InputError(where(line) + ": '" + std::string(words[3]) +
                          "' is no nccl-tests program (NAME_perf)");
@@ -139,7 +124,7 @@ class LogReader {
     }
     // A command line naming the program, as older logs have instead of a header.
     for (const std::string_view word : words) {
-      if (const auto test = test_of_program(word)) {
+      if (const auto test = nccl_tests_program_test(word)) {
         run_.operation = parse_measured_operation(*test, where(line));
         return;
       }
@@ -225,7 +210,7 @@ class LogReader {
     Measurement row;
     row.operation = *run_.operation;
     row.gpus_per_thread = run_.gpus_per_thread;
-    fill_ranks(row);
+    set_ranks_by_host(run_.host_by_rank, row);
     row.size_bytes = parse_size_field(fields[columns.size], at);
     row.count_elements = parse_count_field(fields[columns.count], at);
     row.type = std::string(fields[columns.type]);
@@ -262,17 +247,6 @@ class LogReader {
     return measured;
   }
 
-  void fill_ranks(Measurement& row) const {
-    std::map<std::string, std::size_t> ranks_per_host;
-    for (const auto& [rank, host] : run_.host_by_rank) ++ranks_per_host[host];
-    row.ranks = run_.host_by_rank.size();
-    row.nodes = ranks_per_host.size();
-    const bool uniform =
-        std::all_of(ranks_per_host.begin(), ranks_per_host.end(),
-                    [&](const auto& h) { return h.second == ranks_per_host.begin()->second; });
-    if (row.nodes > 0 && uniform) row.gpus_per_node = ranks_per_host.begin()->second;
-  }
-
   const std::string& origin_;
   MeasurementSet set_;
   Run run_;
@@ -281,6 +255,29 @@ class LogReader {
 };
 
 }  // namespace
+
+std::optional<std::string_view> nccl_tests_program_test(std::string_view word) {
+  const std::size_t slash = word.rfind('/');
+  if (slash != std::string_view::npos) word.remove_prefix(slash + 1);
+  const std::size_t perf = word.find("_perf");
+  if (perf == 0 || perf == std::string_view::npos) return std::nullopt;
+  const std::string_view test = word.substr(0, perf);
+  const std::string_view suffix = word.substr(perf + 5);
+  if (!is_identifier(test) || !(suffix.empty() || (suffix[0] == '_' && is_identifier(suffix)))) {
+    return std::nullopt;
+  }
+  return test;
+}
+
+void set_ranks_by_host(const std::map<std::size_t, std::string>& host_by_rank, Measurement& row) {
+  std::map<std::string, std::size_t> ranks_per_host;
+  for (const auto& [rank, host] : host_by_rank) ++ranks_per_host[host];
+  row.ranks = host_by_rank.size();
+  row.nodes = ranks_per_host.size();
+  const bool uniform = std::all_of(ranks_per_host.begin(), ranks_per_host.end(),
+                                   [&](const auto& h) { return h.second == ranks_per_host.begin()->second; });
+  if (row.nodes > 0 && uniform) row.gpus_per_node = ranks_per_host.begin()->second;
+}
 
 std::string nccl_version_from_code(unsigned code) {
   const bool wide = code >= 10000;  // NCCL_VERSION(X,Y,Z) in nccl.h

@@ -31,6 +31,9 @@
 // not a number, a row with too few or too many fields, a row before any line naming its
 // test, and a log without a single row.
 
+#include <cstddef>
+#include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -45,5 +48,14 @@ MeasurementSet parse_nccl_tests_log(std::string_view text, const std::string& or
 /// "2.29.2" from nccl.h's NCCL_VERSION_CODE as nccl-tests prints it (nccl-library=22902):
 /// X*10000 + Y*100 + Z from 2.9 on, X*1000 + Y*100 + Z before.
 std::string nccl_version_from_code(unsigned code);
+
+/// "all_reduce" for a word naming an nccl-tests program: "all_reduce_perf",
+/// "./build/all_reduce_perf", "all_reduce_perf_mpi" (built with NAME_SUFFIX=_mpi); empty for
+/// any other word.
+std::optional<std::string_view> nccl_tests_program_test(std::string_view word);
+
+/// `row`'s ranks (one per entry), nodes (distinct hosts) and GPUs per node (when every host
+/// has as many) from the host each rank ran on.
+void set_ranks_by_host(const std::map<std::size_t, std::string>& host_by_rank, Measurement& row);
 
 }  // namespace commsim

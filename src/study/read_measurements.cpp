@@ -5,6 +5,7 @@
 #include "base/error.h"
 #include "base/input_file.h"
 #include "study/measurement_csv.h"
+#include "study/nccl_tests_json.h"
 #include "study/nccl_tests_log.h"
 #include "study/p2p_profile_log.h"
 #include "study/text_table.h"
@@ -27,6 +28,8 @@ bool is_nccl_tests_comment(std::string_view line) {
 std::string_view measurement_format_name(MeasurementFormat format) {
   switch (format) {
     case MeasurementFormat::kNcclTestsLog: return "nccl-tests log";
+    case MeasurementFormat::kNcclTestsJson:
+      return "nccl-tests JSON report";
     case MeasurementFormat::kMeasurementCsv: return "measurement CSV";
     case MeasurementFormat::kP2pProfileLog: return "P2P profile log";
   }
@@ -34,6 +37,7 @@ std::string_view measurement_format_name(MeasurementFormat format) {
 }
 
 MeasurementFormat detect_measurement_format(std::string_view text, const std::string& origin) {
+  if (looks_like_nccl_tests_json(text)) return MeasurementFormat::kNcclTestsJson;
   const std::vector<TextLine> lines = split_lines(text);
   for (const TextLine& line : lines) {
     const std::string_view body = without_launcher_tag(line.text);
@@ -54,7 +58,7 @@ MeasurementFormat detect_measurement_format(std::string_view text, const std::st
     return MeasurementFormat::kMeasurementCsv;
   }
   throw InputError(origin +
-                   ": not a file of measurements (expected an nccl-tests log, a "
+                   ": not a file of measurements (expected an nccl-tests log or JSON report, a "
                    "measurement CSV with collective,...,size_bytes,...,oop_time_us "
                    "columns, or a P2P profile log with config_id,...,duration_ns)");
 }
@@ -62,6 +66,8 @@ MeasurementFormat detect_measurement_format(std::string_view text, const std::st
 MeasurementSet parse_measurements(std::string_view text, const std::string& origin) {
   switch (detect_measurement_format(text, origin)) {
     case MeasurementFormat::kNcclTestsLog: return parse_nccl_tests_log(text, origin);
+    case MeasurementFormat::kNcclTestsJson:
+      return parse_nccl_tests_json(text, origin);
     case MeasurementFormat::kMeasurementCsv: return parse_measurement_csv(text, origin);
     case MeasurementFormat::kP2pProfileLog:
       return p2p_profile_measurements(parse_p2p_profile_log(text, origin), origin);

@@ -3,6 +3,7 @@
 // content, not its name.
 //   nccl-tests log     '#' header lines nccl-tests prints ("# nccl-tests version", "# Using
 //                      devices", the "#  size  count ..." column header, "# Avg bus bandwidth")
+//   nccl-tests JSON    a JSON object: the report of nccl-tests -J FILE (nccl_tests_json.h)
 //   P2P profile log    a CSV header row with config_id and duration_ns (p2p_profile_log.h)
 //   measurement CSV    any other CSV header row (measurement_csv.h), whose reader refuses
 //                      the CSVs that are not nccl-tests rows saying what they are: a
@@ -16,9 +17,9 @@
 
 namespace commsim {
 
-enum class MeasurementFormat { kNcclTestsLog, kMeasurementCsv, kP2pProfileLog };
+enum class MeasurementFormat { kNcclTestsLog, kNcclTestsJson, kMeasurementCsv, kP2pProfileLog };
 
-/// "nccl-tests log", "measurement CSV", "P2P profile log".
+/// "nccl-tests log", "nccl-tests JSON report", "measurement CSV", "P2P profile log".
 std::string_view measurement_format_name(MeasurementFormat format);
 /// The format of `text`, as above; `origin` names it in messages.
 MeasurementFormat detect_measurement_format(std::string_view text, const std::string& origin);

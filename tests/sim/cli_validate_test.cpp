@@ -37,6 +37,27 @@ TEST(CliValidate, AMeasuredLogAgainstItsPreset) {
                   ",allgather,h100-ib-cluster,10,17179869120,ring,simple,16,321112.000000,318945.095013,-0.006748");
 }
 
+TEST(CliValidate, AnNcclTestsJsonReportIsReadAsItsLogIs) {
+  // The excerpt log's 16 GiB row as nccl-tests -J reports it (src/util.cu): 10 ranks on 10
+  // hosts, one GPU a thread, NCCL 2.29.2; the prediction is the log's.
+  std::string devices;
+  for (int r = 0; r < 10; ++r) {
+    devices += std::string(r ? "," : "") + R"({"rank":)" + std::to_string(r) + R"(,"group":0,"pid":1,"hostname":"n)" +
+               std::to_string(r) + R"(","device":0,"device_hex":"0000:1b:00","device_info":"NVIDIA H100 80GB HBM3"})";
+  }
+  const std::string json = tmp_path("validate-report.json");
+  write_file(json, R"({"version":2,"args":["./build/all_gather_perf","-b","16G","-e","16G","-J","r.json"],)"
+                   R"("nccl_version":22902,"config":{"nthreads":1,"ngpus":1,"devices":[)" +
+                       devices +
+                       R"(]},"results":[{"size":17179869120,"count":429496728,"type":"float","redop":"none",)"
+                       R"("root":"    -1","out_of_place":{"time":321112.000000,"alg_bw":53.500000,"bus_bw":48.150000,)"
+                       R"("nwrong":0.000000},"in_place":null,"actual_iterations":20,"experiment_name":""}]})");
+  const CliResult r = run_commsim({"validate", "--measurements", json, "--topology-file", kCluster});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_CONTAINS(r.out, "# measured: " + json + ": NVIDIA H100 80GB HBM3, NCCL 2.29.2\n");
+  EXPECT_CONTAINS(r.out, "allgather  17179869120     10       ring  simple   16   321112.00   318945.10     -0.7");
+}
+
 TEST(CliValidate, PlotsMeasuredAgainstPredicted) {
   // The log's header gives the cluster's shape (10 nodes x 1 GPU): no --nodes needed.
   const std::string svg = tmp_path("validate.svg");
