@@ -15,6 +15,7 @@
 #include "report/table.h"
 #include "run_progress.h"
 #include "study/calibration.h"
+#include "study/read_measurements.h"
 #include "topology/spec_message.h"
 #include "topology_options.h"
 #include "validation_report.h"
@@ -128,7 +129,7 @@ int run_calibrate(const std::vector<std::string>& args, std::ostream& out) {
                                   "squares on the relative error) and write the calibrated topology spec");
   options.add_options()("help,h", "show this help");
   options.add_options()("measurements", po::value<std::vector<std::string>>()->multitoken()->value_name("FILE..."),
-                        "nccl-tests output logs, measurement tables (CSV) or P2P profiling logs to fit");
+                        (std::string(kMeasurementFiles) + " to fit").c_str());
   options.add_options()("holdout", po::value<std::vector<std::string>>()->multitoken()->value_name("FILE..."),
                         "measurements kept out of the fit: their error is reported before and after");
   add_option(options, "output", "FILE",

@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "report/table.h"
 #include "study/alpha_beta.h"
+#include "study/read_measurements.h"
 #include "study/text_table.h"
 #include "topology_options.h"
 #include "validation_report.h"
@@ -150,8 +151,7 @@ int run_validate(const std::vector<std::string>& args, std::ostream& out, std::o
                                   "profiles) against the prediction on a topology and library profile");
   options.add_options()("help,h", "show this help");
   options.add_options()("measurements", po::value<std::vector<std::string>>()->multitoken()->value_name("FILE..."),
-                        "nccl-tests output logs, measurement tables (CSV) or P2P profiling logs; every row is "
-                        "predicted and compared");
+                        (std::string(kMeasurementFiles) + "; every row is predicted and compared").c_str());
   std::string columns;
   for (const std::string& column : csv_columns()) columns += (columns.empty() ? "" : ",") + column;
   add_option(options, "csv", "FILE", "also write rows: " + columns);

@@ -19,6 +19,10 @@ namespace commsim {
 
 enum class MeasurementFormat { kNcclTestsLog, kNcclTestsJson, kMeasurementCsv, kP2pProfileLog };
 
+/// The files read_measurements reads, for help texts.
+inline constexpr std::string_view kMeasurementFiles =
+    "nccl-tests output logs or JSON reports (-J), measurement tables (CSV) or P2P profiling logs";
+
 /// "nccl-tests log", "nccl-tests JSON report", "measurement CSV", "P2P profile log".
 std::string_view measurement_format_name(MeasurementFormat format);
 /// The format of `text`, as above; `origin` names it in messages.
