@@ -16,6 +16,9 @@ namespace {
 namespace report = commsim::nccltests;
 
 MeasuredOperation operation_of(const report::NcclTestsReport& r, const std::string& origin) {
+  if (r.args().empty() && r.results().empty()) {
+    throw InputError(origin + ": JSON, but no nccl-tests report: it has neither args nor results");
+  }
   if (r.args().empty()) throw InputError(origin + ": the report has no args, so no program names its test");
   const auto test = nccl_tests_program_test(r.args(0));
   if (!test) {

@@ -98,7 +98,9 @@ TEST(NcclTestsJson, MpiRanksCountNodesByHost) {
 
 TEST(NcclTestsJson, BadReportsSayWhatAndWhere) {
   EXPECT_CONTAINS(error_of("{\"version\":2,"), "r.json: not an nccl-tests JSON report: ");
-  EXPECT_CONTAINS(error_of(R"({"version":2,"results":[]})"),
+  EXPECT_CONTAINS(error_of(R"({"name":"h100-nvswitch-node","builder":{"kind":"SWITCH"}})"),
+                  "r.json: JSON, but no nccl-tests report: it has neither args nor results");
+  EXPECT_CONTAINS(error_of(R"({"version":2,"results":[{"size":8}]})"),
                   "r.json: the report has no args, so no program names its test");
   EXPECT_CONTAINS(error_of(report("./run.sh", kTwoRows)), "r.json: args[0] './run.sh' is no nccl-tests program");
   EXPECT_CONTAINS(error_of(report("./build/gather_perf", kTwoRows)), "r.json: args[0]: unknown collective 'gather'");
