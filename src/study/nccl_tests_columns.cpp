@@ -69,9 +69,7 @@ std::optional<NcclTestsColumns> parse_nccl_tests_columns(const std::vector<std::
                                                          const std::string& where) {
   if (words.size() < 2 || words[0] != "size" || words[1] != "count") return std::nullopt;
   if (position_of(words, "cputime")) {
-    throw InputError(where +
-                     ": the table's times are 'cputime' (nccl-tests -C 1): the host's time to launch an "
-                     "iteration, not the collective's; measure without -C");
+    throw InputError(where + ": the table's times are 'cputime': " + std::string(kCpuTimeIsNotTheCollectives));
   }
   NcclTestsColumns columns;
   for (const std::string_view word : words) {

@@ -20,6 +20,11 @@
 
 namespace commsim {
 
+/// Why a time nccl-tests measured with -C 1 ("cputime", "cpu_time") is refused: read before
+/// the collective completes (common.cu, cputimeSec), it is the host's launch, not the call.
+inline constexpr std::string_view kCpuTimeIsNotTheCollectives =
+    "the host's time to launch an iteration (nccl-tests -C 1), not the collective's; measure without -C";
+
 /// The positions of one placement's fields in a row.
 struct NcclTestsPlacementColumns {
   std::size_t time = 0;

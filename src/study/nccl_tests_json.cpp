@@ -7,6 +7,7 @@
 #include "base/text_proto.h"
 #include "proto/nccl_tests_report.pb.h"
 #include "study/measurement_fields.h"
+#include "study/nccl_tests_columns.h"
 #include "study/nccl_tests_log.h"
 #include "study/text_table.h"
 
@@ -30,8 +31,7 @@ MeasuredOperation operation_of(const report::NcclTestsReport& r, const std::stri
 // One placement's time, algbw and busbw, as the text table prints them; #wrong when checked.
 MeasuredTime time_of(const report::Placement& p, const std::string& where) {
   if (p.has_cpu_time()) {
-    throw InputError(where + ": 'cpu_time' (nccl-tests -C 1) is the host's time to launch an iteration, not the "
-                             "collective's; measure without -C");
+    throw InputError(where + ": 'cpu_time' is " + std::string(kCpuTimeIsNotTheCollectives));
   }
   if (!p.has_time()) throw InputError(where + ": no 'time'");
   if (!(p.time() > 0)) throw InputError(where + ".time: " + std::to_string(p.time()) + " us is not a positive time");

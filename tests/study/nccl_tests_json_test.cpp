@@ -108,8 +108,8 @@ TEST(NcclTestsJson, BadReportsSayWhatAndWhere) {
   std::string cpu = kTwoRows;
   cpu.replace(cpu.find("\"time\":21"), 6, "\"cpu_time\"");
   EXPECT_CONTAINS(error_of(report("all_reduce_perf", cpu)),
-                  "r.json: results[1].out_of_place: 'cpu_time' (nccl-tests -C 1) is the host's time to launch an "
-                  "iteration, not the collective's");
+                  "r.json: results[1].out_of_place: 'cpu_time' is the host's time to launch an iteration "
+                  "(nccl-tests -C 1), not the collective's; measure without -C");
   std::string rootless = kTwoRows;
   rootless.replace(rootless.find("\"    -1\""), 8, "\"x\"");
   EXPECT_CONTAINS(error_of(report("all_reduce_perf", rootless)),

@@ -288,8 +288,8 @@ TEST(NcclTestsLog, CpuTimeTablesAreRefused) {
         1024           256     float     sum      -1     4.15    0.05    0.09       0     4.10    0.05    0.09       0
 )" + run_end("all_reduce");
   EXPECT_CONTAINS(error_of(log), "t.log:" + line_of(log, "cputime") +
-                                     ": the table's times are 'cputime' (nccl-tests -C 1): the host's time to "
-                                     "launch an iteration");
+                                     ": the table's times are 'cputime': the host's time to launch an iteration "
+                                     "(nccl-tests -C 1), not the collective's");
 }
 
 TEST(NcclTestsLog, SizeThatIsNotANumber) {
