@@ -175,9 +175,11 @@ int run_calibrate(const std::vector<std::string>& args, std::ostream& out) {
   }
   const std::vector<std::string> fitted = files_option(vm, "measurements");
   const std::vector<std::string> held_out = files_option(vm, "holdout");
-  const std::vector<Measurement> rows = selected_rows(vm, read_measurement_files(fitted), "measured");
+  const std::vector<MeasurementSet> fitted_sets = read_measurement_sets(fitted);
+  const std::vector<MeasurementSet> held_out_sets = read_measurement_sets(held_out);
+  const std::vector<Measurement> rows = selected_rows(vm, rows_of(fitted_sets), "measured");
   const std::vector<Measurement> holdout =
-      held_out.empty() ? std::vector<Measurement>{} : selected_rows(vm, read_measurement_files(held_out), "held-out");
+      held_out.empty() ? std::vector<Measurement>{} : selected_rows(vm, rows_of(held_out_sets), "held-out");
   const std::vector<MeasuredRows> groups = measured_groups(vm, rows);
   const std::vector<MeasuredRows> holdout_groups = held_out_groups(vm, holdout, groups);
   calibration.validation = validation_options(vm, groups.front().topology);
@@ -191,7 +193,8 @@ int run_calibrate(const std::vector<std::string>& args, std::ostream& out) {
   const CalibrationResult result = calibrate(groups, holdout_groups, calibration);
   progress.finish();
   out << "# commsim calibrate: " << counted(rows.size(), "measured row") << " on " << groups_text(groups)
-      << ", library " << calibration.validation.library.name << "\n";
+      << ", library " << calibration.validation.library.name << "\n"
+      << left_out_lines(fitted_sets) << left_out_lines(held_out_sets);
   print_terms(out, result.terms);
   if (const std::string references = reference_text(result); !references.empty()) out << "# " << references << "\n";
   out << "# fit: " << result.iterations << " iterations, " << result.evaluations

@@ -7,6 +7,7 @@
 #include "base/joined.h"
 #include "report/table.h"
 #include "study/alpha_beta.h"
+#include "study/nccl_tests_log.h"
 #include "study/read_measurements.h"
 #include "study/text_table.h"
 #include "topology_options.h"
@@ -229,17 +230,23 @@ std::vector<Measurement> rows_of(const std::vector<MeasurementSet>& sets) {
   return rows;
 }
 
-std::vector<Measurement> read_measurement_files(const std::vector<std::string>& paths) {
-  return rows_of(read_measurement_sets(paths));
-}
-
 std::string measured_with_lines(const std::vector<MeasurementSet>& sets) {
   std::string text;
   for (const MeasurementSet& set : sets) {
     std::string what = set.device_name.empty() ? "" : set.device_name + ", ";
     what += set.nccl_version.empty() ? "NCCL release not stated" : "NCCL " + set.nccl_version;
     if (!set.nccl_tests_version.empty()) what += ", nccl-tests " + set.nccl_tests_version;
-    text += "# measured: " + set.origin + ": " + what + "\n";
+    text += "# measured: " + set.origin + ": " + what + "\n" + left_out_lines({set});
+  }
+  return text;
+}
+
+std::string left_out_lines(const std::vector<MeasurementSet>& sets) {
+  std::string text;
+  for (const MeasurementSet& set : sets) {
+    if (set.left_out.empty()) continue;
+    text += "# left out: " + left_out_text(set.left_out) + ": commsim has no model of " +
+            (set.left_out.size() == 1 ? "that operation" : "those operations") + "\n";
   }
   return text;
 }

@@ -95,6 +95,14 @@ double bus_factor(const Measurement& m);
 /// the busbw its source did not give derived from algbw at those ranks.
 Measurement complete_for(Measurement m, std::size_t npus);
 
+/// A run of an nccl-tests program whose operation commsim does not model (gather_perf,
+/// scatter_perf, hypercube_perf, ...): left out of the rows, and said so.
+struct LeftOutRun {
+  std::string test;      // "gather", as the program names it
+  std::size_t rows = 0;  // the data rows it printed
+  std::string source;    // "PATH:LINE" of the line naming the program
+};
+
 /// The rows of one file, with what its header says about the run.
 struct MeasurementSet {
   std::string origin;  // the file (or the name given for text) the rows came from
@@ -104,6 +112,7 @@ struct MeasurementSet {
   std::string device_name;         // "NVIDIA H100 80GB HBM3", from a log's device lines
   std::vector<ReportedAverage> reported_averages;  // nccl-tests logs: one per run
   std::vector<std::string> comments;  // a CSV's '#' lines without the '#': source, system
+  std::vector<LeftOutRun> left_out;   // nccl-tests logs: runs of operations without a model
 };
 
 }  // namespace commsim

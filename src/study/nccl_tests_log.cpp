@@ -5,8 +5,10 @@
 #include <map>
 #include <optional>
 
+#include "base/counted.h"
 #include "base/error.h"
 #include "base/input_file.h"
+#include "base/joined.h"
 #include "study/measurement_fields.h"
 #include "study/nccl_tests_columns.h"
 #include "study/text_table.h"
@@ -19,6 +21,7 @@ constexpr std::string_view kNotMeasured = "N/A";
 // What the header lines of the current run have said so far.
 struct Run {
   std::optional<MeasuredOperation> operation;
+  std::optional<std::size_t> left_out;  // the run is of an operation without a model: set_.left_out[i]
   bool has_version_line = false;  // "# nccl-tests version": a release that always prints root
   std::map<std::size_t, std::string> host_by_rank;
   std::optional<NcclTestsColumns> columns;
@@ -65,6 +68,10 @@ class LogReader {
         read_other(line);
       }
     }
+    if (set_.rows.empty() && !set_.left_out.empty()) {
+      throw InputError(origin_ + ": no rows of an operation commsim predicts: the log's runs are of " +
+                       left_out_text(set_.left_out) + " (operations: " + joined(measured_operation_names()) + ")");
+    }
     if (set_.rows.empty()) {
       throw InputError(line_location(origin_, std::max<std::size_t>(lines.size(), 1)) +
                        ": no data rows in the log (nccl-tests rows of " +
@@ -89,7 +96,7 @@ class LogReader {
         throw InputError(where(line) + ": '" + std::string(words[3]) +
                          "' is no nccl-tests program (NAME_perf)");
       }
-      run_.operation = parse_measured_operation(*test, where(line));
+      start_test(*test, line);
     } else if (words[0] == "nThread") {
       run_.columns.reset();
       run_.in_table = false;
@@ -118,6 +125,10 @@ class LogReader {
     // NCCL's own lines (NCCL_DEBUG): "host:pid:tid [0] NCCL INFO ...", "NCCL version ...".
     if (std::find(words.begin(), words.end(), "NCCL") != words.end()) return;
     if (is_open_mpi_help_count(words)) return;
+    if (run_.left_out) {
+      if (words.size() >= 2 && is_all_digits(words[0]) && is_all_digits(words[1])) ++set_.left_out[*run_.left_out].rows;
+      return;
+    }
     if (run_.in_table || is_all_digits(words[0])) {
       read_row(words, line);
       return;
@@ -125,10 +136,23 @@ class LogReader {
     // A command line naming the program, as older logs have instead of a header.
     for (const std::string_view word : words) {
       if (const auto test = nccl_tests_program_test(word)) {
-        run_.operation = parse_measured_operation(*test, where(line));
+        start_test(*test, line);
         return;
       }
     }
+  }
+
+  // The run of nccl-tests' program `test` starts (its command line or its "Collective test
+  // starting" line, or both). A program of an operation commsim does not model (gather,
+  // scatter, hypercube, ...) is left out with its rows, and said so; one line names it once.
+  void start_test(std::string_view test, const TextLine& line) {
+    run_.operation = measured_operation_from_name(test);
+    run_.left_out.reset();
+    if (run_.operation) return;
+    const bool named_already =
+        !set_.left_out.empty() && set_.left_out.back().test == test && set_.left_out.back().rows == 0;
+    if (!named_already) set_.left_out.push_back({std::string(test), 0, where(line)});
+    run_.left_out = set_.left_out.size() - 1;
   }
 
   void read_version_line(const std::vector<std::string_view>& words, const TextLine& line) {
@@ -277,6 +301,14 @@ void set_ranks_by_host(const std::map<std::size_t, std::string>& host_by_rank, M
   const bool uniform = std::all_of(ranks_per_host.begin(), ranks_per_host.end(),
                                    [&](const auto& h) { return h.second == ranks_per_host.begin()->second; });
   if (row.nodes > 0 && uniform) row.gpus_per_node = ranks_per_host.begin()->second;
+}
+
+std::string left_out_text(const std::vector<LeftOutRun>& runs) {
+  std::string text;
+  for (const LeftOutRun& run : runs) {
+    text += (text.empty() ? "" : ", ") + run.test + " (" + counted(run.rows, "row") + ", " + run.source + ")";
+  }
+  return text;
 }
 
 std::string nccl_version_from_code(unsigned code) {

@@ -27,15 +27,19 @@
 // An in-place group that is all N/A is a row without an in-place time; N/A in #wrong means
 // the data was not checked.
 //
-// Errors (InputError "PATH:LINE: ..."): an unknown collective, a size or other field that is
-// not a number, a row with too few or too many fields, a row before any line naming its
-// test, and a log without a single row.
+// A run of a program whose operation commsim does not model (gather_perf, scatter_perf,
+// hypercube_perf, ...) is left out, and named with its rows in MeasurementSet::left_out.
+//
+// Errors (InputError "PATH:LINE: ..."): a size or other field that is not a number, a row
+// with too few or too many fields, a row before any line naming its test, and a log without
+// a single row of an operation commsim models.
 
 #include <cstddef>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "study/measurement.h"
 
@@ -53,6 +57,9 @@ std::string nccl_version_from_code(unsigned code);
 /// "./build/all_reduce_perf", "all_reduce_perf_mpi" (built with NAME_SUFFIX=_mpi); empty for
 /// any other word.
 std::optional<std::string_view> nccl_tests_program_test(std::string_view word);
+
+/// "gather (20 rows, t.log:12), scatter (20 rows, t.log:40)": the runs left out, for messages.
+std::string left_out_text(const std::vector<LeftOutRun>& runs);
 
 /// `row`'s ranks (one per entry), nodes (distinct hosts) and GPUs per node (when every host
 /// has as many) from the host each rank ran on.

@@ -86,6 +86,24 @@ TEST(CliCalibrate, HoldoutIsReported) {
   EXPECT_CONTAINS(r.out, "# held out, after:  all ");
 }
 
+TEST(CliCalibrate, SaysWhichRunsOfALogItLeftOut) {
+  // The excerpt with a scatter_perf run after it: fitted on the excerpt's rows, the scatter
+  // run named as left out, for the fitted and the held-out files alike.
+  const std::string log = tmp_path("calibrate-with-scatter.log");
+  write_file(log, read_file(kExcerpt) +
+                      "# Collective test starting: scatter_perf\n"
+                      "        1024            32     float    none       0    20.15    0.05    0.05       0    19.80"
+                      "    0.05    0.05       0\n");
+  const CliResult r = run_commsim(
+      {"calibrate", "--measurements", log, "--holdout", log, "--topology-file", kCluster, "--max-iterations", "1"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_CONTAINS(r.out, "# commsim calibrate: 10 measured rows");
+  const std::string line = "# left out: scatter (1 row, " + log + ":";
+  const std::size_t first = r.out.find(line);
+  ASSERT_NE(first, std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(line, first + 1), std::string::npos) << "the held-out file's line";
+}
+
 TEST(CliCalibrate, FitsLogsOfOneClusterAtSeveralScales) {
   // The cluster's logs with 1 and 2 GPUs a node fitted together, the 4-GPU log held out: each
   // file's rows run on the spec built at its own scale (the held-out rows' errors before the

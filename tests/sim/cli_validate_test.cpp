@@ -37,6 +37,23 @@ TEST(CliValidate, AMeasuredLogAgainstItsPreset) {
                   ",allgather,h100-ib-cluster,10,17179869120,ring,simple,16,321112.000000,318945.095013,-0.006748");
 }
 
+TEST(CliValidate, SaysWhichRunsOfALogItLeftOut) {
+  // The excerpt with a gather_perf run after it, as a script running every test writes.
+  const std::string log = tmp_path("validate-with-gather.log");
+  write_file(log, read_file(kExcerpt) +
+                      "# Collective test starting: gather_perf\n"
+                      "#       size         count      type   redop    root     time   algbw   busbw  #wrong     time"
+                      "   algbw   busbw  #wrong\n"
+                      "        1024            32     float    none       0    20.15    0.05    0.05       0    19.80"
+                      "    0.05    0.05       0\n"
+                      "# Avg bus bandwidth    : 0.05\n");
+  const CliResult r = run_commsim({"validate", "--measurements", log, "--topology-file", kCluster});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_CONTAINS(r.out, "# commsim validate: 10 measured rows");
+  EXPECT_CONTAINS(r.out, "# left out: gather (1 row, " + log + ":");
+  EXPECT_CONTAINS(r.out, "): commsim has no model of that operation\n");
+}
+
 TEST(CliValidate, AnNcclTestsJsonReportIsReadAsItsLogIs) {
   // The excerpt log's 16 GiB row as nccl-tests -J reports it (src/util.cu): 10 ranks on 10
   // hosts, one GPU a thread, NCCL 2.29.2; the prediction is the log's.
