@@ -126,10 +126,12 @@ class LogReader {
     if (std::find(words.begin(), words.end(), "NCCL") != words.end()) return;
     if (is_open_mpi_help_count(words)) return;
     if (run_.left_out) {
-      if (words.size() >= 2 && is_all_digits(words[0]) && is_all_digits(words[1])) ++set_.left_out[*run_.left_out].rows;
-      return;
-    }
-    if (run_.in_table || is_all_digits(words[0])) {
+      // Its rows are counted; any other line may name the next program.
+      if (words.size() >= 2 && is_all_digits(words[0]) && is_all_digits(words[1])) {
+        ++set_.left_out[*run_.left_out].rows;
+        return;
+      }
+    } else if (run_.in_table || is_all_digits(words[0])) {
       read_row(words, line);
       return;
     }

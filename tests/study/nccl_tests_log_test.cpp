@@ -261,6 +261,14 @@ TEST(NcclTestsLog, RunsOfOperationsWithoutAModelAreLeftOutAndSaidSo) {
   EXPECT_EQ(left_out_text(set.left_out), "gather (2 rows, t.log:" + line_of(log, "./build/gather_perf") +
                                              "), scatter (1 row, t.log:" + line_of(log, "starting: scatter_perf") +
                                              ")");
+  // Logs older than the "Collective test starting" line name each program by its command
+  // line alone, and may have no footer between runs.
+  const std::string old_layout = "./build/gather_perf -g 8\n" + kRow + kRow + "./build/all_reduce_perf -g 8\n" + kRow;
+  const MeasurementSet old_set = parse_nccl_tests_log(old_layout, "t.log");
+  ASSERT_EQ(old_set.rows.size(), 1u);
+  EXPECT_EQ(old_set.rows[0].operation.collective, CollectiveKind::kAllReduce);
+  ASSERT_EQ(old_set.left_out.size(), 1u);
+  EXPECT_EQ(old_set.left_out[0].rows, 2u);
   const std::string alone = run_of("gather", kRow);
   EXPECT_CONTAINS(error_of(alone),
                   "t.log: no rows of an operation commsim predicts: the log's runs are of gather "
