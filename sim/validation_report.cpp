@@ -230,24 +230,32 @@ std::vector<Measurement> rows_of(const std::vector<MeasurementSet>& sets) {
   return rows;
 }
 
+namespace {
+
+// "# left out: gather (20 rows, t.log:12): commsim has no model of that operation\n", or
+// nothing when `set` left nothing out.
+std::string left_out_line(const MeasurementSet& set) {
+  if (set.left_out.empty()) return "";
+  return "# left out: " + left_out_text(set.left_out) + ": commsim has no model of " +
+         (set.left_out.size() == 1 ? "that operation" : "those operations") + "\n";
+}
+
+}  // namespace
+
 std::string measured_with_lines(const std::vector<MeasurementSet>& sets) {
   std::string text;
   for (const MeasurementSet& set : sets) {
     std::string what = set.device_name.empty() ? "" : set.device_name + ", ";
     what += set.nccl_version.empty() ? "NCCL release not stated" : "NCCL " + set.nccl_version;
     if (!set.nccl_tests_version.empty()) what += ", nccl-tests " + set.nccl_tests_version;
-    text += "# measured: " + set.origin + ": " + what + "\n" + left_out_lines({set});
+    text += "# measured: " + set.origin + ": " + what + "\n" + left_out_line(set);
   }
   return text;
 }
 
 std::string left_out_lines(const std::vector<MeasurementSet>& sets) {
   std::string text;
-  for (const MeasurementSet& set : sets) {
-    if (set.left_out.empty()) continue;
-    text += "# left out: " + left_out_text(set.left_out) + ": commsim has no model of " +
-            (set.left_out.size() == 1 ? "that operation" : "those operations") + "\n";
-  }
+  for (const MeasurementSet& set : sets) text += left_out_line(set);
   return text;
 }
 
