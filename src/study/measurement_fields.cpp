@@ -58,6 +58,16 @@ double parse_bandwidth_field(std::string_view text, std::string_view placement, 
   return parse_nonnegative(text, where + ": " + std::string(placement) + " " + std::string(name) + " (GB/s)");
 }
 
+MeasuredTime checked_measured_time(double time_us, double algbw_GBps, double busbw_GBps, std::string_view placement,
+                                   const std::string& where) {
+  const std::string what = where + ": " + std::string(placement) + " ";
+  if (!(time_us > 0)) throw InputError(what + "time (us): " + format_number(time_us) + " is not positive");
+  for (const auto& [name, value] : {std::pair{"algbw", algbw_GBps}, std::pair{"busbw", busbw_GBps}}) {
+    if (!(value >= 0)) throw InputError(what + name + " (GB/s): " + format_number(value) + " is negative");
+  }
+  return {time_us, algbw_GBps, busbw_GBps, std::nullopt};
+}
+
 MeasuredTime parse_measured_time(std::string_view time_us, std::string_view algbw_GBps, std::string_view busbw_GBps,
                                  std::string_view placement, const std::string& where) {
   MeasuredTime measured;

@@ -27,6 +27,11 @@ double parse_time_field(std::string_view text, std::string_view placement, const
 /// One placement's algbw or busbw (`name`), GB/s, >= 0.
 double parse_bandwidth_field(std::string_view text, std::string_view placement, std::string_view name,
                              const std::string& where);
+/// One placement's time, algbw and busbw from numbers already read (a JSON report's), held
+/// to what the parsers above hold text to: InputError "<where>: <placement> time (us): 0 is
+/// not positive", "... algbw (GB/s): ..." for a negative bandwidth.
+MeasuredTime checked_measured_time(double time_us, double algbw_GBps, double busbw_GBps, std::string_view placement,
+                                   const std::string& where);
 /// One placement's time, algbw and busbw, as above.
 MeasuredTime parse_measured_time(std::string_view time_us, std::string_view algbw_GBps,
                                  std::string_view busbw_GBps, std::string_view placement,

@@ -1,6 +1,7 @@
 #include "study/nccl_tests_json.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "base/error.h"
@@ -29,21 +30,18 @@ MeasuredOperation operation_of(const report::NcclTestsReport& r, const std::stri
 }
 
 // One placement's time, algbw and busbw, as the text table prints them; #wrong when checked.
-MeasuredTime time_of(const report::Placement& p, const std::string& where) {
+// `row` names the result in messages, `placement` the key ("out_of_place"), `where` both.
+MeasuredTime time_of(const report::Placement& p, std::string_view placement, const std::string& row) {
+  const std::string where = row + "." + std::string(placement);
   if (p.has_cpu_time()) {
     throw InputError(where + ": 'cpu_time' is " + std::string(kCpuTimeIsNotTheCollectives));
   }
   if (!p.has_time()) throw InputError(where + ": no 'time'");
-  if (!(p.time() > 0)) throw InputError(where + ".time: " + std::to_string(p.time()) + " us is not a positive time");
-  if (p.alg_bw() < 0 || p.bus_bw() < 0) throw InputError(where + ": a negative bandwidth");
-  MeasuredTime t;
-  t.time_us = p.time();
-  t.algbw_GBps = p.alg_bw();
-  t.busbw_GBps = p.bus_bw();
+  MeasuredTime t = checked_measured_time(p.time(), p.alg_bw(), p.bus_bw(), placement, row);
   if (p.has_nwrong()) {
     const double wrong = p.nwrong();
-    if (wrong < 0 || wrong != static_cast<double>(static_cast<std::uint64_t>(wrong))) {
-      throw InputError(where + ".nwrong: " + std::to_string(wrong) + " is not a count of elements");
+    if (!(wrong >= 0 && wrong < 0x1p64) || wrong != std::floor(wrong)) {
+      throw InputError(where + ".nwrong: " + format_number(wrong) + " is not a count of elements");
     }
     t.wrong_elements = static_cast<std::uint64_t>(wrong);
   }
@@ -58,8 +56,8 @@ Measurement row_of(const report::Result& result, const Measurement& run, const s
   row.redop = result.redop();
   row.root = parse_root_field(trim_blanks(result.root()), where);
   if (!result.has_out_of_place()) throw InputError(where + ": no out_of_place result");
-  row.out_of_place = time_of(result.out_of_place(), where + ".out_of_place");
-  if (result.has_in_place()) row.in_place = time_of(result.in_place(), where + ".in_place");
+  row.out_of_place = time_of(result.out_of_place(), "out_of_place", where);
+  if (result.has_in_place()) row.in_place = time_of(result.in_place(), "in_place", where);
   row.source = where;
   return row;
 }

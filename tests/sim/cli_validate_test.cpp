@@ -387,6 +387,15 @@ TEST(CliValidate, BadInput) {
   expect_error({"validate", "--measurements", kExcerpt, "--topology-file", kCluster, "--nodes", "10",
                 "--gpus-per-node", "1", "--algorithm", "bogus"},
                "--algorithm: unknown algorithm 'bogus'");
+  // A JSON file that is no nccl-tests report, and a report of CPU times (-C 1).
+  const std::string spec_json = tmp_path("not-a-report.json");
+  write_file(spec_json, R"({"name":"box","builder":{"kind":"SWITCH"}})");
+  expect_error({"validate", "--measurements", spec_json}, spec_json + ": JSON, but no nccl-tests report");
+  const std::string cpu_json = tmp_path("cpu-time-report.json");
+  write_file(cpu_json, R"({"args":["./build/all_reduce_perf"],"results":[{"size":1024,"count":256,"root":"    -1",)"
+                       R"("out_of_place":{"cpu_time":4.1,"alg_bw":0.25,"bus_bw":0.44}}]})");
+  expect_error({"validate", "--measurements", cpu_json},
+               cpu_json + ": results[0].out_of_place: 'cpu_time' is the host's time to launch an iteration");
   const std::string empty = tmp_path("empty.log");
   write_file(empty, "# nccl-tests version 2.17.8\n");
   expect_error({"validate", "--measurements", empty}, empty);

@@ -114,6 +114,16 @@ TEST(NcclTestsJson, BadReportsSayWhatAndWhere) {
   rootless.replace(rootless.find("\"    -1\""), 8, "\"x\"");
   EXPECT_CONTAINS(error_of(report("all_reduce_perf", rootless)),
                   "r.json: results[0]: root: expected -1 (no root) or a rank, got 'x'");
+  // Times and bandwidths are held to what a log's are.
+  const auto with = [](std::string text, const std::string& from, const std::string& to) {
+    return text.replace(text.find(from), from.size(), to);
+  };
+  EXPECT_CONTAINS(error_of(report("all_reduce_perf", with(kTwoRows, R"("time":21.000000)", R"("time":0.000000)"))),
+                  "r.json: results[1]: out_of_place time (us): 0 is not positive");
+  EXPECT_CONTAINS(error_of(report("all_reduce_perf", with(kTwoRows, R"("bus_bw":0.170000)", R"("bus_bw":-0.170000)"))),
+                  "r.json: results[1]: out_of_place busbw (GB/s): -0.17 is negative");
+  EXPECT_CONTAINS(error_of(report("all_reduce_perf", with(kTwoRows, R"("nwrong":0.000000)", R"("nwrong":0.500000)"))),
+                  "r.json: results[0].out_of_place.nwrong: 0.5 is not a count of elements");
   std::string unmeasured = kTwoRows;
   const std::string measured = R"("out_of_place":{"time":21.000000,"alg_bw":0.100000,"bus_bw":0.170000,"nwrong":0.000000})";
   unmeasured.replace(unmeasured.find(measured), measured.size(), R"("out_of_place":null)");
