@@ -7,7 +7,6 @@
 #include "base/joined.h"
 #include "report/table.h"
 #include "study/alpha_beta.h"
-#include "study/nccl_tests_log.h"
 #include "study/read_measurements.h"
 #include "study/text_table.h"
 #include "topology_options.h"

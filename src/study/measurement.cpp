@@ -1,6 +1,11 @@
 #include "study/measurement.h"
 
+#include <algorithm>
+#include <iterator>
+
+#include "base/counted.h"
 #include "base/error.h"
+#include "base/joined.h"
 #include "base/name_match.h"
 
 namespace commsim {
@@ -39,6 +44,25 @@ std::optional<MeasuredOperation> measured_operation_from_name(std::string_view n
 MeasuredOperation parse_measured_operation(std::string_view name, std::string_view where) {
   if (const auto operation = measured_operation_from_name(name)) return *operation;
   throw InputError(unknown_name_message(where, "collective", name, measured_operation_names()));
+}
+
+std::string left_out_text(const std::vector<LeftOutRun>& runs) {
+  std::string text;
+  for (const LeftOutRun& run : runs) {
+    text += (text.empty() ? "" : ", ") + run.test + " (" + counted(run.rows, "row") + ", " + run.source + ")";
+  }
+  return text;
+}
+
+std::string nothing_but_left_out_message(const std::string& origin, const std::vector<LeftOutRun>& runs) {
+  return origin + ": no rows of an operation commsim predicts: its runs are of " + left_out_text(runs) +
+         " (operations: " + joined(measured_operation_names()) + ")";
+}
+
+bool is_nccl_test_without_model(std::string_view name) {
+  static constexpr std::string_view kTestsWithoutModel[] = {"gather", "scatter", "hypercube"};
+  return std::any_of(std::begin(kTestsWithoutModel), std::end(kTestsWithoutModel),
+                     [&](std::string_view test) { return same_loose_name(name, test); });
 }
 
 double bus_factor(const Measurement& m) {

@@ -103,6 +103,18 @@ struct LeftOutRun {
   std::string source;    // "PATH:LINE" of the line naming the program
 };
 
+/// "gather (20 rows, t.log:12), scatter (20 rows, t.log:40)": the runs left out, for messages.
+std::string left_out_text(const std::vector<LeftOutRun>& runs);
+/// "<origin>: no rows of an operation commsim predicts: its runs are of gather (20 rows,
+/// t.log:12) (operations: allreduce, ...)": the error for a file whose every run is left out.
+std::string nothing_but_left_out_message(const std::string& origin, const std::vector<LeftOutRun>& runs);
+
+/// Whether `name` is one of nccl-tests' tests that commsim does not model: gather, scatter,
+/// hypercube (NVIDIA/nccl-tests src/gather.cu, scatter.cu, hypercube.cu; the other seven are
+/// measured_operation_names()). A table's rows of them are left out, as a log's runs are;
+/// any other unknown name is still an error (a misspelt collective must not vanish).
+bool is_nccl_test_without_model(std::string_view name);
+
 /// The rows of one file, with what its header says about the run.
 struct MeasurementSet {
   std::string origin;  // the file (or the name given for text) the rows came from
@@ -112,7 +124,7 @@ struct MeasurementSet {
   std::string device_name;         // "NVIDIA H100 80GB HBM3", from a log's device lines
   std::vector<ReportedAverage> reported_averages;  // nccl-tests logs: one per run
   std::vector<std::string> comments;  // a CSV's '#' lines without the '#': source, system
-  std::vector<LeftOutRun> left_out;   // nccl-tests logs: runs of operations without a model
+  std::vector<LeftOutRun> left_out;   // runs (a table's rows) of operations without a model
 };
 
 }  // namespace commsim

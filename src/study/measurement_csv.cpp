@@ -157,6 +157,13 @@ std::size_t gpus_per_thread_in(std::string_view comment) {
   return 0;
 }
 
+// A row of an nccl-tests operation commsim does not model: counted in the run of the rows
+// above it when they are of the same, else the first of a new run.
+void count_left_out(std::string_view name, const std::string& where, std::vector<LeftOutRun>& left_out) {
+  if (left_out.empty() || left_out.back().test != name) left_out.push_back({std::string(name), 0, where});
+  ++left_out.back().rows;
+}
+
 }  // namespace
 
 MeasurementSet parse_measurement_csv(std::string_view text, const std::string& origin) {
@@ -171,9 +178,14 @@ MeasurementSet parse_measurement_csv(std::string_view text, const std::string& o
     if (gpus_per_thread == 0) gpus_per_thread = gpus_per_thread_in(comment);
   }
   for (const CsvRow& row : csv.rows) {
+    if (const std::string_view name = row.fields[columns.collective]; is_nccl_test_without_model(name)) {
+      count_left_out(name, row.location, set.left_out);
+      continue;
+    }
     set.rows.push_back(read_row(row.fields, columns, row.location));
     set.rows.back().gpus_per_thread = gpus_per_thread;
   }
+  if (set.rows.empty() && !set.left_out.empty()) throw InputError(nothing_but_left_out_message(origin, set.left_out));
   return set;
 }
 

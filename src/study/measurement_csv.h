@@ -12,8 +12,10 @@
 // nodes, gpus_per_node unknown (0), count, type or redop unknown, root -1, algbw size / time,
 // busbw unknown (validation derives it at the ranks it runs: complete_for), the ip_ columns
 // no in-place time.
-// The collective is nccl-tests' name (all_reduce, ..., sendrecv; measurement.h). The NCCL
-// version comes from a "nccl=2.29.2" in a '#' line.
+// The collective is nccl-tests' name (all_reduce, ..., sendrecv; measurement.h). Rows of
+// nccl-tests' gather, scatter and hypercube, which commsim does not model, are left out and
+// counted in MeasurementSet::left_out (a table of nothing else is an error); any other
+// unknown name is an error. The NCCL version comes from a "nccl=2.29.2" in a '#' line.
 //
 // Other CSV layouts of that folder are refused with a message saying what they are: the
 // p2pBandwidthLatencyTest matrices (p2p_matrix.h), nccl-tests' bus-bandwidth factors, and

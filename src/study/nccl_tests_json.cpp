@@ -26,7 +26,9 @@ MeasuredOperation operation_of(const report::NcclTestsReport& r, const std::stri
   if (!test) {
     throw InputError(origin + ": args[0] '" + r.args(0) + "' is no nccl-tests program (NAME_perf)");
   }
-  return parse_measured_operation(*test, origin + ": args[0]");
+  if (const auto operation = measured_operation_from_name(*test)) return *operation;
+  const LeftOutRun run{std::string(*test), static_cast<std::size_t>(r.results_size()), origin};
+  throw InputError(nothing_but_left_out_message(origin, {run}));
 }
 
 // One placement's time, algbw and busbw, as the text table prints them; #wrong when checked.

@@ -5,10 +5,8 @@
 #include <map>
 #include <optional>
 
-#include "base/counted.h"
 #include "base/error.h"
 #include "base/input_file.h"
-#include "base/joined.h"
 #include "study/measurement_fields.h"
 #include "study/nccl_tests_columns.h"
 #include "study/text_table.h"
@@ -69,8 +67,7 @@ class LogReader {
       }
     }
     if (set_.rows.empty() && !set_.left_out.empty()) {
-      throw InputError(origin_ + ": no rows of an operation commsim predicts: the log's runs are of " +
-                       left_out_text(set_.left_out) + " (operations: " + joined(measured_operation_names()) + ")");
+      throw InputError(nothing_but_left_out_message(origin_, set_.left_out));
     }
     if (set_.rows.empty()) {
       throw InputError(line_location(origin_, std::max<std::size_t>(lines.size(), 1)) +
@@ -303,14 +300,6 @@ void set_ranks_by_host(const std::map<std::size_t, std::string>& host_by_rank, M
   const bool uniform = std::all_of(ranks_per_host.begin(), ranks_per_host.end(),
                                    [&](const auto& h) { return h.second == ranks_per_host.begin()->second; });
   if (row.nodes > 0 && uniform) row.gpus_per_node = ranks_per_host.begin()->second;
-}
-
-std::string left_out_text(const std::vector<LeftOutRun>& runs) {
-  std::string text;
-  for (const LeftOutRun& run : runs) {
-    text += (text.empty() ? "" : ", ") + run.test + " (" + counted(run.rows, "row") + ", " + run.source + ")";
-  }
-  return text;
 }
 
 std::string nccl_version_from_code(unsigned code) {

@@ -58,9 +58,6 @@ std::string nccl_version_from_code(unsigned code);
 /// any other word.
 std::optional<std::string_view> nccl_tests_program_test(std::string_view word);
 
-/// "gather (20 rows, t.log:12), scatter (20 rows, t.log:40)": the runs left out, for messages.
-std::string left_out_text(const std::vector<LeftOutRun>& runs);
-
 /// `row`'s ranks (one per entry), nodes (distinct hosts) and GPUs per node (when every host
 /// has as many) from the host each rank ran on.
 void set_ranks_by_host(const std::map<std::size_t, std::string>& host_by_rank, Measurement& row);

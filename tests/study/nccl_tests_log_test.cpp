@@ -271,7 +271,7 @@ TEST(NcclTestsLog, RunsOfOperationsWithoutAModelAreLeftOutAndSaidSo) {
   EXPECT_EQ(old_set.left_out[0].rows, 2u);
   const std::string alone = run_of("gather", kRow);
   EXPECT_CONTAINS(error_of(alone),
-                  "t.log: no rows of an operation commsim predicts: the log's runs are of gather "
+                  "t.log: no rows of an operation commsim predicts: its runs are of gather "
                   "(1 row, t.log:" +
                       line_of(alone, "starting: gather_perf") + ") (operations: allreduce, allgather, reducescatter");
 }
