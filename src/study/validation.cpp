@@ -4,6 +4,7 @@
 #include <cmath>
 #include <utility>
 
+#include "base/counted.h"
 #include "base/error.h"
 #include "base/ordered_parallel.h"
 #include "collective/algorithms.h"
@@ -47,11 +48,26 @@ Prediction predict_p2p(const Topology& topology, const Measurement& row, const V
   return {"p2p", point.protocol, point.channels, point.sim_ps};
 }
 
+// How a row's ranks come to a topology of as many NPUs: the shipped cluster specs are built
+// at the nodes and GPUs a node the row's file names (validate), or at --nodes and
+// --gpus-per-node.
+constexpr std::string_view kScaleACluster =
+    "give a cluster spec, such as topologies/h100-ib-cluster.textproto (a100-, b200-ib-cluster), with "
+    "--topology-file: it is built at the nodes and GPUs a node the file names, or at --nodes and --gpus-per-node";
+
+// " on 10 hosts of 2 GPUs" where the row's file names its hosts; else nothing.
+std::string hosts_text(const Measurement& row) {
+  if (row.nodes == 0) return "";
+  std::string text = " on " + counted(row.nodes, "host");
+  if (row.gpus_per_node > 0) text += " of " + counted(row.gpus_per_node, "GPU");
+  return text;
+}
+
 void check_fits(const Topology& topology, const Measurement& row) {
   const std::size_t npus = topology.npu_count();
   if (row.ranks != 0 && row.ranks != npus && !(row.src_rank && row.dst_rank)) {
-    throw InputError(row.source + ": " + std::to_string(row.ranks) + " ranks, and topology '" + topology.name() +
-                     "' has " + std::to_string(npus) + " NPUs (scale a cluster spec with --nodes and --gpus-per-node)");
+    throw InputError(row.source + ": " + std::to_string(row.ranks) + " ranks" + hosts_text(row) + ", and topology '" +
+                     topology.name() + "' has " + std::to_string(npus) + " NPUs (" + std::string(kScaleACluster) + ")");
   }
   for (const auto& rank : {row.src_rank, row.dst_rank}) {
     if (rank && *rank >= npus) {

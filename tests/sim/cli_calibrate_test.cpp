@@ -173,7 +173,8 @@ TEST(CliCalibrate, BadInputWritesNothing) {
   expect_error({"calibrate", "--measurements", kExcerpt}, "give the base system as --topology-file FILE");
   // 10 ranks measured on the 8-GPU node spec.
   expect_error({"calibrate", "--measurements", kExcerpt, "--topology-file", kNode, "--output", spec},
-               "nccl-tests-allgather-excerpt.log:23: 10 ranks, and topology 'h100-nvswitch-node' has 8 NPUs");
+               "nccl-tests-allgather-excerpt.log:23: 10 ranks on 10 hosts of 1 GPU, and topology "
+               "'h100-nvswitch-node' has 8 NPUs");
   EXPECT_FALSE(std::filesystem::exists(spec));
   expect_error({"calibrate", "--measurements", kExcerpt, "--topology-file", kCluster, "--max-iterations", "0"},
                "--max-iterations");

@@ -280,7 +280,7 @@ TEST(CliValidate, ACountOfGpusTakesTheMeasuredGpusANode) {
   ASSERT_EQ(counted.status, 0) << counted.err;
   EXPECT_EQ(counted.out, plain.out);
   expect_error({"validate", "--measurements", two, "--topology-file", kCluster, "--npus", "40"},
-               "20 ranks, and topology 'h100-ib-cluster' has 40 NPUs");
+               "20 ranks on 10 hosts of 2 GPUs, and topology 'h100-ib-cluster' has 40 NPUs");
 }
 
 TEST(CliValidate, RowsOfInterleavedScalesListAsRead) {
@@ -381,9 +381,13 @@ TEST(CliValidate, ATableOfSizesAndTimesAloneRunsAtTheTopologysRanks) {
 TEST(CliValidate, BadInput) {
   expect_error({"validate"}, "give --measurements FILE...");
   expect_error({"validate", "--measurements", "/nonexistent.log"}, "/nonexistent.log: cannot open");
-  // 10 ranks measured, 8 NPUs in the default node.
+  // 10 ranks measured on 10 hosts, 8 NPUs in the default node: the message says how to
+  // give a cluster.
   expect_error({"validate", "--measurements", kExcerpt},
-               "nccl-tests-allgather-excerpt.log:23: 10 ranks, and topology 'h100-nvswitch-node' has 8 NPUs");
+               "nccl-tests-allgather-excerpt.log:23: 10 ranks on 10 hosts of 1 GPU, and topology "
+               "'h100-nvswitch-node' has 8 NPUs (give a cluster spec, such as "
+               "topologies/h100-ib-cluster.textproto (a100-, b200-ib-cluster), with --topology-file: it is built at "
+               "the nodes and GPUs a node the file names, or at --nodes and --gpus-per-node)");
   expect_error({"validate", "--measurements", kExcerpt, "--topology-file", kCluster, "--nodes", "10",
                 "--gpus-per-node", "1", "--algorithm", "bogus"},
                "--algorithm: unknown algorithm 'bogus'");
