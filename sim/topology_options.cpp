@@ -5,10 +5,12 @@
 
 #include "base/counted.h"
 #include "base/error.h"
+#include "base/joined.h"
 #include "collective/algorithms.h"
 #include "model/one_node_ramp.h"
 #include "report/table.h"
 #include "topology/builders.h"
+#include "topology/presets.h"
 #include "topology/spec_file.h"
 #include "topology/spec_message.h"
 
@@ -57,8 +59,9 @@ void add_link_options(po::options_description& o) {
 po::options_description topology_options(const std::string& caption) {
   po::options_description o(caption);
   add_option(o, "topology-file", "FILE",
-             "topology spec file (protobuf text format, or JSON if it ends in .json); "
-             "see topologies/");
+             "topology spec file (protobuf text format, or JSON if it ends in .json; see topologies/), or the "
+             "name of a shipped preset where no such file is: " +
+                 joined(built_in_preset_names()));
   add_option(o, "topology", "KIND",
              "build a topology: ring, switch, fully-connected, tree, hierarchical, mesh, torus");
   add_option(o, "npus", "N",

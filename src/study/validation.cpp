@@ -52,8 +52,8 @@ Prediction predict_p2p(const Topology& topology, const Measurement& row, const V
 // at the nodes and GPUs a node the row's file names (validate), or at --nodes and
 // --gpus-per-node.
 constexpr std::string_view kScaleACluster =
-    "give a cluster spec, such as topologies/h100-ib-cluster.textproto (a100-, b200-ib-cluster), with "
-    "--topology-file: it is built at the nodes and GPUs a node the file names, or at --nodes and --gpus-per-node";
+    "give a cluster spec, such as --topology-file h100-ib-cluster (or a100-, b200-ib-cluster): it is built at "
+    "the nodes and GPUs a node the file names, or at --nodes and --gpus-per-node";
 
 // " on 10 hosts of 2 GPUs" where the row's file names its hosts; else nothing.
 std::string hosts_text(const Measurement& row) {

@@ -10,7 +10,7 @@
 #include "base/text_proto.h"
 #include "proto/topology.pb.h"
 #include "topology/builders.h"
-#include "topology/default_topology_spec.h"
+#include "topology/presets.h"
 #include "topology/spec_message.h"
 #include "topology/topology_builder.h"
 
@@ -579,12 +579,11 @@ Topology parse_topology_spec(const std::string& text, const std::string& origin,
 }
 
 Topology load_topology_file(const std::string& path, const SpecScale& scale) {
-  return parse_topology_spec(read_input_file(path, "topology file"), path, is_json_spec_path(path), scale);
+  return parse_topology_spec(read_topology_spec_text(path), path, is_json_spec_path(path), scale);
 }
 
 TopologyConfig load_builder_config(const std::string& path, const SpecScale& scale) {
-  const pb::TopologySpec spec =
-      parse_spec_message(read_input_file(path, "topology file"), path, is_json_spec_path(path));
+  const pb::TopologySpec spec = parse_spec_message(read_topology_spec_text(path), path, is_json_spec_path(path));
   if (spec.name().empty()) throw InputError(path + ": name is missing");
   check_scale(spec, path, scale);
   if (spec.shape_case() != pb::TopologySpec::kBuilder) {
@@ -596,10 +595,13 @@ TopologyConfig load_builder_config(const std::string& path, const SpecScale& sca
   return c;
 }
 
+// The default topology: the preset of this name (topologies/h100-nvswitch-node.textproto).
+constexpr std::string_view kDefaultPreset = "h100-nvswitch-node";
+
 TopologyConfig default_topology_config() {
   static const TopologyConfig config = [] {
-    const std::string origin = "the default topology (topologies/h100-nvswitch-node.textproto)";
-    const pb::TopologySpec spec = parse_spec_message(kDefaultTopologySpec, origin, false);
+    const std::string origin = "the default topology (topologies/" + std::string(kDefaultPreset) + ".textproto)";
+    const pb::TopologySpec spec = parse_spec_message(std::string(*built_in_preset(kDefaultPreset)), origin, false);
     TopologyConfig c = builder_config(spec, origin, {});
     c.library = library_from_spec(spec.library(), origin + ": library");
     return c;

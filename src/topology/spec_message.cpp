@@ -5,8 +5,8 @@
 #include <cstdlib>
 
 #include "base/error.h"
-#include "base/input_file.h"
 #include "base/text_proto.h"
+#include "topology/presets.h"
 
 namespace commsim {
 namespace {
@@ -105,7 +105,7 @@ pb::TopologySpec parse_spec_message(const std::string& text, const std::string& 
 }
 
 pb::TopologySpec read_spec_message(const std::string& path) {
-  return parse_spec_message(read_input_file(path, "topology file"), path, is_json_spec_path(path));
+  return parse_spec_message(read_topology_spec_text(path), path, is_json_spec_path(path));
 }
 
 pb::LibrarySpec library_message(const LibraryProfile& profile) {

@@ -385,9 +385,14 @@ TEST(CliValidate, BadInput) {
   // give a cluster.
   expect_error({"validate", "--measurements", kExcerpt},
                "nccl-tests-allgather-excerpt.log:23: 10 ranks on 10 hosts of 1 GPU, and topology "
-               "'h100-nvswitch-node' has 8 NPUs (give a cluster spec, such as "
-               "topologies/h100-ib-cluster.textproto (a100-, b200-ib-cluster), with --topology-file: it is built at "
-               "the nodes and GPUs a node the file names, or at --nodes and --gpus-per-node)");
+               "'h100-nvswitch-node' has 8 NPUs (give a cluster spec, such as --topology-file h100-ib-cluster (or "
+               "a100-, b200-ib-cluster): it is built at the nodes and GPUs a node the file names, or at --nodes and "
+               "--gpus-per-node)");
+  // As it says: the shipped spec by its name, at the log's scale, as by its path.
+  const CliResult by_name = run_commsim({"validate", "--measurements", kExcerpt, "--topology-file", "h100-ib-cluster"});
+  ASSERT_EQ(by_name.status, 0) << by_name.err;
+  EXPECT_EQ(by_name.out, run_commsim({"validate", "--measurements", kExcerpt, "--topology-file", kCluster}).out);
+  EXPECT_CONTAINS(by_name.out, "on h100-ib-cluster (hierarchical, 10 nodes x 1 GPU, rail-optimised)");
   expect_error({"validate", "--measurements", kExcerpt, "--topology-file", kCluster, "--nodes", "10",
                 "--gpus-per-node", "1", "--algorithm", "bogus"},
                "--algorithm: unknown algorithm 'bogus'");

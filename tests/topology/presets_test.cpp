@@ -1,0 +1,92 @@
+#include "topology/presets.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "../expect_contains.h"
+#include "base/error.h"
+#include "topology/spec_file.h"
+
+namespace commsim {
+namespace {
+
+const std::filesystem::path kTopologies = std::filesystem::path(COMMSIM_SOURCE_DIR) / "topologies";
+
+std::string file_text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+std::string error_of(const std::string& path) {
+  try {
+    read_topology_spec_text(path);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+// Every spec in topologies/ is built in under its name, byte for byte, and nothing else is.
+TEST(Presets, EveryShippedSpecIsBuiltInAsItsFileReads) {
+  std::set<std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(kTopologies)) {
+    if (entry.path().extension() != ".textproto") continue;
+    const std::string name = entry.path().stem().string();
+    files.insert(name);
+    const auto preset = built_in_preset(name);
+    ASSERT_TRUE(preset.has_value()) << name;
+    EXPECT_EQ(std::string(*preset), file_text(entry.path())) << name;
+    EXPECT_EQ(built_in_preset(name + ".textproto"), preset) << name;
+  }
+  const std::vector<std::string_view> listed = built_in_preset_names();
+  const std::set<std::string> names(listed.begin(), listed.end());
+  EXPECT_TRUE(std::is_sorted(listed.begin(), listed.end()));
+  EXPECT_EQ(names, files);
+  EXPECT_TRUE(files.contains("h100-ib-cluster"));
+  EXPECT_FALSE(built_in_preset("h100-ib-clustr").has_value());
+  EXPECT_FALSE(built_in_preset("").has_value());
+}
+
+// A name reads the preset where no file is; a file of that name, where there is one, wins.
+TEST(Presets, AFileOfTheNameWinsOverThePreset) {
+  EXPECT_EQ(read_topology_spec_text("h100-ib-cluster"), file_text(kTopologies / "h100-ib-cluster.textproto"));
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "commsim-presets-test";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "h100-ib-cluster") << "name: \"mine\"\n";
+  const std::filesystem::path before = std::filesystem::current_path();
+  std::filesystem::current_path(dir);
+  const std::string mine = read_topology_spec_text("h100-ib-cluster");
+  std::filesystem::current_path(before);
+  std::filesystem::remove_all(dir);
+  EXPECT_EQ(mine, "name: \"mine\"\n");
+}
+
+TEST(Presets, ANameThatIsNeitherFileNorPresetListsThePresets) {
+  EXPECT_CONTAINS(error_of("h100-ib-clustr"),
+                  "h100-ib-clustr: cannot open topology file (no such file, nor a built-in preset: a100-ib-cluster, "
+                  "a100-nvswitch-node, b200-ib-cluster, ");
+  EXPECT_CONTAINS(error_of("/nonexistent/h100-ib-cluster.textproto"), "cannot open topology file");
+  // A directory is no spec, whatever its name.
+  EXPECT_CONTAINS(error_of(COMMSIM_SOURCE_DIR), ": cannot open topology file");
+}
+
+// The default topology is the H100 node's preset.
+TEST(Presets, TheDefaultTopologyIsTheNodePreset) {
+  const TopologyConfig node = load_builder_config("h100-nvswitch-node");
+  const TopologyConfig fallback = default_topology_config();
+  EXPECT_EQ(fallback.name, node.name);
+  EXPECT_EQ(fallback.npus, node.npus);
+  EXPECT_EQ(fallback.library.name, node.library.name);
+}
+
+}  // namespace
+}  // namespace commsim
