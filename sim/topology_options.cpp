@@ -204,12 +204,12 @@ TopologyConfig builder_config(const po::variables_map& vm, const std::string& ki
 
 }  // namespace
 
-Topology topology_from_options(const po::variables_map& vm, const TopologyConfig& fallback,
-                               const SpecScale& measured) {
+Topology topology_from_options(const po::variables_map& vm, const TopologyConfig& fallback, const SpecScale& measured,
+                               const std::optional<std::string>& measured_system) {
   const auto file = option_text(vm, "topology-file");
   const auto kind_text = option_text(vm, "topology");
   if (file && kind_text) throw InputError("give either --topology-file or --topology, not both");
-  if (!kind_text) return file_or_fallback(vm, file, fallback, measured);
+  if (!kind_text) return file_or_fallback(vm, file ? file : measured_system, fallback, measured);
   return build_topology(builder_config(vm, *kind_text, measured));
 }
 

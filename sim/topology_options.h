@@ -44,10 +44,11 @@ void apply_link_options(const po::variables_map& vm, TopologyConfig& config);
 /// Throws InputError on a bad value, or an option that does not apply to the kind.
 /// `measured` is what measurements say they ran on (their header's nodes and GPUs per node):
 /// a hierarchical topology, built or a cluster spec, takes those counts where no option
-/// gives them.
-Topology topology_from_options(const po::variables_map& vm,
-                               const TopologyConfig& fallback = default_topology_config(),
-                               const SpecScale& measured = {});
+/// gives them. `measured_system`, a spec file (or preset) of the system the measurements ran
+/// on, stands for --topology-file where no topology option is given.
+Topology topology_from_options(const po::variables_map& vm, const TopologyConfig& fallback = default_topology_config(),
+                               const SpecScale& measured = {},
+                               const std::optional<std::string>& measured_system = std::nullopt);
 
 /// The communication library options: --library NAME, --library-file FILE, --protocol, and
 /// for the commands that run rings, --channels.

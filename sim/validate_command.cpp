@@ -172,7 +172,9 @@ int run_validate(const std::vector<std::string>& args, std::ostream& out, std::o
         << "over all rows and per size regime. Before it, each run of rows one algorithm and protocol predicted\n"
         << "is drawn as a line, time = alpha + size x bus factor / busbw, measured beside predicted: a latency's\n"
         << "miss or a bandwidth's. Rows must have as many ranks as the topology has NPUs: a cluster\n"
-        << "spec is built at the nodes and GPUs a node its files name, each file's rows at their own.\n\n"
+        << "spec is built at the nodes and GPUs a node its files name, each file's rows at their own. Without a\n"
+        << "topology option, logs and JSON reports of H100, H200, A100 (SXM) or B200 GPUs run on their system's\n"
+        << "preset (the node's, or the cluster's across nodes); other files on the default H100 node.\n\n"
         << "Examples:\n"
         << "  commsim validate --measurements ../shared/validation/h100_1node_8gpu_xxrjun_all_gather.csv\n"
         << "  commsim validate --measurements run.log --topology-file topologies/h100-ib-cluster.textproto "
@@ -199,14 +201,15 @@ int run_validate(const std::vector<std::string>& args, std::ostream& out, std::o
   }
   const std::vector<MeasurementSet> sets = read_measurement_sets(vm["measurements"].as<std::vector<std::string>>());
   const std::vector<Measurement> rows = selected_rows(vm, rows_of(sets), "measured");
-  const std::vector<MeasuredRows> groups = measured_groups(vm, rows);
+  const std::optional<std::string> preset = measured_system_preset(vm, sets);
+  const std::vector<MeasuredRows> groups = measured_groups(vm, rows, preset);
   const Topology& topology = groups.front().topology;
   const ValidationOptions validation = validation_options(vm, topology);
   check_algorithm_runs_rows(validation, rows);
   const ValidationResult result = validate_measurements(groups, validation);
   out << "# commsim validate: " << counted(rows.size(), "measured row") << " on " << groups_text(groups) << ", library "
       << validation.library.name << "\n"
-      << measured_with_lines(sets) << thread_lines(validation.library, rows)
+      << measured_with_lines(sets) << measured_system_line(preset, sets) << thread_lines(validation.library, rows)
       << one_node_ramp_line(topology, validation.library)
       << "# error = (predicted - measured) / measured: negative is optimistic\n";
   print_validation_table(out, result);

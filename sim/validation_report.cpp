@@ -9,6 +9,7 @@
 #include "study/alpha_beta.h"
 #include "study/read_measurements.h"
 #include "study/text_table.h"
+#include "topology/presets.h"
 #include "topology_options.h"
 
 namespace commsim::cli {
@@ -269,7 +270,27 @@ SpecScale measured_scale(const std::vector<Measurement>& rows) {
   return {common(&Measurement::nodes), common(&Measurement::gpus_per_node)};
 }
 
-std::vector<MeasuredRows> measured_groups(const po::variables_map& vm, const std::vector<Measurement>& rows) {
+std::optional<std::string> measured_system_preset(const po::variables_map& vm,
+                                                  const std::vector<MeasurementSet>& sets) {
+  if (vm.count("topology-file") || vm.count("topology") || sets.empty()) return std::nullopt;
+  const std::string& device = sets.front().device_name;
+  bool across_nodes = false;
+  for (const MeasurementSet& set : sets) {
+    if (set.device_name.empty() || set.device_name != device) return std::nullopt;
+    for (const Measurement& m : set.rows) across_nodes = across_nodes || m.nodes > 1;
+  }
+  const auto preset = preset_of_device(device, across_nodes);
+  return preset ? std::optional<std::string>(*preset) : std::nullopt;
+}
+
+std::string measured_system_line(const std::optional<std::string>& preset, const std::vector<MeasurementSet>& sets) {
+  if (!preset) return "";
+  return "# topology: " + *preset + ", the preset of the " + sets.front().device_name +
+         " the measurements name (--topology-file gives another)\n";
+}
+
+std::vector<MeasuredRows> measured_groups(const po::variables_map& vm, const std::vector<Measurement>& rows,
+                                          const std::optional<std::string>& measured_system) {
   using Shape = std::pair<std::size_t, std::size_t>;  // nodes, GPUs a node; 0: not said
   const auto shape_of = [](const Measurement& m) { return Shape{m.nodes, m.gpus_per_node}; };
   std::vector<Shape> shapes;
@@ -278,7 +299,8 @@ std::vector<MeasuredRows> measured_groups(const po::variables_map& vm, const std
       shapes.push_back(shape_of(m));
     }
   }
-  if (shapes.size() <= 1) return {{topology_from_options(vm, default_topology_config(), measured_scale(rows)), rows}};
+  if (shapes.size() <= 1)
+    return {{topology_from_options(vm, default_topology_config(), measured_scale(rows), measured_system), rows}};
   const auto unplaced = std::find_if(rows.begin(), rows.end(), [&](const Measurement& m) {
     return shape_of(m) == Shape{0, 0};
   });
@@ -295,8 +317,8 @@ std::vector<MeasuredRows> measured_groups(const po::variables_map& vm, const std
       at.push_back(rows[i]);
       places.push_back(i);
     }
-    groups.push_back(
-        {topology_from_options(vm, default_topology_config(), measured_scale(at)), std::move(at), std::move(places)});
+    groups.push_back({topology_from_options(vm, default_topology_config(), measured_scale(at), measured_system),
+                      std::move(at), std::move(places)});
   }
   return groups;
 }

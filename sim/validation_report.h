@@ -77,7 +77,17 @@ SpecScale measured_scale(const std::vector<Measurement>& rows);
 /// each first comes, each with its rows' places among them (validate lists them as read): a
 /// cluster spec measured at 10 x 2, 10 x 4 and 10 x 8 runs each row at its own. Options that
 /// fix the scale (--nodes, --gpus-per-node) fix it for every group.
-std::vector<MeasuredRows> measured_groups(const po::variables_map& vm, const std::vector<Measurement>& rows);
+/// `measured_system` (measured_system_preset) is built where no topology option is given.
+std::vector<MeasuredRows> measured_groups(const po::variables_map& vm, const std::vector<Measurement>& rows,
+                                          const std::optional<std::string>& measured_system = std::nullopt);
+/// Where no topology option is given, the shipped preset of the system every file names by
+/// its GPUs (topology/presets.h, preset_of_device): the node's, or the cluster's when rows ran
+/// on several nodes. None where an option gives the topology, a file names no GPU (a CSV
+/// table), the files name different GPUs, or the GPU has no preset.
+std::optional<std::string> measured_system_preset(const po::variables_map& vm, const std::vector<MeasurementSet>& sets);
+/// "# topology: h100-ib-cluster, the preset of the NVIDIA H100 80GB HBM3 the measurements
+/// name (--topology-file gives another)\n", or nothing without a preset.
+std::string measured_system_line(const std::optional<std::string>& preset, const std::vector<MeasurementSet>& sets);
 /// "h100-ib-cluster (hierarchical, 10 nodes x 8 GPUs, rail-optimised)", or with several
 /// groups the topology's name and each group's description: "h100-ib-cluster (hierarchical,
 /// 10 nodes x 2 GPUs, ...; hierarchical, 10 nodes x 4 GPUs, ...)".

@@ -1,5 +1,6 @@
 #include "topology/presets.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "base/error.h"
@@ -12,7 +13,54 @@ namespace {
 
 constexpr std::string_view kSpecExtension = ".textproto";
 
+// The presets of the SXM GPUs they describe, by a word of CUDA's name of the GPU (its start:
+// "A100-SXM" is the word "A100-SXM4-80GB"). The H100 SXM5 is "NVIDIA H100 80GB HBM3", the H200
+// SXM "NVIDIA H200", the B200 "NVIDIA B200"; "GH200" and "GB200" (Grace superchips) are other
+// words. No cluster preset of H200s is shipped.
+struct DevicePresets {
+  std::string_view word;
+  std::string_view node, cluster;  // empty: none
+};
+constexpr DevicePresets kDevicePresets[] = {
+    {"H100", "h100-nvswitch-node", "h100-ib-cluster"},
+    {"H200", "h200-nvswitch-node", ""},
+    {"A100-SXM", "a100-nvswitch-node", "a100-ib-cluster"},
+    {"B200", "b200-nvswitch-node", "b200-ib-cluster"},
+};
+
+// Words of a card without NVSwitch: "NVIDIA H100 PCIe", "NVIDIA A100-PCIE-40GB", "NVIDIA H100 NVL".
+bool is_card_word(std::string_view word) {
+  return word.starts_with("PCIe") || word.starts_with("PCIE") || word == "NVL" || word.find("-PCIE") != word.npos;
+}
+
+std::vector<std::string_view> words_of(std::string_view text) {
+  std::vector<std::string_view> words;
+  while (!text.empty()) {
+    const std::size_t start = text.find_first_not_of(' ');
+    if (start == std::string_view::npos) break;
+    text.remove_prefix(start);
+    const std::size_t end = std::min(text.find(' '), text.size());
+    words.push_back(text.substr(0, end));
+    text.remove_prefix(end);
+  }
+  return words;
+}
+
 }  // namespace
+
+std::optional<std::string_view> preset_of_device(std::string_view device, bool across_nodes) {
+  const std::vector<std::string_view> words = words_of(device);
+  if (std::any_of(words.begin(), words.end(), is_card_word)) return std::nullopt;
+  for (const DevicePresets& presets : kDevicePresets) {
+    const bool named =
+        std::any_of(words.begin(), words.end(), [&](std::string_view word) { return word.starts_with(presets.word); });
+    if (!named) continue;
+    const std::string_view preset = across_nodes ? presets.cluster : presets.node;
+    if (preset.empty()) return std::nullopt;
+    return preset;
+  }
+  return std::nullopt;
+}
 
 std::optional<std::string_view> built_in_preset(std::string_view name) {
   if (name.ends_with(kSpecExtension)) name.remove_suffix(kSpecExtension.size());

@@ -54,6 +54,44 @@ TEST(CliValidate, SaysWhichRunsOfALogItLeftOut) {
   EXPECT_CONTAINS(r.out, "): commsim has no model of that operation\n");
 }
 
+// Without a topology option a log runs on the preset of the GPUs its "# Rank" lines name: the
+// excerpt's 10 H100 hosts on h100-ib-cluster, row for row as when the option names it.
+TEST(CliValidate, ALogRunsOnThePresetOfTheGpusItNames) {
+  const CliResult chosen = run_commsim({"validate", "--measurements", kExcerpt});
+  ASSERT_EQ(chosen.status, 0) << chosen.err;
+  const std::string line =
+      "# topology: h100-ib-cluster, the preset of the NVIDIA H100 80GB HBM3 the measurements name (--topology-file "
+      "gives another)\n";
+  EXPECT_CONTAINS(chosen.out, line);
+  std::string without = chosen.out;
+  without.erase(without.find(line), line.size());
+  EXPECT_EQ(without, run_commsim({"validate", "--measurements", kExcerpt, "--topology-file", kCluster}).out);
+
+  // The same rows of A100s: the A100 cluster; of H100 PCIe cards, which no preset describes,
+  // the default node, which 10 ranks do not fit.
+  const auto with_gpu = [&](const std::string& gpu) {
+    std::string log = read_file(kExcerpt);
+    for (std::size_t at = log.find("NVIDIA H100 80GB HBM3"); at != std::string::npos;
+         at = log.find("NVIDIA H100 80GB HBM3", at)) {
+      log.replace(at, std::string("NVIDIA H100 80GB HBM3").size(), gpu);
+    }
+    const std::string path = tmp_path("validate-" + std::to_string(gpu.size()) + ".log");
+    write_file(path, log);
+    return path;
+  };
+  const CliResult a100 = run_commsim({"validate", "--measurements", with_gpu("NVIDIA A100-SXM4-80GB")});
+  ASSERT_EQ(a100.status, 0) << a100.err;
+  EXPECT_CONTAINS(a100.out, "on a100-ib-cluster (hierarchical, 10 nodes x 1 GPU");
+  EXPECT_CONTAINS(a100.out, "# topology: a100-ib-cluster, the preset of the NVIDIA A100-SXM4-80GB the measurements");
+  expect_error({"validate", "--measurements", with_gpu("NVIDIA H100 PCIe")},
+               "10 ranks on 10 hosts of 1 GPU, and topology 'h100-nvswitch-node' has 8 NPUs");
+  // An option names the system: no preset is chosen.
+  const CliResult built = run_commsim(
+      {"validate", "--measurements", kExcerpt, "--topology", "hierarchical", "--nodes", "10", "--gpus-per-node", "1"});
+  ASSERT_EQ(built.status, 0) << built.err;
+  EXPECT_EQ(built.out.find("# topology:"), std::string::npos);
+}
+
 TEST(CliValidate, AnNcclTestsJsonReportIsReadAsItsLogIs) {
   // The excerpt log's 16 GiB row as nccl-tests -J reports it (src/util.cu): 10 ranks on 10
   // hosts, one GPU a thread, NCCL 2.29.2; the prediction is the log's.
@@ -381,9 +419,9 @@ TEST(CliValidate, ATableOfSizesAndTimesAloneRunsAtTheTopologysRanks) {
 TEST(CliValidate, BadInput) {
   expect_error({"validate"}, "give --measurements FILE...");
   expect_error({"validate", "--measurements", "/nonexistent.log"}, "/nonexistent.log: cannot open");
-  // 10 ranks measured on 10 hosts, 8 NPUs in the default node: the message says how to
-  // give a cluster.
-  expect_error({"validate", "--measurements", kExcerpt},
+  // 10 ranks measured on 10 hosts, 8 NPUs in the node spec: the message says how to give a
+  // cluster.
+  expect_error({"validate", "--measurements", kExcerpt, "--topology-file", "h100-nvswitch-node"},
                "nccl-tests-allgather-excerpt.log:23: 10 ranks on 10 hosts of 1 GPU, and topology "
                "'h100-nvswitch-node' has 8 NPUs (give a cluster spec, such as --topology-file h100-ib-cluster (or "
                "a100-, b200-ib-cluster): it is built at the nodes and GPUs a node the file names, or at --nodes and "

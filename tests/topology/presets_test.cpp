@@ -79,6 +79,34 @@ TEST(Presets, ANameThatIsNeitherFileNorPresetListsThePresets) {
   EXPECT_CONTAINS(error_of(COMMSIM_SOURCE_DIR), ": cannot open topology file");
 }
 
+// CUDA's names of SXM GPUs give their node's preset, or across nodes their cluster's; cards
+// (PCIe, NVL), Grace superchips and other GPUs give none.
+TEST(Presets, TheSystemOfAMeasuredGpu) {
+  const auto preset = [](std::string_view device, bool across_nodes) {
+    return std::string(preset_of_device(device, across_nodes).value_or("none"));
+  };
+  EXPECT_EQ(preset("NVIDIA H100 80GB HBM3", false), "h100-nvswitch-node");
+  EXPECT_EQ(preset("NVIDIA H100 80GB HBM3", true), "h100-ib-cluster");
+  EXPECT_EQ(preset("NVIDIA A100-SXM4-80GB", false), "a100-nvswitch-node");
+  EXPECT_EQ(preset("NVIDIA A100-SXM4-40GB", true), "a100-ib-cluster");
+  EXPECT_EQ(preset("NVIDIA H200", false), "h200-nvswitch-node");
+  EXPECT_EQ(preset("NVIDIA H200", true), "none");  // no H200 cluster is shipped
+  EXPECT_EQ(preset("NVIDIA B200", true), "b200-ib-cluster");
+  for (const std::string_view other :
+       {"NVIDIA H100 PCIe", "NVIDIA H100 NVL", "NVIDIA H200 NVL", "NVIDIA A100-PCIE-40GB", "NVIDIA A100 80GB PCIe",
+        "NVIDIA GH200 480GB", "NVIDIA GB200", "NVIDIA H800", "NVIDIA GeForce RTX 2080 Ti", ""}) {
+    EXPECT_EQ(preset(other, false), "none") << other;
+  }
+  // Every preset named is shipped.
+  for (const bool across : {false, true}) {
+    for (const std::string_view gpu : {"H100", "H200", "A100-SXM4", "B200"}) {
+      if (const auto name = preset_of_device(gpu, across)) {
+        EXPECT_TRUE(built_in_preset(*name).has_value()) << *name;
+      }
+    }
+  }
+}
+
 // The default topology is the H100 node's preset.
 TEST(Presets, TheDefaultTopologyIsTheNodePreset) {
   const TopologyConfig node = load_builder_config("h100-nvswitch-node");
