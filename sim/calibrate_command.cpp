@@ -103,12 +103,13 @@ std::string calibrated_spec(const std::string& base_path, const std::vector<Meas
 // The held-out rows by scale, as measured_groups; rows that name no scale run where the
 // fitted rows ran, when those ran at one.
 std::vector<MeasuredRows> held_out_groups(const po::variables_map& vm, const std::vector<Measurement>& holdout,
-                                          const std::vector<MeasuredRows>& fitted) {
+                                          const std::vector<MeasuredRows>& fitted,
+                                          const std::optional<std::string>& measured_system) {
   if (holdout.empty()) return {};
   const bool unscaled = std::none_of(holdout.begin(), holdout.end(),
                                      [](const Measurement& m) { return m.nodes != 0 || m.gpus_per_node != 0; });
   if (unscaled && fitted.size() == 1) return {{fitted.front().topology, holdout}};
-  return measured_groups(vm, holdout);
+  return measured_groups(vm, holdout, measured_system);
 }
 
 std::vector<std::string> files_option(const po::variables_map& vm, const char* name) {
@@ -144,14 +145,15 @@ int run_calibrate(const std::vector<std::string>& args, std::ostream& out) {
   options.add(prediction_options());
   const po::variables_map vm = parse_options(args, options);
   if (vm.count("help")) {
-    out << "Usage: commsim calibrate --measurements FILE... --topology-file BASE [--output FITTED.textproto]\n\n"
+    out << "Usage: commsim calibrate --measurements FILE... [--topology-file BASE] [--output FITTED.textproto]\n\n"
         << options << "\n"
         << "Fits, by class of link present, the bandwidth the library sustains (a scale on the spec's), and per\n"
         << "protocol its call and step latencies; with a reducing switch its in-switch terms, with P2P channels\n"
         << "their rates; with several collectives measured, a bandwidth factor for each beside the first (and,\n"
         << "with half-duplex links, the first that moves the other way). Each term stays within physical bounds;\n"
         << "the fit starts from the base spec's library. A cluster spec is built at the nodes and GPUs a node the\n"
-        << "files name, each file's rows at their own: logs of several scales are fitted together.\n\n"
+        << "files name, each file's rows at their own: logs of several scales are fitted together. Without\n"
+        << "--topology-file the base is the preset of the GPUs the logs name, as validate chooses it.\n\n"
         << "Example:\n"
         << "  commsim calibrate --measurements ../shared/validation/h100_1node_8gpu_xxrjun_all_reduce.csv \\\n"
         << "      --holdout ../shared/validation/h100_1node_8gpu_xxrjun_all_gather.csv \\\n"
@@ -159,8 +161,6 @@ int run_calibrate(const std::vector<std::string>& args, std::ostream& out) {
     return 0;
   }
   if (!vm.count("measurements")) throw InputError("give --measurements FILE... (nccl-tests logs or tables) to fit");
-  const auto base = option_text(vm, "topology-file");
-  if (!base) throw InputError("give the base system as --topology-file FILE: calibrate fits its library and writes a spec");
   std::optional<OutputFile> output;  // opened before the work, so a bad path fails at once
   if (const auto path = option_text(vm, "output")) output.emplace(*path);
   CalibrationOptions calibration;
@@ -177,11 +177,19 @@ int run_calibrate(const std::vector<std::string>& args, std::ostream& out) {
   const std::vector<std::string> held_out = files_option(vm, "holdout");
   const std::vector<MeasurementSet> fitted_sets = read_measurement_sets(fitted);
   const std::vector<MeasurementSet> held_out_sets = read_measurement_sets(held_out);
+  // The base: the spec given, else the preset of the GPUs the fitted files name.
+  const std::optional<std::string> preset = measured_system_preset(vm, fitted_sets);
+  const std::optional<std::string> base = vm.count("topology-file") ? option_text(vm, "topology-file") : preset;
+  if (!base) {
+    throw InputError(
+        "give the base system as --topology-file FILE: calibrate fits its library and writes a spec (the files "
+        "name no GPU of a shipped preset)");
+  }
   const std::vector<Measurement> rows = selected_rows(vm, rows_of(fitted_sets), "measured");
   const std::vector<Measurement> holdout =
       held_out.empty() ? std::vector<Measurement>{} : selected_rows(vm, rows_of(held_out_sets), "held-out");
-  const std::vector<MeasuredRows> groups = measured_groups(vm, rows);
-  const std::vector<MeasuredRows> holdout_groups = held_out_groups(vm, holdout, groups);
+  const std::vector<MeasuredRows> groups = measured_groups(vm, rows, preset);
+  const std::vector<MeasuredRows> holdout_groups = held_out_groups(vm, holdout, groups, preset);
   calibration.validation = validation_options(vm, groups.front().topology);
   check_algorithm_runs_rows(calibration.validation, rows);
   check_algorithm_runs_rows(calibration.validation, holdout);
@@ -194,7 +202,7 @@ int run_calibrate(const std::vector<std::string>& args, std::ostream& out) {
   progress.finish();
   out << "# commsim calibrate: " << counted(rows.size(), "measured row") << " on " << groups_text(groups)
       << ", library " << calibration.validation.library.name << "\n"
-      << left_out_lines(fitted_sets) << left_out_lines(held_out_sets);
+      << measured_system_line(preset, fitted_sets) << left_out_lines(fitted_sets) << left_out_lines(held_out_sets);
   print_terms(out, result.terms);
   if (const std::string references = reference_text(result); !references.empty()) out << "# " << references << "\n";
   out << "# fit: " << result.iterations << " iterations, " << result.evaluations

@@ -38,6 +38,23 @@ TEST(CliCalibrate, FitsALogAndWritesASpecThatPredictsIt) {
       << after_summary << "\n" << check.out;
 }
 
+// Without --topology-file the base is the preset of the GPUs the log names, as in validate:
+// the excerpt's H100 hosts fit h100-ib-cluster, as when the option names it.
+TEST(CliCalibrate, TheBaseIsThePresetOfTheGpusALogNames) {
+  const std::string spec = tmp_path("calibrated-preset.textproto");
+  const CliResult fit = run_commsim({"calibrate", "--measurements", kExcerpt, "--output", spec});
+  ASSERT_EQ(fit.status, 0) << fit.err;
+  EXPECT_CONTAINS(fit.out, "# commsim calibrate: 10 measured rows on h100-ib-cluster (hierarchical, 10 nodes x 1 GPU");
+  EXPECT_CONTAINS(fit.out, "# topology: h100-ib-cluster, the preset of the NVIDIA H100 80GB HBM3");
+  const std::string text = read_file(spec);
+  EXPECT_CONTAINS(text, "# Calibrated from h100-ib-cluster by commsim calibrate");
+  const CliResult named = run_commsim({"calibrate", "--measurements", kExcerpt, "--topology-file", kCluster});
+  ASSERT_EQ(named.status, 0) << named.err;
+  const std::size_t from = fit.out.find("# |error| median / p90 before:"), to = fit.out.find("# wrote ");
+  ASSERT_LT(from, to) << fit.out;
+  EXPECT_CONTAINS(named.out, fit.out.substr(from, to - from));
+}
+
 TEST(CliCalibrate, SeveralCollectivesGetBandwidthFactorsBesideTheFirst) {
   // AllReduce and AllGather on the H100 node (times from the H100 tables, 32-256 MiB): the
   // AllGather gets a factor, AllReduce is the reference; the written spec carries it.
@@ -170,7 +187,9 @@ TEST(CliCalibrate, BadInputWritesNothing) {
   const std::string spec = tmp_path("never.textproto");
   std::filesystem::remove(spec);
   expect_error({"calibrate", "--topology-file", kCluster}, "give --measurements FILE...");
-  expect_error({"calibrate", "--measurements", kExcerpt}, "give the base system as --topology-file FILE");
+  // A table names no GPU, so no preset stands for the base.
+  const std::string table = source_path("tests/data/nccl-tests-h100-16node-small-allreduce.csv");
+  expect_error({"calibrate", "--measurements", table}, "give the base system as --topology-file FILE");
   // 10 ranks measured on the 8-GPU node spec.
   expect_error({"calibrate", "--measurements", kExcerpt, "--topology-file", kNode, "--output", spec},
                "nccl-tests-allgather-excerpt.log:23: 10 ranks on 10 hosts of 1 GPU, and topology "
