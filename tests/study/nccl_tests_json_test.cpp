@@ -96,6 +96,28 @@ TEST(NcclTestsJson, MpiRanksCountNodesByHost) {
   EXPECT_EQ(set.rows[0].gpus_per_thread, 1u);
 }
 
+// nccl-tests 2.18's reports (JSON_FILE_VERSION 3) add per-iteration timing (-I 1: an
+// "out_of_place_per_iter" object beside each placement, its "times_us" a list) and bitwise
+// repeatability (-B N: "bitwise" inside each placement); the rows read as before.
+TEST(NcclTestsJson, VersionThreeReadsAsTwo) {
+  std::string rows = kTwoRows;
+  const std::string bitwise =
+      R"(,"bitwise":{"repeats":2,"different_elements":0,"different_bits":0,"first_repeat":null,)"
+      R"("first_rank":null,"first_element":null,"first_bit":null})";
+  rows.insert(rows.find(R"(},"in_place")"), bitwise);
+  rows.insert(rows.find(R"(,"actual_iterations")"),
+              R"(,"out_of_place_per_iter":{"skipped_iterations":0,"min_us":19.9,"max_us":20.6,"avg_us":20.15,)"
+              R"("p50_us":20.1,"p95_us":20.5,"p99_us":20.6,"stdev_us":0.2,"cv_pct":1.0,"times_us":[19.9,20.6]})");
+  std::string three = report("all_reduce_perf", rows);
+  three.replace(three.find(R"("version":2)"), 11, R"("version":3)");
+  const MeasurementSet set = parse_nccl_tests_json(three, "r.json");
+  const MeasurementSet two = parse_nccl_tests_json(report("all_reduce_perf", kTwoRows), "r.json");
+  ASSERT_EQ(set.rows.size(), 2u);
+  EXPECT_DOUBLE_EQ(set.rows[0].out_of_place.time_us, two.rows[0].out_of_place.time_us);
+  EXPECT_EQ(set.rows[0].out_of_place.wrong_elements, 0u);
+  EXPECT_DOUBLE_EQ(set.rows[1].out_of_place.time_us, 21.0);
+}
+
 TEST(NcclTestsJson, BadReportsSayWhatAndWhere) {
   EXPECT_CONTAINS(error_of("{\"version\":2,"), "r.json: not an nccl-tests JSON report: ");
   EXPECT_CONTAINS(error_of(R"({"name":"h100-nvswitch-node","builder":{"kind":"SWITCH"}})"),
@@ -130,6 +152,9 @@ TEST(NcclTestsJson, BadReportsSayWhatAndWhere) {
   const std::string measured = R"("out_of_place":{"time":21.000000,"alg_bw":0.100000,"bus_bw":0.170000,"nwrong":0.000000})";
   unmeasured.replace(unmeasured.find(measured), measured.size(), R"("out_of_place":null)");
   EXPECT_CONTAINS(error_of(report("all_reduce_perf", unmeasured)), "r.json: results[1]: no out_of_place result");
+  // A time that is not a number, as jsonDouble writes it ("nan", a string).
+  EXPECT_CONTAINS(error_of(report("all_reduce_perf", with(kTwoRows, R"("time":21.000000)", R"("time":"nan")"))),
+                  "r.json: not an nccl-tests JSON report: ");
 }
 
 }  // namespace
