@@ -202,7 +202,7 @@ int run_calibrate(const std::vector<std::string>& args, std::ostream& out) {
   progress.finish();
   out << "# commsim calibrate: " << counted(rows.size(), "measured row") << " on " << groups_text(groups)
       << ", library " << calibration.validation.library.name << "\n"
-      << measured_system_line(preset, fitted_sets) << left_out_lines(fitted_sets) << left_out_lines(held_out_sets);
+      << measured_system_line(preset, fitted_sets) << caveat_lines(fitted_sets) << caveat_lines(held_out_sets);
   print_terms(out, result.terms);
   if (const std::string references = reference_text(result); !references.empty()) out << "# " << references << "\n";
   out << "# fit: " << result.iterations << " iterations, " << result.evaluations

@@ -240,6 +240,14 @@ std::string left_out_line(const MeasurementSet& set) {
          (set.left_out.size() == 1 ? "that operation" : "those operations") + "\n";
 }
 
+// What `set`'s rows leave out or hold beyond a prediction: its left-out line, then a
+// "# note: ..." line per timing note.
+std::string caveat_lines(const MeasurementSet& set) {
+  std::string text = left_out_line(set);
+  for (const std::string& note : set.timing_notes) text += "# note: " + note + "\n";
+  return text;
+}
+
 }  // namespace
 
 std::string measured_with_lines(const std::vector<MeasurementSet>& sets) {
@@ -248,14 +256,14 @@ std::string measured_with_lines(const std::vector<MeasurementSet>& sets) {
     std::string what = set.device_name.empty() ? "" : set.device_name + ", ";
     what += set.nccl_version.empty() ? "NCCL release not stated" : "NCCL " + set.nccl_version;
     if (!set.nccl_tests_version.empty()) what += ", nccl-tests " + set.nccl_tests_version;
-    text += "# measured: " + set.origin + ": " + what + "\n" + left_out_line(set);
+    text += "# measured: " + set.origin + ": " + what + "\n" + caveat_lines(set);
   }
   return text;
 }
 
-std::string left_out_lines(const std::vector<MeasurementSet>& sets) {
+std::string caveat_lines(const std::vector<MeasurementSet>& sets) {
   std::string text;
-  for (const MeasurementSet& set : sets) text += left_out_line(set);
+  for (const MeasurementSet& set : sets) text += caveat_lines(set);
   return text;
 }
 

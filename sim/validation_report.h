@@ -63,11 +63,14 @@ std::vector<MeasurementSet> read_measurement_sets(const std::vector<std::string>
 /// Every row of every file, in order.
 std::vector<Measurement> rows_of(const std::vector<MeasurementSet>& sets);
 /// "# measured: FILE: NVIDIA H100 80GB HBM3, NCCL 2.29.2, nccl-tests 2.17.8\n", a line a file,
-/// with what it says ("NCCL release not stated" where it names none).
+/// with what it says ("NCCL release not stated" where it names none), each followed by the
+/// file's caveat lines (below).
 std::string measured_with_lines(const std::vector<MeasurementSet>& sets);
 /// "# left out: gather (20 rows, t.log:12): commsim has no model of that operation", a line
-/// per file whose log had runs of operations without a model (empty when none had).
-std::string left_out_lines(const std::vector<MeasurementSet>& sets);
+/// per file whose runs of operations without a model were left out, then "# note: ..." a line
+/// per timing note (MeasurementSet::timing_notes: blocking calls, CUDA graphs); empty when
+/// no file has either.
+std::string caveat_lines(const std::vector<MeasurementSet>& sets);
 /// The nodes and GPUs per node every row says it ran on (each empty where rows disagree or
 /// do not say), for topology_from_options.
 SpecScale measured_scale(const std::vector<Measurement>& rows);

@@ -65,6 +65,25 @@ bool is_nccl_test_without_model(std::string_view name) {
                      [&](std::string_view test) { return same_loose_name(name, test); });
 }
 
+void add_timing_note(MeasurementSet& set, const std::string& note, const std::string& source) {
+  for (const std::string& existing : set.timing_notes) {
+    if (existing.starts_with(note + " (")) return;
+  }
+  set.timing_notes.push_back(note + " (" + source + ")");
+}
+
+// nccl-tests times `iters` calls issued back to back, the host launching the next while the
+// GPUs run the last (src/common.cu), which is what commsim predicts.
+std::string blocking_calls_note(std::string_view how) {
+  return "blocking calls (nccl-tests -m: " + std::string(how) +
+         "): each time holds the host's wait on the call, which commsim does not predict";
+}
+
+std::string graph_launches_note(std::uint64_t launches) {
+  return "calls launched from CUDA graphs (nccl-tests -G " + std::to_string(launches) +
+         "): their launch costs less than the library's thread term commsim adds";
+}
+
 double bus_factor(const Measurement& m) {
   return m.operation.is_p2p() ? 1.0 : busbw_factor(*m.operation.collective, m.ranks);
 }

@@ -78,6 +78,10 @@ MeasurementSet parse_nccl_tests_json(std::string_view json, const std::string& o
   set.origin = origin;
   if (r.nccl_version() > 0) set.nccl_version = nccl_version_from_code(static_cast<unsigned>(r.nccl_version()));
   if (!r.config().devices().empty()) set.device_name = r.config().devices(0).device_info();
+  if (r.config().blocking_collectives() == "true") {
+    add_timing_note(set, blocking_calls_note("blocking_collectives true"), origin);
+  }
+  if (r.config().graph() > 0) add_timing_note(set, graph_launches_note(r.config().graph()), origin);
 
   Measurement run;
   run.operation = operation_of(r, origin);

@@ -94,9 +94,13 @@ class LogReader {
                          "' is no nccl-tests program (NAME_perf)");
       }
       start_test(*test, line);
+    } else if (starts_with_words(words, {"Blocking", "Enabled:"})) {
+      const std::string_view how = trim_blanks(body.substr(body.find("Enabled:") + 8));
+      add_timing_note(set_, blocking_calls_note(how), where(line));
     } else if (words[0] == "nThread") {
       run_.columns.reset();
       run_.in_table = false;
+      note_graph_launches(words, line);
       // "nThread 1 nGpus 8 minBytes ...": each thread drives nGpus GPUs.
       if (words.size() > 3 && words[2] == "nGpus") {
         run_.gpus_per_thread = parse_count(words[3], where(line) + ": nGpus", 1, std::numeric_limits<std::uint32_t>::max());
@@ -152,6 +156,15 @@ class LogReader {
         !set_.left_out.empty() && set_.left_out.back().test == test && set_.left_out.back().rows == 0;
     if (!named_already) set_.left_out.push_back({std::string(test), 0, where(line)});
     run_.left_out = set_.left_out.size() - 1;
+  }
+
+  // "... graph: 1 ..." in the parameter line: calls launched from CUDA graphs (-G 1).
+  void note_graph_launches(const std::vector<std::string_view>& words, const TextLine& line) {
+    const auto graph = std::find(words.begin(), words.end(), "graph:");
+    if (graph == words.end() || graph + 1 == words.end()) return;
+    const auto launches =
+        parse_count(*(graph + 1), where(line) + ": graph", 0, std::numeric_limits<std::uint32_t>::max());
+    if (launches > 0) add_timing_note(set_, graph_launches_note(launches), where(line));
   }
 
   void read_version_line(const std::vector<std::string_view>& words, const TextLine& line) {

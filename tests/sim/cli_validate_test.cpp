@@ -52,6 +52,14 @@ TEST(CliValidate, SaysWhichRunsOfALogItLeftOut) {
   EXPECT_CONTAINS(r.out, "# commsim validate: 10 measured rows");
   EXPECT_CONTAINS(r.out, "# left out: gather (1 row, " + log + ":");
   EXPECT_CONTAINS(r.out, "): commsim has no model of that operation\n");
+  // A run launched from CUDA graphs: a note after the file's measured line.
+  std::string graphs = read_file(kExcerpt);
+  graphs.replace(graphs.find("graph: 0"), 8, "graph: 1");
+  const std::string graph_log = tmp_path("validate-graphs.log");
+  write_file(graph_log, graphs);
+  const CliResult noted = run_commsim({"validate", "--measurements", graph_log, "--topology-file", kCluster});
+  ASSERT_EQ(noted.status, 0) << noted.err;
+  EXPECT_CONTAINS(noted.out, "nccl-tests 2.17.8\n# note: calls launched from CUDA graphs (nccl-tests -G 1): ");
 }
 
 // Without a topology option a log runs on the preset of the GPUs its "# Rank" lines name: the

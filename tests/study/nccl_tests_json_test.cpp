@@ -118,6 +118,18 @@ TEST(NcclTestsJson, VersionThreeReadsAsTwo) {
   EXPECT_DOUBLE_EQ(set.rows[1].out_of_place.time_us, 21.0);
 }
 
+TEST(NcclTestsJson, BlockingCallsAndGraphLaunchesAreNoted) {
+  EXPECT_TRUE(parse_nccl_tests_json(report("all_reduce_perf", kTwoRows), "r.json").timing_notes.empty());
+  std::string json = report("all_reduce_perf", kTwoRows);
+  json.replace(json.find(R"("graph":0)"), 9, R"("graph":1)");
+  json.replace(json.find(R"("blocking_collectives":"false")"), 30, R"("blocking_collectives":"true")");
+  const MeasurementSet set = parse_nccl_tests_json(json, "r.json");
+  ASSERT_EQ(set.timing_notes.size(), 2u);
+  EXPECT_CONTAINS(set.timing_notes[0], "blocking calls (nccl-tests -m: blocking_collectives true): ");
+  EXPECT_CONTAINS(set.timing_notes[0], " (r.json)");
+  EXPECT_CONTAINS(set.timing_notes[1], "calls launched from CUDA graphs (nccl-tests -G 1): ");
+}
+
 TEST(NcclTestsJson, BadReportsSayWhatAndWhere) {
   EXPECT_CONTAINS(error_of("{\"version\":2,"), "r.json: not an nccl-tests JSON report: ");
   EXPECT_CONTAINS(error_of(R"({"name":"h100-nvswitch-node","builder":{"kind":"SWITCH"}})"),

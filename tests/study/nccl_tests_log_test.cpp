@@ -276,6 +276,32 @@ TEST(NcclTestsLog, RunsOfOperationsWithoutAModelAreLeftOutAndSaidSo) {
                       line_of(alone, "starting: gather_perf") + ") (operations: allreduce, allgather, reducescatter");
 }
 
+// Runs whose times hold more than calls issued back to back say so: blocking calls (-m, the
+// header's "Blocking Enabled" line, src/util.cu writeDeviceReport) and CUDA graph launches
+// (-G, "graph: N" of the parameter line). Each is noted once, where it first shows.
+TEST(NcclTestsLog, BlockingCallsAndGraphLaunchesAreNoted) {
+  std::string blocking = run_of("all_reduce", kRow);
+  blocking.insert(blocking.find("#\n# Using devices"),
+                  "# Blocking Enabled: wait and barrier after each inner iteration (-m) \n");
+  std::string graphs = run_of("all_gather", kRow);
+  graphs.replace(graphs.find("graph: 0"), 8, "graph: 2");
+  const std::string log = blocking + graphs + blocking;
+  const MeasurementSet set = parse_nccl_tests_log(log, "t.log");
+  EXPECT_EQ(set.rows.size(), 3u);
+  ASSERT_EQ(set.timing_notes.size(), 2u);
+  EXPECT_EQ(set.timing_notes[0],
+            "blocking calls (nccl-tests -m: wait and barrier after each inner iteration (-m)): each time holds the "
+            "host's wait on the call, which commsim does not predict (t.log:" +
+                line_of(log, "Blocking Enabled") + ")");
+  EXPECT_EQ(set.timing_notes[1],
+            "calls launched from CUDA graphs (nccl-tests -G 2): their launch costs less than the library's thread "
+            "term commsim adds (t.log:" +
+                line_of(log, "graph: 2") + ")");
+  EXPECT_TRUE(parse_nccl_tests_log(run_of("all_reduce", kRow), "t.log").timing_notes.empty());
+  graphs.replace(graphs.find("graph: 2"), 8, "graph: x");
+  EXPECT_CONTAINS(error_of(graphs), "t.log:3: graph: ");
+}
+
 // The layouts of newer nccl-tests, as src/util.cu's writeResultHeader and
 // writeBenchmarkLineBody print them (the header's first line, "out-of-place  in-place", left
 // out): -S 1 ends each row with its local time, two fields; the per-iteration report adds
