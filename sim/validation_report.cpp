@@ -307,8 +307,9 @@ std::vector<MeasuredRows> measured_groups(const po::variables_map& vm, const std
       shapes.push_back(shape_of(m));
     }
   }
-  if (shapes.size() <= 1)
+  if (shapes.size() <= 1) {
     return {{topology_from_options(vm, default_topology_config(), measured_scale(rows), measured_system), rows}};
+  }
   const auto unplaced = std::find_if(rows.begin(), rows.end(), [&](const Measurement& m) {
     return shape_of(m) == Shape{0, 0};
   });

@@ -75,13 +75,19 @@ void add_timing_note(MeasurementSet& set, const std::string& note, const std::st
 // nccl-tests times `iters` calls issued back to back, the host launching the next while the
 // GPUs run the last (src/common.cu), which is what commsim predicts.
 std::string blocking_calls_note(std::string_view how) {
-  return "blocking calls (nccl-tests -m: " + std::string(how) +
+  return "blocking calls (nccl-tests -z: " + std::string(how) +
          "): each time holds the host's wait on the call, which commsim does not predict";
 }
 
+// nccl-tests divides the time of iters x agg_iters calls (x graph launches) by their count.
 std::string graph_launches_note(std::uint64_t launches) {
   return "calls launched from CUDA graphs (nccl-tests -G " + std::to_string(launches) +
          "): their launch costs less than the library's thread term commsim adds";
+}
+
+std::string aggregated_calls_note(std::uint64_t calls) {
+  return std::to_string(calls) + " calls aggregated in one group (nccl-tests -m " + std::to_string(calls) +
+         "): one launch serves them all, where commsim adds the library's thread term to each";
 }
 
 double bus_factor(const Measurement& m) {

@@ -126,17 +126,19 @@ struct MeasurementSet {
   std::vector<std::string> comments;  // a CSV's '#' lines without the '#': source, system
   std::vector<LeftOutRun> left_out;   // runs (a table's rows) of operations without a model
   /// What the run did that its times hold beyond calls issued back to back, as commsim times
-  /// them (nccl-tests -m blocking calls, -G CUDA graphs), each said once with where it first
-  /// shows: "calls launched from CUDA graphs (-G 1) ... (t.log:3)".
+  /// them (nccl-tests -z blocking calls, -G CUDA graphs, -m aggregated calls), each said
+  /// once with where it first shows: "calls launched from CUDA graphs (-G 1) ... (t.log:3)".
   std::vector<std::string> timing_notes;
 };
 
 /// Adds "`note` (`source`)" to `set.timing_notes` unless `note` is there already.
 void add_timing_note(MeasurementSet& set, const std::string& note, const std::string& source);
-/// The note of nccl-tests' blocking calls (-m; its header line "Blocking Enabled: ...",
+/// The note of nccl-tests' blocking calls (-z; its header line "Blocking Enabled: ...",
 /// `how` the text after the colon).
 std::string blocking_calls_note(std::string_view how);
 /// The note of nccl-tests' CUDA graph launches (-G N, N > 0).
 std::string graph_launches_note(std::uint64_t launches);
+/// The note of nccl-tests' aggregated calls (-m N, N > 1: N calls in one ncclGroupStart/End).
+std::string aggregated_calls_note(std::uint64_t calls);
 
 }  // namespace commsim

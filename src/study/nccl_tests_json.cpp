@@ -82,6 +82,9 @@ MeasurementSet parse_nccl_tests_json(std::string_view json, const std::string& o
     add_timing_note(set, blocking_calls_note("blocking_collectives true"), origin);
   }
   if (r.config().graph() > 0) add_timing_note(set, graph_launches_note(r.config().graph()), origin);
+  if (r.config().aggregated_iterations() > 1) {
+    add_timing_note(set, aggregated_calls_note(r.config().aggregated_iterations()), origin);
+  }
 
   Measurement run;
   run.operation = operation_of(r, origin);

@@ -100,7 +100,7 @@ class LogReader {
     } else if (words[0] == "nThread") {
       run_.columns.reset();
       run_.in_table = false;
-      note_graph_launches(words, line);
+      note_launches(words, line);
       // "nThread 1 nGpus 8 minBytes ...": each thread drives nGpus GPUs.
       if (words.size() > 3 && words[2] == "nGpus") {
         run_.gpus_per_thread = parse_count(words[3], where(line) + ": nGpus", 1, std::numeric_limits<std::uint32_t>::max());
@@ -158,13 +158,22 @@ class LogReader {
     run_.left_out = set_.left_out.size() - 1;
   }
 
-  // "... graph: 1 ..." in the parameter line: calls launched from CUDA graphs (-G 1).
-  void note_graph_launches(const std::vector<std::string_view>& words, const TextLine& line) {
+  // "... agg iters: 4 validation: 1 graph: 1 ..." in the parameter line: calls aggregated in
+  // groups (-m 4) and launched from CUDA graphs (-G 1).
+  void note_launches(const std::vector<std::string_view>& words, const TextLine& line) {
     const auto graph = std::find(words.begin(), words.end(), "graph:");
-    if (graph == words.end() || graph + 1 == words.end()) return;
-    const auto launches =
-        parse_count(*(graph + 1), where(line) + ": graph", 0, std::numeric_limits<std::uint32_t>::max());
-    if (launches > 0) add_timing_note(set_, graph_launches_note(launches), where(line));
+    if (graph != words.end() && graph + 1 != words.end()) {
+      const auto launches =
+          parse_count(*(graph + 1), where(line) + ": graph", 0, std::numeric_limits<std::uint32_t>::max());
+      if (launches > 0) add_timing_note(set_, graph_launches_note(launches), where(line));
+    }
+    const auto agg = std::adjacent_find(
+        words.begin(), words.end(), [](std::string_view a, std::string_view b) { return a == "agg" && b == "iters:"; });
+    if (agg != words.end() && agg + 2 < words.end()) {
+      const auto calls =
+          parse_count(*(agg + 2), where(line) + ": agg iters", 1, std::numeric_limits<std::uint32_t>::max());
+      if (calls > 1) add_timing_note(set_, aggregated_calls_note(calls), where(line));
+    }
   }
 
   void read_version_line(const std::vector<std::string_view>& words, const TextLine& line) {

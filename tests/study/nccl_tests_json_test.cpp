@@ -123,9 +123,11 @@ TEST(NcclTestsJson, BlockingCallsAndGraphLaunchesAreNoted) {
   std::string json = report("all_reduce_perf", kTwoRows);
   json.replace(json.find(R"("graph":0)"), 9, R"("graph":1)");
   json.replace(json.find(R"("blocking_collectives":"false")"), 30, R"("blocking_collectives":"true")");
+  json.replace(json.find(R"("aggregated_iterations":1)"), 25, R"("aggregated_iterations":8)");
   const MeasurementSet set = parse_nccl_tests_json(json, "r.json");
-  ASSERT_EQ(set.timing_notes.size(), 2u);
-  EXPECT_CONTAINS(set.timing_notes[0], "blocking calls (nccl-tests -m: blocking_collectives true): ");
+  ASSERT_EQ(set.timing_notes.size(), 3u);
+  EXPECT_CONTAINS(set.timing_notes[2], "8 calls aggregated in one group (nccl-tests -m 8): ");
+  EXPECT_CONTAINS(set.timing_notes[0], "blocking calls (nccl-tests -z: blocking_collectives true): ");
   EXPECT_CONTAINS(set.timing_notes[0], " (r.json)");
   EXPECT_CONTAINS(set.timing_notes[1], "calls launched from CUDA graphs (nccl-tests -G 1): ");
 }

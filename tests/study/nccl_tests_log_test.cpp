@@ -276,9 +276,10 @@ TEST(NcclTestsLog, RunsOfOperationsWithoutAModelAreLeftOutAndSaidSo) {
                       line_of(alone, "starting: gather_perf") + ") (operations: allreduce, allgather, reducescatter");
 }
 
-// Runs whose times hold more than calls issued back to back say so: blocking calls (-m, the
-// header's "Blocking Enabled" line, src/util.cu writeDeviceReport) and CUDA graph launches
-// (-G, "graph: N" of the parameter line). Each is noted once, where it first shows.
+// Runs whose times hold more or less than calls issued back to back say so: blocking calls
+// (-z, the header's "Blocking Enabled" line, src/util.cu writeDeviceReport), CUDA graph
+// launches (-G, "graph: N" of the parameter line) and aggregated calls (-m, "agg iters: N").
+// Each is noted once, where it first shows.
 TEST(NcclTestsLog, BlockingCallsAndGraphLaunchesAreNoted) {
   std::string blocking = run_of("all_reduce", kRow);
   blocking.insert(blocking.find("#\n# Using devices"),
@@ -290,7 +291,7 @@ TEST(NcclTestsLog, BlockingCallsAndGraphLaunchesAreNoted) {
   EXPECT_EQ(set.rows.size(), 3u);
   ASSERT_EQ(set.timing_notes.size(), 2u);
   EXPECT_EQ(set.timing_notes[0],
-            "blocking calls (nccl-tests -m: wait and barrier after each inner iteration (-m)): each time holds the "
+            "blocking calls (nccl-tests -z: wait and barrier after each inner iteration (-m)): each time holds the "
             "host's wait on the call, which commsim does not predict (t.log:" +
                 line_of(log, "Blocking Enabled") + ")");
   EXPECT_EQ(set.timing_notes[1],
@@ -298,8 +299,17 @@ TEST(NcclTestsLog, BlockingCallsAndGraphLaunchesAreNoted) {
             "term commsim adds (t.log:" +
                 line_of(log, "graph: 2") + ")");
   EXPECT_TRUE(parse_nccl_tests_log(run_of("all_reduce", kRow), "t.log").timing_notes.empty());
+  std::string aggregated = run_of("all_reduce", kRow);
+  aggregated.replace(aggregated.find("agg iters: 1"), 12, "agg iters: 4");
+  const MeasurementSet grouped = parse_nccl_tests_log(aggregated, "t.log");
+  ASSERT_EQ(grouped.timing_notes.size(), 1u);
+  EXPECT_EQ(grouped.timing_notes[0],
+            "4 calls aggregated in one group (nccl-tests -m 4): one launch serves them all, where commsim adds the "
+            "library's thread term to each (t.log:3)");
   graphs.replace(graphs.find("graph: 2"), 8, "graph: x");
   EXPECT_CONTAINS(error_of(graphs), "t.log:3: graph: ");
+  aggregated.replace(aggregated.find("agg iters: 4"), 12, "agg iters: 0");
+  EXPECT_CONTAINS(error_of(aggregated), "t.log:3: agg iters: ");
 }
 
 // The layouts of newer nccl-tests, as src/util.cu's writeResultHeader and
