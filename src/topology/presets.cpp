@@ -77,11 +77,12 @@ std::vector<std::string_view> built_in_preset_names() {
 }
 
 std::string read_topology_spec_text(const std::string& path) {
+  const std::string presets = "a built-in preset: " + joined(built_in_preset_names());
+  if (path.empty()) throw InputError("a topology file's name is empty: give a spec file or " + presets);
   std::error_code ignored;
   if (!std::filesystem::exists(path, ignored)) {
     if (const auto preset = built_in_preset(path)) return std::string(*preset);
-    throw InputError(path + ": cannot open topology file (no such file, nor a built-in preset: " +
-                     joined(built_in_preset_names()) + ")");
+    throw InputError(path + ": cannot open topology file (no such file, nor " + presets + ")");
   }
   return read_input_file(path, "topology file");
 }

@@ -25,7 +25,7 @@ std::optional<std::string_view> preset_of_device(std::string_view device, bool a
 
 /// The text of the topology spec at `path`; where no file is there and `path` names a preset,
 /// the preset's. Throws InputError "PATH: cannot open topology file (no such file, nor a
-/// built-in preset: a100-ib-cluster, ...)" when neither is.
+/// built-in preset: a100-ib-cluster, ...)" when neither is, and for an empty path.
 std::string read_topology_spec_text(const std::string& path);
 
 }  // namespace commsim

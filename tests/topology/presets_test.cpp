@@ -75,6 +75,7 @@ TEST(Presets, ANameThatIsNeitherFileNorPresetListsThePresets) {
                   "h100-ib-clustr: cannot open topology file (no such file, nor a built-in preset: a100-ib-cluster, "
                   "a100-nvswitch-node, b200-ib-cluster, ");
   EXPECT_CONTAINS(error_of("/nonexistent/h100-ib-cluster.textproto"), "cannot open topology file");
+  EXPECT_CONTAINS(error_of(""), "a topology file's name is empty: give a spec file or a built-in preset: a100-");
   // A directory is no spec, whatever its name.
   EXPECT_CONTAINS(error_of(COMMSIM_SOURCE_DIR), ": cannot open topology file");
 }
