@@ -9,6 +9,7 @@
 namespace commsim {
 
 std::string read_input_file(const std::string& path, std::string_view what) {
+  if (path.empty()) throw InputError("the " + std::string(what) + "'s name is empty");
   std::error_code ignored;
   std::ifstream in(path, std::ios::binary);
   if (!in || std::filesystem::is_directory(path, ignored)) {

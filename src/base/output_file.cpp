@@ -28,6 +28,7 @@ fs::file_type type_of(const std::string& path) {
 }  // namespace
 
 OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
+  if (path_.empty()) throw InputError("an output file's name is empty");
   const fs::file_type before = type_of(path_);
   errno = 0;
   // Binary: the bytes written are the bytes in the file, for traces and text alike.

@@ -29,6 +29,7 @@ TEST(InputFile, MissingFilesAndDirectoriesNameThePath) {
   EXPECT_EQ(error_of("/nonexistent/t.pb"), "/nonexistent/t.pb: cannot open trace file");
   // A directory opens as a stream on Linux but is no input file.
   EXPECT_EQ(error_of(COMMSIM_TEST_TMP_DIR), std::string(COMMSIM_TEST_TMP_DIR) + ": cannot open trace file");
+  EXPECT_EQ(error_of(""), "the trace file's name is empty");
 }
 
 }  // namespace

@@ -66,6 +66,7 @@ TEST(OutputFile, BadPathFailsWhenOpenedAndCreatesNothing) {
   const std::string dir = fresh("output-file-dir");
   fs::create_directory(dir);
   EXPECT_EQ(error_of([&] { OutputFile file(dir); }), "cannot write " + dir + ": Is a directory");
+  EXPECT_EQ(error_of([&] { OutputFile file(""); }), "an output file's name is empty");
   EXPECT_TRUE(fs::is_directory(dir));
 }
 
