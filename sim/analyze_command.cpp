@@ -234,9 +234,7 @@ struct RowFiles {
   std::optional<OutputFile> csv;
   std::optional<OutputFile> json;
 
-  explicit RowFiles(const po::variables_map& vm) {
-    if (const auto path = option_text(vm, "csv")) csv.emplace(*path);
-    if (const auto path = option_text(vm, "json")) json.emplace(*path);
+  explicit RowFiles(const po::variables_map& vm) : csv(output_option(vm, "csv")), json(output_option(vm, "json")) {
     if (csv) csv->stream() << analysis_csv_header() << "\n";
   }
   void write(const TrainingSetup& setup, const TrainingAnalysis& a, const std::optional<SimulatedStep>& simulated) {

@@ -161,8 +161,7 @@ int run_calibrate(const std::vector<std::string>& args, std::ostream& out) {
     return 0;
   }
   if (!vm.count("measurements")) throw InputError("give --measurements FILE... (nccl-tests logs or tables) to fit");
-  std::optional<OutputFile> output;  // opened before the work, so a bad path fails at once
-  if (const auto path = option_text(vm, "output")) output.emplace(*path);
+  std::optional<OutputFile> output = output_option(vm, "output");
   CalibrationOptions calibration;
   if (const auto text = option_text(vm, "max-iterations")) {
     calibration.max_iterations = parse_count(*text, "--max-iterations", 1, 10000);

@@ -261,10 +261,8 @@ int run_collective(const std::vector<std::string>& args, std::ostream& out) {
   const std::vector<AlgorithmChoice> algorithms = algorithm_option(vm, kind, topology, library.profile);
   const std::vector<Bytes> sizes = sizes_option(vm, kind, p);
   // Opened before the simulation, so that a bad path fails at once.
-  std::optional<OutputFile> csv;
-  if (const auto path = option_text(vm, "csv")) csv.emplace(*path);
-  std::optional<OutputFile> timeline;
-  if (const auto path = option_text(vm, "timeline")) timeline.emplace(*path);
+  std::optional<OutputFile> csv = output_option(vm, "csv");
+  std::optional<OutputFile> timeline = output_option(vm, "timeline");
   LinkStatsOutput link_stats(vm);
 
   // Progress on stderr once the run has taken 2 s: one point per algorithm and size.

@@ -67,6 +67,16 @@ std::optional<std::string> option_text(const po::variables_map& vm, const std::s
   return vm[name].as<std::string>();
 }
 
+std::optional<OutputFile> output_option(const po::variables_map& vm, const std::string& name, bool dash_is_stdout) {
+  const auto path = option_text(vm, name);
+  if (!path || (dash_is_stdout && *path == "-")) return std::nullopt;
+  try {
+    return std::optional<OutputFile>(std::in_place, *path);
+  } catch (const InputError& e) {
+    throw InputError("--" + name + ": " + e.what());
+  }
+}
+
 void add_option(po::options_description& options, const char* name, const char* value_name,
                 const std::string& help) {
   options.add_options()(name, po::value<std::string>()->value_name(value_name), help.c_str());

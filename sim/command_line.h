@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "base/output_file.h"
 #include "base/units.h"
 
 namespace commsim::cli {
@@ -28,6 +29,12 @@ std::optional<po::variables_map> parse_command(const std::vector<std::string>& a
 
 /// The option's text, if given.
 std::optional<std::string> option_text(const po::variables_map& vm, const std::string& name);
+
+/// The file --NAME gives, created for writing before any work so that a bad path fails at once
+/// ("--csv: cannot write out/x.csv: No such file or directory"); none without the option, nor
+/// for "-" where `dash_is_stdout` (the caller writes to standard output).
+std::optional<OutputFile> output_option(const po::variables_map& vm, const std::string& name,
+                                        bool dash_is_stdout = false);
 
 /// Adds a text-valued option.
 void add_option(po::options_description& options, const char* name, const char* value_name,

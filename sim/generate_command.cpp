@@ -349,7 +349,8 @@ int run_generate(const std::vector<std::string>& args, std::ostream& out) {
   }
   reject_inapplicable(vm, kind);
   const auto output = option_text(vm, "output");
-  if (!output || output->empty()) throw InputError("generate: --output PATH is required");
+  if (!output) throw InputError("generate: --output PATH is required");
+  if (output->empty()) throw InputError("--output: an output file's name is empty");
   const Format format = parse_in(kFormatNames, text_or(vm, "format", "commsim"), "--format", "format");
   if (format == Format::kChakra) check_chakra_can_hold(vm);
 

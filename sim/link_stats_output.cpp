@@ -47,9 +47,7 @@ void add_link_stats_option(po::options_description& options, const std::string& 
              "each link, " + which_run);
 }
 
-LinkStatsOutput::LinkStatsOutput(const po::variables_map& vm) {
-  if (const auto path = option_text(vm, "link-stats")) file_.emplace(*path);
-}
+LinkStatsOutput::LinkStatsOutput(const po::variables_map& vm) : file_(output_option(vm, "link-stats")) {}
 
 void LinkStatsOutput::report(std::ostream& out, const Topology& topology, const LinkStats& stats,
                              const std::string& run) {

@@ -200,10 +200,8 @@ int run_p2p(const std::vector<std::string>& args, std::ostream& out) {
   const std::vector<Bytes> sizes = sizes_from_options(vm, kDefaultSweep);
   const TimePs overhead = parse_time(option_text(vm, "overhead").value_or("0"), "--overhead");
   // Opened before the simulation, so that a bad path fails at once.
-  std::optional<OutputFile> csv;
-  if (const auto path = option_text(vm, "csv")) csv.emplace(*path);
-  std::optional<OutputFile> timeline;
-  if (const auto path = option_text(vm, "timeline")) timeline.emplace(*path);
+  std::optional<OutputFile> csv = output_option(vm, "csv");
+  std::optional<OutputFile> timeline = output_option(vm, "timeline");
   LinkStatsOutput link_stats(vm);
   const LibraryChoice library = library_from_options(vm, topology);
 

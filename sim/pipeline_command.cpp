@@ -231,10 +231,8 @@ int run_pipeline(const std::vector<std::string>& args, std::ostream& out) {
   study_options.shape = shape_option(vm, p, m);
   placement_options(vm, topo, study_options);
   // Opened before the simulation, so that a bad path fails at once.
-  std::optional<OutputFile> timeline;
-  if (const auto path = option_text(vm, "timeline")) timeline.emplace(*path);
-  std::optional<OutputFile> csv;
-  if (const auto path = option_text(vm, "csv")) csv.emplace(*path);
+  std::optional<OutputFile> timeline = output_option(vm, "timeline");
+  std::optional<OutputFile> csv = output_option(vm, "csv");
   LinkStatsOutput link_stats(vm);
   const LibraryChoice library = library_from_options(vm, topo);
   study_options.library = library.profile;

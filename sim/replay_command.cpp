@@ -203,16 +203,12 @@ int run_replay(const std::vector<std::string>& args, std::ostream& out, std::ost
   const Topology topo = topology_from_options(vm, default_cluster_config(workload.rank_count()));
   ReplayOptions replay = replay_option(vm, topo);
   // Opened before the replay, so that a bad path fails at once.
-  std::optional<OutputFile> timeline;
-  if (const auto path = option_text(vm, "timeline")) timeline.emplace(*path);
-  std::optional<OutputFile> csv;
-  if (const auto path = option_text(vm, "csv")) csv.emplace(*path);
+  std::optional<OutputFile> timeline = output_option(vm, "timeline");
+  std::optional<OutputFile> csv = output_option(vm, "csv");
   LinkStatsOutput link_stats(vm);
   replay.record_link_stats = true;  // for the hottest links of the report
-  std::optional<OutputFile> collectives_csv;
-  if (const auto path = option_text(vm, "collectives-csv")) collectives_csv.emplace(*path);
-  std::optional<OutputFile> collectives_json;
-  if (const auto path = option_text(vm, "collectives-json")) collectives_json.emplace(*path);
+  std::optional<OutputFile> collectives_csv = output_option(vm, "collectives-csv");
+  std::optional<OutputFile> collectives_json = output_option(vm, "collectives-json");
   Progress progress = run_progress(vm, simulated_node_count(workload), "nodes");
   progress.set_total_work(replay_work(workload));
   replay.on_node_done = [&](double work) { progress.advance_work(work); };

@@ -122,8 +122,7 @@ int run_import(const po::variables_map& vm, const std::string& path, std::ostrea
   if (!gpu_name) throw InputError("--import-nvidia-smi needs --gpu NAME, the GPUs' generation (" + gpu_generation_names() + ")");
   const GpuGeneration& gpu = gpu_generation(*gpu_name, "--gpu");
   const auto output = option_text(vm, "output");
-  std::optional<OutputFile> file;
-  if (output && *output != "-") file.emplace(*output);
+  std::optional<OutputFile> file = output_option(vm, "output", true);
   const std::string spec = nvidia_smi_spec_file(import_nvidia_smi_topo(read_input_file(path, "nvidia-smi topo -m output"), path, gpu));
   if (!file) {
     out << spec;
@@ -169,8 +168,7 @@ int run_topo(const std::vector<std::string>& args, std::ostream& out) {
     if (vm.count(option)) throw InputError("--" + std::string(option) + " goes with --import-nvidia-smi");
   }
   const auto dot = option_text(vm, "dot");
-  std::optional<OutputFile> file;
-  if (dot && *dot != "-") file.emplace(*dot);
+  std::optional<OutputFile> file = output_option(vm, "dot", true);
   const Topology topology = topology_from_options(vm);
   if (dot && !file) {
     write_dot(out, topology);

@@ -189,16 +189,13 @@ int run_validate(const std::vector<std::string>& args, std::ostream& out, std::o
   if (!vm.count("measurements")) throw InputError("give --measurements FILE... (nccl-tests logs or tables)");
   std::optional<ErrorLimits> max_error;
   if (const auto text = option_text(vm, "max-error")) max_error = parse_max_error(*text);
-  std::optional<OutputFile> csv, json;  // opened before the work, so a bad path fails at once
-  if (const auto path = option_text(vm, "csv")) csv.emplace(*path);
-  if (const auto path = option_text(vm, "json")) json.emplace(*path);
-  std::optional<OutputFile> plot;
+  std::optional<OutputFile> csv = output_option(vm, "csv"), json = output_option(vm, "json");
   ImageFormat plot_format = ImageFormat::kSvg;
   if (const auto path = option_text(vm, "plot")) {
     plot_format = image_format(*path, "--plot");
     require_gnuplot();
-    plot.emplace(*path);
   }
+  std::optional<OutputFile> plot = output_option(vm, "plot");
   const std::vector<MeasurementSet> sets = read_measurement_sets(vm["measurements"].as<std::vector<std::string>>());
   const std::vector<Measurement> rows = selected_rows(vm, rows_of(sets), "measured");
   const std::optional<std::string> preset = measured_system_preset(vm, sets);

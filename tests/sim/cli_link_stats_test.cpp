@@ -127,7 +127,7 @@ TEST(CliLinkStats, BadPathFailsBeforeTheRun) {
     SCOPED_TRACE(command.front());
     const CliResult r = run_commsim(with(command, {"--link-stats", bad}));
     EXPECT_EQ(r.status, 2);
-    EXPECT_EQ(r.err, "commsim: error: cannot write " + bad + ": No such file or directory\n");
+    EXPECT_EQ(r.err, "commsim: error: --link-stats: cannot write " + bad + ": No such file or directory\n");
     EXPECT_EQ(r.out, "") << "nothing is simulated before the outputs are open";
   }
 }

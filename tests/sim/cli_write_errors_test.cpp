@@ -77,6 +77,17 @@ TEST(CliWriteErrors, MissingDirectoryFailsBeforeTheWork) {
   EXPECT_CONTAINS(r.err, "cannot write /nonexistent/dir/out.csv");
 }
 
+// An empty path is refused before the work, naming the option it was given to.
+TEST(CliWriteErrors, AnEmptyPathNamesItsOption) {
+  for (const FileOption& o : file_options()) {
+    SCOPED_TRACE(o.command.front() + " " + o.option);
+    const CliResult r = run_with(o, "");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_CONTAINS(r.err, o.option + ": an output file's name is empty");
+    EXPECT_EQ(r.out, "");
+  }
+}
+
 TEST(CliWriteErrors, PartialFilesAreRemovedWhenTheWorkFails) {
   const std::string csv = tmp_path("deadlocked.csv");
   const std::string timeline = tmp_path("deadlocked.json");
