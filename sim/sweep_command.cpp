@@ -9,6 +9,7 @@
 #include <iostream>
 #include <set>
 #include <thread>
+#include <utility>
 
 #include "base/error.h"
 #include "base/input_file.h"
@@ -301,7 +302,8 @@ std::optional<PlotOutput> plot_option(const po::variables_map& vm) {
   if (y != "time" && y != "busbw") throw InputError("--plot-y: expected time or busbw, got '" + y + "'");
   const ImageFormat format = image_format(*path, "--plot");
   require_gnuplot();
-  return PlotOutput{OutputFile(*path), format, OutputFile(image_stem(*path) + ".gp"),
+  std::optional<OutputFile> image = output_option(vm, "plot");
+  return PlotOutput{std::move(*image), format, OutputFile(image_stem(*path) + ".gp"),
                     x == "size" ? SweepAxisX::kSize : SweepAxisX::kNpus,
                     y == "time" ? SweepAxisY::kTime : SweepAxisY::kBusbw};
 }
