@@ -7,9 +7,9 @@
 //
 // Errors (InputError "PATH: ..."): JSON that does not parse, a report without args naming an
 // nccl-tests program, a program of an operation commsim does not model (gather_perf: the
-// report is its one run, so nothing is left to compare, as with a log of nothing else), a row without its out-of-place
-// time or with "cpu_time" (-C 1: the host's launch of an iteration, not the collective), a root that is not a number,
-// and a report without a single row.
+// report is its one run, so nothing is left to compare, as with a log of nothing else), a
+// row without its out-of-place time or with "cpu_time" (-C 1: the host's launch of an
+// iteration, not the collective), a root that is not a number, and a report without a row.
 
 #include <string>
 #include <string_view>

@@ -95,7 +95,8 @@ class LogReader {
       }
       start_test(*test, line);
     } else if (starts_with_words(words, {"Blocking", "Enabled:"})) {
-      const std::string_view how = trim_blanks(body.substr(body.find("Enabled:") + 8));
+      constexpr std::string_view kEnabled = "Enabled:";
+      const std::string_view how = trim_blanks(body.substr(body.find(kEnabled) + kEnabled.size()));
       add_timing_note(set_, blocking_calls_note(how), where(line));
     } else if (words[0] == "nThread") {
       run_.columns.reset();

@@ -64,18 +64,6 @@ std::string_view without_launcher_tag(std::string_view line) {
   return line;
 }
 
-std::vector<std::string_view> whitespace_fields(std::string_view line) {
-  std::vector<std::string_view> fields;
-  std::size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && is_blank_char(line[i])) ++i;
-    const std::size_t start = i;
-    while (i < line.size() && !is_blank_char(line[i])) ++i;
-    if (i > start) fields.push_back(line.substr(start, i - start));
-  }
-  return fields;
-}
-
 bool starts_with_words(const std::vector<std::string_view>& words,
                        std::initializer_list<std::string_view> start) {
   return words.size() >= start.size() && std::equal(start.begin(), start.end(), words.begin());

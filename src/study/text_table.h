@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "base/words.h"
+
 namespace commsim {
 
 struct TextLine {
@@ -32,8 +34,6 @@ bool is_comment(std::string_view line);
 /// -l), "  0: " (Slurm's srun --label); `line` itself when it has none. A data row of
 /// nccl-tests starts with a bare number, never with '[' or "N:".
 std::string_view without_launcher_tag(std::string_view line);
-/// The words of `line`, split at runs of spaces and tabs.
-std::vector<std::string_view> whitespace_fields(std::string_view line);
 /// `words` begins with `start`: {"Avg", "bus", "bandwidth"}.
 bool starts_with_words(const std::vector<std::string_view>& words,
                        std::initializer_list<std::string_view> start);

@@ -6,6 +6,7 @@
 #include "base/error.h"
 #include "base/input_file.h"
 #include "base/joined.h"
+#include "base/words.h"
 #include "topology/preset_specs.h"
 
 namespace commsim {
@@ -33,23 +34,10 @@ bool is_card_word(std::string_view word) {
   return word.starts_with("PCIe") || word.starts_with("PCIE") || word == "NVL" || word.find("-PCIE") != word.npos;
 }
 
-std::vector<std::string_view> words_of(std::string_view text) {
-  std::vector<std::string_view> words;
-  while (!text.empty()) {
-    const std::size_t start = text.find_first_not_of(' ');
-    if (start == std::string_view::npos) break;
-    text.remove_prefix(start);
-    const std::size_t end = std::min(text.find(' '), text.size());
-    words.push_back(text.substr(0, end));
-    text.remove_prefix(end);
-  }
-  return words;
-}
-
 }  // namespace
 
 std::optional<std::string_view> preset_of_device(std::string_view device, bool across_nodes) {
-  const std::vector<std::string_view> words = words_of(device);
+  const std::vector<std::string_view> words = whitespace_fields(device);
   if (std::any_of(words.begin(), words.end(), is_card_word)) return std::nullopt;
   for (const DevicePresets& presets : kDevicePresets) {
     const bool named =
