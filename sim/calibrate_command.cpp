@@ -178,7 +178,7 @@ int run_calibrate(const std::vector<std::string>& args, std::ostream& out) {
   const std::vector<MeasurementSet> held_out_sets = read_measurement_sets(held_out);
   // The base: the spec given, else the preset of the GPUs the fitted files name.
   const std::optional<std::string> preset = measured_system_preset(vm, fitted_sets);
-  const std::optional<std::string> base = vm.count("topology-file") ? option_text(vm, "topology-file") : preset;
+  const std::optional<std::string> base = preset ? preset : option_text(vm, "topology-file");
   if (!base) {
     throw InputError(
         "give the base system as --topology-file FILE: calibrate fits its library and writes a spec (the files "
