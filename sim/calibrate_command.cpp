@@ -1,6 +1,7 @@
 // commsim calibrate: fit a library profile to measurements and write the calibrated spec.
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <optional>
 #include <ostream>
@@ -23,14 +24,26 @@
 namespace commsim::cli {
 namespace {
 
+// A term's sd as the table shows it: "-" where no row moves with it (the prior alone holds it).
+std::string sd_text(const FittedTerm& t) { return t.shown && std::isfinite(t.sd) ? format_number(t.sd) : "-"; }
+
 void print_terms(std::ostream& out, const std::vector<FittedTerm>& terms) {
-  Table table({{"term", "", 28}, {"unit", "", 5}, {"start", "", 11}, {"fitted", "", 11}, {"change", "%", 8}});
+  Table table(
+      {{"term", "", 28}, {"unit", "", 5}, {"start", "", 11}, {"fitted", "", 11}, {"sd", "", 11}, {"change", "%", 8}});
   for (const FittedTerm& t : terms) {
     const std::string change = t.start != 0 ? fixed(100 * (t.fitted - t.start) / t.start, 1) : "-";
-    table.add_row({t.name, t.unit.empty() ? "-" : t.unit, format_number(t.start), format_number(t.fitted),
+    table.add_row({t.name, t.unit.empty() ? "-" : t.unit, format_number(t.start), format_number(t.fitted), sd_text(t),
                    change + (t.at_bound ? " (bound)" : "")});
   }
   table.print(out);
+}
+
+// "launch and simple call latency (-1.00), ...": the pairs the rows tell apart poorly.
+std::string trading_text(const std::vector<TradingTerms>& pairs) {
+  std::vector<std::string> items;
+  for (const TradingTerms& p : pairs)
+    items.push_back(p.first + " and " + p.second + " (" + fixed(p.correlation, 2) + ")");
+  return joined(items);
 }
 
 // "bandwidth factors beside allreduce and broadcast, which have none", when the rows held
@@ -93,9 +106,10 @@ std::string calibrated_spec(const std::string& base_path, const std::vector<Meas
   }
   text << "# Fitted terms (start -> fitted):\n";
   for (const FittedTerm& t : result.terms) {
-    text << "#   " << t.name << " " << format_number(t.start) << " -> " << format_number(t.fitted)
-         << (t.unit.empty() ? "" : " ") << t.unit << (t.at_bound ? " (at a bound)" : "") << "\n";
+    text << "#   " << t.name << " " << format_number(t.start) << " -> " << format_number(t.fitted) << " (sd "
+         << sd_text(t) << ")" << (t.unit.empty() ? "" : " ") << t.unit << (t.at_bound ? " (at a bound)" : "") << "\n";
   }
+  if (!result.trading.empty()) text << "#   told apart poorly: " << trading_text(result.trading) << "\n";
   if (const std::string references = reference_text(result); !references.empty()) text << "#   " << references << "\n";
   return text.str() + spec_text(spec);
 }
@@ -204,6 +218,13 @@ int run_calibrate(const std::vector<std::string>& args, std::ostream& out) {
       << measured_system_line(preset, fitted_sets) << caveat_lines(fitted_sets) << caveat_lines(held_out_sets);
   print_terms(out, result.terms);
   if (const std::string references = reference_text(result); !references.empty()) out << "# " << references << "\n";
+  out << "# sd: one standard deviation of each fitted value, s^2 (J'J)^-1 with the prior, s the rows' rms error "
+      << "(one the rows barely show has about s x its scale / " << result.prior_weight
+      << "; -: no row moves with it at the fit)\n";
+  if (!result.trading.empty()) {
+    out << "# told apart poorly, correlation of the fitted values (-1: the rows show their sum or product): "
+        << trading_text(result.trading) << "\n";
+  }
   out << "# fit: " << result.iterations << " iterations, " << result.evaluations
       << " predictions of every row, prior weight " << result.prior_weight << "\n"
       << "# |error| median / p90 before: " << error_summary(result.before) << "\n"

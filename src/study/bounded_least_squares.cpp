@@ -54,17 +54,9 @@ class Solver {
     return residuals_(x);
   }
 
-  // Forward differences, stepping inward at an upper bound.
   Eigen::MatrixXd jacobian_at(const Eigen::VectorXd& x, const Eigen::VectorXd& r) {
-    Eigen::MatrixXd j(r.size(), x.size());
-    for (Eigen::Index k = 0; k < x.size(); ++k) {
-      double h = options_.relative_step * std::max(std::abs(x[k]), scale_[k]);
-      if (x[k] + h > hi_[k]) h = -h;
-      Eigen::VectorXd moved = x;
-      moved[k] += h;
-      j.col(k) = (evaluate(moved) - r) / h;
-    }
-    return j;
+    evaluations_ += static_cast<std::size_t>(x.size());
+    return forward_difference_jacobian(residuals_, x, r, hi_, scale_, options_.relative_step);
   }
 
   // A variable at a bound stays there when the descent direction -gradient points out.
@@ -104,6 +96,20 @@ class Solver {
 };
 
 }  // namespace
+
+Eigen::MatrixXd forward_difference_jacobian(const ResidualFunction& residuals, const Eigen::VectorXd& x,
+                                            const Eigen::VectorXd& r, const Eigen::VectorXd& hi,
+                                            const Eigen::VectorXd& scale, double relative_step) {
+  Eigen::MatrixXd j(r.size(), x.size());
+  for (Eigen::Index k = 0; k < x.size(); ++k) {
+    double h = relative_step * std::max(std::abs(x[k]), scale[k]);
+    if (x[k] + h > hi[k]) h = -h;
+    Eigen::VectorXd moved = x;
+    moved[k] += h;
+    j.col(k) = (residuals(moved) - r) / h;
+  }
+  return j;
+}
 
 BoundedLeastSquaresResult bounded_least_squares(const ResidualFunction& residuals, const Eigen::VectorXd& start,
                                                 const Eigen::VectorXd& lo, const Eigen::VectorXd& hi,

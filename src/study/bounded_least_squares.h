@@ -31,6 +31,13 @@ struct BoundedLeastSquaresResult {
 
 using ResidualFunction = std::function<Eigen::VectorXd(const Eigen::VectorXd&)>;
 
+/// The forward-difference Jacobian of `residuals` at x, whose residuals are r: column k is
+/// (residuals(x + h e_k) - r) / h, h = relative_step x max(|x_k|, scale_k), stepping inward
+/// (h < 0) where x + h would pass the upper bound `hi`. Evaluates `residuals` x.size() times.
+Eigen::MatrixXd forward_difference_jacobian(const ResidualFunction& residuals, const Eigen::VectorXd& x,
+                                            const Eigen::VectorXd& r, const Eigen::VectorXd& hi,
+                                            const Eigen::VectorXd& scale, double relative_step);
+
 /// `scale` gives each variable's typical magnitude, for difference steps (> 0). `start`
 /// must lie in [lo, hi].
 BoundedLeastSquaresResult bounded_least_squares(const ResidualFunction& residuals, const Eigen::VectorXd& start,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "base/error.h"
 #include "model/one_node_ramp.h"
@@ -215,7 +216,47 @@ class Fit {
   std::vector<CalibrationTerm> terms_;
 };
 
+/// The pairs of terms whose fitted values correlate by kTradingCorrelation or more, strongest
+/// first (ties in the terms' order).
+std::vector<TradingTerms> trading_terms(const std::vector<CalibrationTerm>& terms, const Eigen::MatrixXd& correlation) {
+  std::vector<TradingTerms> pairs;
+  for (Eigen::Index k = 0; k < correlation.rows(); ++k) {
+    for (Eigen::Index l = k + 1; l < correlation.cols(); ++l) {
+      const double c = correlation(k, l);
+      if (std::abs(c) < kTradingCorrelation) continue;
+      pairs.push_back({terms[static_cast<std::size_t>(k)].name, terms[static_cast<std::size_t>(l)].name, c});
+    }
+  }
+  std::stable_sort(pairs.begin(), pairs.end(), [](const TradingTerms& a, const TradingTerms& b) {
+    return std::abs(a.correlation) > std::abs(b.correlation);
+  });
+  return pairs;
+}
+
 }  // namespace
+
+TermSpread term_spread(const Eigen::MatrixXd& jacobian, const Eigen::VectorXd& residuals, Eigen::Index rows) {
+  COMMSIM_CHECK(rows > 0 && rows <= residuals.size() && jacobian.rows() == residuals.size(),
+                "a spread needs the rows' residuals and their Jacobian");
+  const double s2 = residuals.head(rows).squaredNorm() / static_cast<double>(rows);
+  const Eigen::MatrixXd normal = jacobian.transpose() * jacobian;
+  const Eigen::MatrixXd inverse = normal.completeOrthogonalDecomposition().pseudoInverse();
+  const Eigen::Index n = normal.rows();
+  TermSpread spread{Eigen::VectorXd(n), Eigen::MatrixXd::Zero(n, n), {}};
+  for (Eigen::Index k = 0; k < n; ++k) {
+    spread.shown.push_back(jacobian.col(k).head(rows).squaredNorm() > 0);
+    spread.sd[k] =
+        normal(k, k) > 0 ? std::sqrt(s2 * std::max(inverse(k, k), 0.0)) : std::numeric_limits<double>::infinity();
+  }
+  for (Eigen::Index k = 0; k < n; ++k) {
+    for (Eigen::Index l = 0; l < n; ++l) {
+      const double scale = std::sqrt(std::max(inverse(k, k), 0.0) * std::max(inverse(l, l), 0.0));
+      const bool shown = normal(k, k) > 0 && normal(l, l) > 0 && scale > 0;
+      spread.correlation(k, l) = shown ? std::clamp(inverse(k, l) / scale, -1.0, 1.0) : 0.0;
+    }
+  }
+  return spread;
+}
 
 Topology calibrated_topology(const Topology& topology, const LibraryFit& fit) {
   Topology calibrated = topology;
@@ -260,19 +301,27 @@ CalibrationResult calibrate(const std::vector<MeasuredRows>& groups, const std::
   result.fit = fit.at(solved.x);
   result.fit.library.name = options.validation.library.name + "-calibrated";
   result.after = fit.validate(result.fit);
+  const ResidualFunction residuals = [&](const Eigen::VectorXd& x) { return fit.residuals(x); };
+  const Eigen::VectorXd at_fit = residuals(solved.x);
+  const TermSpread spread =
+      term_spread(forward_difference_jacobian(residuals, solved.x, at_fit, hi, fit.vector(&CalibrationTerm::scale),
+                                              solver.relative_step),
+                  at_fit, at_fit.size() - solved.x.size());
   const Eigen::VectorXd start = fit.start();
   for (std::size_t k = 0; k < fit.terms().size(); ++k) {
     const auto i = static_cast<Eigen::Index>(k);
     const CalibrationTerm& t = fit.terms()[k];
-    result.terms.push_back({t.name, t.unit, start[i], solved.x[i], solved.x[i] <= lo[i] || solved.x[i] >= hi[i]});
+    result.terms.push_back({t.name, t.unit, start[i], solved.x[i], solved.x[i] <= lo[i] || solved.x[i] >= hi[i],
+                            spread.sd[i], spread.shown[k]});
   }
+  result.trading = trading_terms(fit.terms(), spread.correlation);
   if (!holdout.empty()) {
     result.holdout_before = validate_measurements(holdout, options.validation);
     result.holdout_after = validate_measurements(calibrated_groups(holdout, result.fit),
                                                  with_library(options.validation, result.fit.library));
   }
   result.iterations = solved.iterations;
-  result.evaluations = solved.evaluations;
+  result.evaluations = solved.evaluations + 1 + fit.terms().size();  // the spread's
   result.prior_weight = options.prior_weight;
   return result;
 }

@@ -18,7 +18,9 @@
 // operations. 1e-4 still settles the split but leaves those terms free; 1e-2 starts to
 // move terms the data determine. CalibrationOptions::prior_weight sets it.
 
+#include <Eigen/Dense>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "study/calibration_terms.h"
@@ -40,11 +42,40 @@ struct FittedTerm {
   double start = 0;
   double fitted = 0;
   bool at_bound = false;  // the fit pressed it against a bound
+  /// How closely the rows determine it, in its unit: one standard deviation of the fitted
+  /// value (term_spread). Infinite where neither a row nor the prior holds it.
+  double sd = 0;
+  bool shown = false;  // some row's prediction moves with it at the fit (term_spread)
 };
+
+/// Two terms the rows tell apart poorly: the correlation of their fitted values
+/// (term_spread), |correlation| >= kTradingCorrelation. -1: their sum is what the rows show
+/// (a launch and a call latency that always add); +1: their difference.
+struct TradingTerms {
+  std::string first, second;
+  double correlation = 0;
+};
+inline constexpr double kTradingCorrelation = 0.95;
+
+/// How well rows determine the terms fitted to them, from the fit's covariance at its minimum
+/// (the Gauss-Newton estimate; Press et al., Numerical Recipes, 3rd ed., sec. 15.5):
+///   C = s^2 (J'J)^-1,   sd_k = sqrt(C_kk),   correlation_kl = C_kl / (sd_k sd_l)
+/// J the Jacobian of every residual (the `rows` rows' first, then the prior's) by term, s^2
+/// the rows' mean squared residual. The prior keeps J'J invertible: a term no row shows has
+/// sd = s x scale / w. A term whose column is zero (no row and no prior) has an infinite sd
+/// and no correlation. `shown`: whether a row's residual moves with the term.
+struct TermSpread {
+  Eigen::VectorXd sd;
+  Eigen::MatrixXd correlation;
+  std::vector<bool> shown;
+};
+TermSpread term_spread(const Eigen::MatrixXd& jacobian, const Eigen::VectorXd& residuals, Eigen::Index rows);
 
 struct CalibrationResult {
   LibraryFit fit;  // the fitted profile (named "<start>-calibrated") and bandwidth scales
   std::vector<FittedTerm> terms;
+  /// The pairs of terms the rows tell apart poorly, the strongest correlation first.
+  std::vector<TradingTerms> trading;
   /// The collectives measured without a bandwidth factor, that the others' are beside: the
   /// first, and with the both-ways efficiency fitted the first that differs in moving both
   /// ways (calibration_terms.h). Empty with fewer than two collectives measured.
@@ -52,7 +83,7 @@ struct CalibrationResult {
   ValidationResult before, after;                  // the rows fitted to
   ValidationResult holdout_before, holdout_after;  // rows kept out of the fit
   std::size_t iterations = 0;
-  std::size_t evaluations = 0;  // validation runs
+  std::size_t evaluations = 0;  // validation runs, the spread's included
   double prior_weight = 0;      // the options' pull toward the start it was fitted with
 };
 

@@ -22,7 +22,17 @@ TEST(CliCalibrate, FitsALogAndWritesASpecThatPredictsIt) {
   EXPECT_CONTAINS(fit.out, "# commsim calibrate: 10 measured rows on h100-ib-cluster");
   EXPECT_CONTAINS(fit.out, "network bandwidth scale");
   EXPECT_CONTAINS(fit.out, "# |error| median / p90 before: all 2.0% / 2.8% (10 rows)");
+  // Each term's sd: AllGather's rows show the network's bandwidth closely; Tree's latencies,
+  // which no AllGather runs, no row moves ("-"); Simple's network step and the launch add
+  // in every Simple row, so the rows show their sum.
+  EXPECT_CONTAINS(fit.out, "term  unit       start      fitted          sd   change");
+  EXPECT_CONTAINS(fit.out, "     network bandwidth scale     -           1    0.978037  0.00306867     -2.2\n");
+  EXPECT_CONTAINS(fit.out, "  tree simple network step    us          14          14           -      0.0\n");
+  EXPECT_CONTAINS(fit.out,
+                  "# told apart poorly, correlation of the fitted values (-1: the rows show their sum or product): "
+                  "simple network step and launch (-0.98)\n");
   const std::string text = read_file(spec);
+  EXPECT_CONTAINS(text, "#   network bandwidth scale 1 -> 0.978037 (sd 0.00306867)\n");
   EXPECT_CONTAINS(text, "nodes: 10");
   EXPECT_CONTAINS(text, "gpus_per_node: 1");
   EXPECT_CONTAINS(text, "name: \"nccl-hopper-multinode-calibrated\"");

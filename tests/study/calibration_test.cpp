@@ -434,6 +434,79 @@ TEST(Calibration, HoldoutIsReportedNotFitted) {
   EXPECT_LT(result.holdout_after.all.p90_abs_error, 0.01);
 }
 
+double sd_of(const CalibrationResult& result, const std::string& name) {
+  for (const FittedTerm& t : result.terms) {
+    if (t.name == name) return t.sd;
+  }
+  ADD_FAILURE() << "no term " << name;
+  return 0;
+}
+
+// The correlation calibrate reports for terms a and b (either order); 0 if it reports none.
+double trading(const CalibrationResult& result, const std::string& a, const std::string& b) {
+  for (const TradingTerms& t : result.trading) {
+    if ((t.first == a && t.second == b) || (t.first == b && t.second == a)) return t.correlation;
+  }
+  return 0;
+}
+
+TEST(Calibration, SaysHowCloselyTheRowsDetermineEachTerm) {
+  // The rows of RecoversTheTermsThatMadeTheMeasurements, fitted at the default prior. The
+  // link's bandwidth shows in every large row: its sd is a small part of it. The launch adds
+  // to both call latencies in every row, so the rows show each sum and the fit cannot tell
+  // the launch from LL's call latency: their fitted values correlate at -1 and are reported
+  // as told apart poorly.
+  const CalibrationResult result = fitted_to_truth(library(5, 0.8, 9, 3, 0.4), library(8, 0.5, 5, 5));
+  const double scale_sd = sd_of(result, "nvlink bandwidth scale");
+  EXPECT_GT(scale_sd, 0);
+  EXPECT_LT(scale_sd, 0.01 * fitted(result, "nvlink bandwidth scale"));
+  EXPECT_LT(trading(result, "ll call latency", "launch"), -kTradingCorrelation);
+  EXPECT_EQ(trading(result, "nvlink bandwidth scale", "ll nvlink step"), 0);
+  for (std::size_t i = 1; i < result.trading.size(); ++i) {
+    EXPECT_GE(std::abs(result.trading[i - 1].correlation), std::abs(result.trading[i].correlation));
+  }
+  // Where the split goes, only the prior says: LL's call latency is known far less closely
+  // than its step, which the rows' sizes and the AllGather's half as many steps show.
+  EXPECT_GT(sd_of(result, "ll call latency"), 50 * sd_of(result, "ll nvlink step"));
+}
+
+TEST(TermSpread, IsTheCovarianceOfALinearFit) {
+  // Residuals r = J x - y of three rows in two terms, J = [1 0; 0 1; 1 1], at r = (0.1,
+  // -0.1, 0.1): s^2 = 0.03 / 3 = 0.01, J'J = [2 1; 1 2], (J'J)^-1 = [2 -1; -1 2] / 3, so
+  // C = 0.01 / 3 [2 -1; -1 2]: sd = sqrt(0.02 / 3) = 0.0816497 each, correlation -1/2.
+  Eigen::MatrixXd j(3, 2);
+  j << 1, 0, 0, 1, 1, 1;
+  const TermSpread spread = term_spread(j, Eigen::Vector3d(0.1, -0.1, 0.1), 3);
+  EXPECT_NEAR(spread.sd[0], std::sqrt(0.02 / 3), 1e-12);
+  EXPECT_NEAR(spread.sd[1], std::sqrt(0.02 / 3), 1e-12);
+  EXPECT_NEAR(spread.correlation(0, 1), -0.5, 1e-12);
+  EXPECT_NEAR(spread.correlation(1, 1), 1, 1e-12);
+  // A prior row per term (w = 0.5 on x1 only, J's fourth row) enters J'J but not s:
+  // J'J = [2 1; 1 2.25], det 3.5, (J'J)^-1 = [2.25 -1; -1 2] / 3.5.
+  Eigen::MatrixXd with_prior(4, 2);
+  with_prior << 1, 0, 0, 1, 1, 1, 0, 0.5;
+  const TermSpread held = term_spread(with_prior, Eigen::Vector4d(0.1, -0.1, 0.1, 7), 3);
+  EXPECT_NEAR(held.sd[0], std::sqrt(0.01 * 2.25 / 3.5), 1e-12);
+  EXPECT_NEAR(held.sd[1], std::sqrt(0.01 * 2 / 3.5), 1e-12);
+}
+
+TEST(TermSpread, ATermNothingHoldsHasNoBoundAndNoCorrelation) {
+  // The second term moves no residual (no row shows it, no prior holds it).
+  Eigen::MatrixXd j(2, 2);
+  j << 1, 0, 2, 0;
+  const TermSpread spread = term_spread(j, Eigen::Vector2d(0.1, 0.1), 2);
+  EXPECT_NEAR(spread.sd[0], std::sqrt(0.01 / 5), 1e-12);  // s^2 = 0.01, J'J = 5
+  EXPECT_TRUE(std::isinf(spread.sd[1]));
+  EXPECT_EQ(spread.correlation(0, 1), 0);
+  EXPECT_EQ(spread.shown, (std::vector<bool>{true, false}));
+  // Held by a prior row alone (the third): a finite sd, and still no row shows it.
+  Eigen::MatrixXd held(3, 2);
+  held << 1, 0, 2, 0, 0, 0.5;
+  const TermSpread prior_only = term_spread(held, Eigen::Vector3d(0.1, 0.1, 0), 2);
+  EXPECT_NEAR(prior_only.sd[1], std::sqrt(0.01 / 0.25), 1e-12);  // s / w
+  EXPECT_EQ(prior_only.shown, (std::vector<bool>{true, false}));
+}
+
 TEST(Calibration, NoRowsIsAnError) {
   CalibrationOptions calibration;
   EXPECT_CONTAINS(input_error_of([&] { calibrate(node(), {}, {}, calibration); }), "no measured rows to calibrate on");
