@@ -518,6 +518,23 @@ bool nccl_leaves_ll128_out(const Topology& topology) {
   return std::find(links_of.begin(), links_of.end(), kPcieLink) != links_of.end();
 }
 
+namespace {
+
+// The time NCCL's estimate ranks a run by: the closed form under `options`, with the
+// bandwidth part of a Tree AllReduce over NCCL's size-dependent share of it
+// (nccl_tree_correction: its estimate multiplies the Tree bandwidth by it).
+double ranked_time_s(const Topology& topology, CollectiveKind kind, AlgorithmKind algorithm, Bytes size,
+                     const ModelOptions& options, std::optional<Protocol> protocol) {
+  const CollectiveCost cost = collective_cost(topology, kind, algorithm, size, options);
+  const double time_s = cost.time_s(options.gamma_s_per_byte);
+  if (kind != Kind::kAllReduce || algorithm != Algo::kTree || !protocol) return time_s;
+  double bandwidth_s = 0;
+  for (const CostTerm& term : cost.terms) bandwidth_s += term.beta_bytes * term.beta_s_per_byte;
+  return time_s + bandwidth_s * (1 / nccl_tree_correction(*protocol, size) - 1);
+}
+
+}  // namespace
+
 std::optional<Protocol> fastest_protocol(const Topology& topology, CollectiveKind kind, AlgorithmKind algorithm,
                                          Bytes size, ModelOptions options, const LibraryProfile& profile) {
   if (reduces_in_switch(algorithm)) {  // NCCL runs NVLS with Simple only
@@ -529,9 +546,9 @@ std::optional<Protocol> fastest_protocol(const Topology& topology, CollectiveKin
   const auto left_out = has_ll128 && nccl_leaves_ll128_out(topology) ? std::optional(Protocol::kLL128) : std::nullopt;
   return profile.fastest(
       kind, algorithm,
-      [&](const ProtocolCosts& costs) {
+      [&](Protocol protocol, const ProtocolCosts& costs) {
         options.library = costs;
-        return collective_cost(topology, kind, algorithm, size, options).time_s(options.gamma_s_per_byte);
+        return ranked_time_s(topology, kind, algorithm, size, options, protocol);
       },
       left_out);
 }
@@ -644,7 +661,7 @@ NcclChoice nccl_choice(const Topology& topology, CollectiveKind kind, Bytes size
     with.library = profile.ranked_costs(kind, algorithm, p);
     with.estimate = true;
     with.estimate_nvls_tree_net_rate_Bps = profile.estimated().nvls_tree_net_rate_Bps;
-    const double t = collective_cost(topology, kind, algorithm, size, with).time_s(options.gamma_s_per_byte);
+    const double t = ranked_time_s(topology, kind, algorithm, size, with, p);
     if (best_s < 0 || t < best_s) {
       best = {algorithm, p};
       best_s = t;

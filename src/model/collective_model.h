@@ -77,8 +77,9 @@ CollectiveCost collective_cost(const Topology& topology, CollectiveKind kind,
                                AlgorithmKind algorithm, Bytes size, const ModelOptions& options);
 
 /// The protocol of least closed-form time for this collective, algorithm and size, as NCCL
-/// chooses by its own estimate; ties go to the earlier protocol of the profile. Empty for an
-/// ideal profile, which has none.
+/// chooses by its own estimate (a Tree AllReduce's bandwidth part over NCCL's share of it,
+/// nccl_tree_correction); ties go to the earlier protocol of the profile. Empty for an ideal
+/// profile, which has none.
 std::optional<Protocol> fastest_protocol(const Topology& topology, CollectiveKind kind, AlgorithmKind algorithm,
                                          Bytes size, ModelOptions options, const LibraryProfile& profile);
 
@@ -99,7 +100,8 @@ bool nccl_leaves_nvls_out(const Topology& topology);
 /// 2 GPUs, and the profile has in-switch costs; AllGather, ReduceScatter: ring; Broadcast,
 /// Reduce: the pipelined chain, i.e. ring; AllToAll: a grouped send and receive to every
 /// peer, i.e. direct; Barrier: dissemination) and the profile's protocols, the pair of least closed-form time, as NCCL
-/// ranks them by its own estimate (ncclTopoGetAlgoTime). Ties go to the earlier candidate.
+/// ranks them by its own estimate (ncclTopoGetAlgoTime, with its Tree correction as in
+/// fastest_protocol). Ties go to the earlier candidate.
 /// AllToAll's protocol is its P2P's: by the profile's LL threshold on the size / p each peer
 /// gets, where the profile has one (LibraryProfile::p2p_threshold_protocol). A library with an
 /// algorithm of its own for the collective (LibraryProfile::own_algorithm, Gloo's) runs that

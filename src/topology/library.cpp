@@ -1,6 +1,8 @@
 #include "topology/library.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <ranges>
@@ -79,9 +81,9 @@ TimePs us(double microseconds) { return ps_from_seconds(microseconds * 1e-6); }
 // and its bandwidth: a Tree AllReduce moves 0.92 of the link (min(busBw x 0.92, nChannels x
 // perChMaxTreeBw), the cap above any link here); LL a 3.8th of that (busBw / 3.8, at most
 // llMaxBw), LL128 7/9 of it on one node (120/128 across nodes). So the shares are Simple
-// 0.92, LL 0.92 / 3.8 = 0.2421, LL128 0.92 x 7/9 = 0.7156. Not modelled: the size-dependent
-// treeCorrectionFactor NCCL's estimate multiplies Tree bandwidth by (0.4-1.0 from 64 B to
-// 256 MiB), and its x0.85 for a tree graph of pattern TREE.
+// 0.92, LL 0.92 / 3.8 = 0.2421, LL128 0.92 x 7/9 = 0.7156. Its estimate also scales a Tree
+// AllReduce's bandwidth by size (nccl_tree_correction, below). Not modelled: its x0.85 for a
+// tree graph of pattern TREE.
 //
 // A ring call's loops (LibraryProfile::ring_loops): NCCL moves a ring AllReduce, AllGather
 // or ReduceScatter through its buffers in loops of nRanks chunks per channel, every loop all
@@ -329,6 +331,23 @@ LibraryProfile gloo_library() {
 }
 
 }  // namespace
+
+// NCCL's treeCorrectionFactor (src/graph/tuning.cc, ncclTopoGetAlgoTime, releases 2.19 to
+// 2.28; src/tuning/cost_model.cc after): "Trees are not perfectly sticking to the model for
+// medium sizes. Applying a static correction factor is not ideal but works quite well." Its
+// estimate of a Tree AllReduce of n bytes multiplies the bandwidth by row[log2(n / 64)] for
+// 64 B <= n < 512 MiB (index 0 .. 22, "logSize >= 0 && logSize < 23").
+double nccl_tree_correction(Protocol protocol, Bytes bytes) {
+  static constexpr std::array<std::array<double, 23>, 3> kRows{{
+      {1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0, 1.0, 1.0},  // LL
+      {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6, .6, .6, .6, .6, .8, .9, .9, .9, .9, 1.0, 1.0},   // LL128
+      {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9},          // Simple
+  }};
+  if (bytes < 64) return 1.0;
+  const auto index = static_cast<std::size_t>(std::bit_width(bytes >> 6) - 1);  // floor(log2(n / 64))
+  const auto& row = kRows[static_cast<std::size_t>(protocol)];
+  return index < row.size() ? row[index] : 1.0;
+}
 
 std::string_view protocol_name(Protocol protocol) { return name_in(kProtocolNames, protocol); }
 

@@ -409,8 +409,8 @@ struct LibraryProfile {
   /// with its LL share, and no bandwidth factor (NCCL's ranking knows none).
   ProtocolCosts ranked_costs(CollectiveKind kind, AlgorithmKind algorithm, std::optional<Protocol> protocol) const;
 
-  /// The protocol of least `time_s(costs)` (seconds) over the ranked costs of `kind` by
-  /// `algorithm` (ranked_costs, for each of its rows), as NCCL picks by its own estimate;
+  /// The protocol of least `time_s(protocol, costs)` (seconds) over the ranked costs of `kind`
+  /// by `algorithm` (ranked_costs, for each of its rows), as NCCL picks by its own estimate;
   /// ties go to the earlier protocol. `left_out`, a protocol the system does not enable, is
   /// not among them unless it is the only one. Empty for the ideal profile.
   template <typename Time>
@@ -418,7 +418,7 @@ struct LibraryProfile {
                                   std::optional<Protocol> left_out = std::nullopt) const {
     const ProtocolRows& rows = estimated().rows(algorithm);
     const auto time = [&](Protocol protocol, const ProtocolCosts&) {
-      return time_s(ranked_costs(kind, algorithm, protocol));
+      return time_s(protocol, ranked_costs(kind, algorithm, protocol));
     };
     if (left_out) {
       ProtocolRows kept;
@@ -469,6 +469,11 @@ std::vector<std::pair<std::string, std::string>> describe_library(const LibraryP
 /// "nccl-volta", "nccl-ampere", "nccl-blackwell"; "gloo". Throws InputError listing them for
 /// another name.
 LibraryProfile library_by_name(std::string_view name, std::string_view what);
+
+/// The share of its Tree bandwidth NCCL's estimate gives a Tree AllReduce of `bytes` in
+/// `protocol` (its treeCorrectionFactor): 0.4 to 1 from 64 B to 512 MiB, 1 outside. It ranks
+/// only: a run moves what its flows move.
+double nccl_tree_correction(Protocol protocol, Bytes bytes);
 /// The names library_by_name knows, "ideal, nccl, ...", for help and errors.
 std::string library_names();
 

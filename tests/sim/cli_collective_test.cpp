@@ -124,9 +124,10 @@ TEST(CliCollective, AThreadDrivingEightGpusIssuesACallPerChannelItRunsOn) {
   // nccl-tests -g 8 on the A100 node: one thread launches 8 kernels a call, 2.1 + 8 x (4.95 +
   // 0.31 a channel) us: 44.18 us on the one channel NCCL runs a 32 KiB ring LL AllReduce on,
   // above the call's own 22.96 us; 61.54 us on 8 channels at 256 KiB; 101.22 us on all 24 at
-  // 1 MiB, where NCCL's estimate turns to its tree (a chain through the 8 GPUs and back) under
-  // LL128: 14 + 14 x 1.25 us + 2 n / (240 GB/s x 0.92 x 7/9) = 43.7 us against ring LL's
-  // 15 + 1.75 n / 60 GB/s = 45.6 us. The closed form alike.
+  // 1 MiB, where NCCL's estimate keeps to ring LL: 15 + 1.75 n / 60 GB/s = 45.6 us against its
+  // tree's (a chain through the 8 GPUs and back) under LL128, 14 + 14 x 1.25 us + 2 n / (240
+  // GB/s x 0.92 x 7/9 x 0.6) = 51.9 us, 0.6 its Tree correction at 1 MiB (without it 43.7 us,
+  // and the tree). The closed form alike.
   const CliResult r = run_commsim({"collective", "--topology-file", source_path("topologies/a100-nvswitch-node.textproto"),
                                    "--sizes", "32K:1M", "--gpus-per-thread", "8"});
   ASSERT_EQ(r.status, 0) << r.err;
@@ -138,7 +139,7 @@ TEST(CliCollective, AThreadDrivingEightGpusIssuesACallPerChannelItRunsOn) {
       "       32768         8192  float       ring      ll    1       44.18     0.74     1.30       44.18     "
       "1.0000");
   EXPECT_CONTAINS(r.out, "      262144        65536  float       ring      ll    8       61.54");
-  EXPECT_CONTAINS(r.out, "     1048576       262144  float       tree   ll128   24      101.22");
+  EXPECT_CONTAINS(r.out, "     1048576       262144  float       ring      ll   24      101.22");
   // A library file with more channels than NCCL has: commsim: error, exit 2, before any work.
   const std::string too_many = tmp_path("too-many-channels.textproto");
   write_file(too_many, "name: \"nccl\"\ncollective_channels: 65\n");
@@ -415,17 +416,18 @@ TEST(CliCollective, NcclRanksItsTreeByItsOwnEstimate) {
 }
 
 TEST(CliCollective, NcclRunsItsTreeAcrossNodesOfOneGpu) {
-  // One H100 a node, 64 MiB (n): NCCL's estimates of its two best. Ring/LL128: 14 us +
-  // 2(N-1) x (4 us + 1 us route) + 2 (N-1)/N n / (0.92 x 48.5 GB/s); tree/Simple: 8.4 us +
-  // 2D x (14 us + 1 us) + 2n / (0.92 x 48.5 GB/s), 2n through the busiest NIC, D = log2 N:
-  //   16 nodes: ring 2,984 us, tree 3,136 us: ring;
-  //   64 nodes: ring 3,605 us, tree 3,196 us: the tree, pipelined (before, one GPU a node ran
+  // One H100 a node, 32 MiB (n): NCCL's estimates of its two best, both LL128 (a step's
+  // latency the whole hop's). Ring: 14 us + 2(N-1) x 4 us + 2 (N-1)/N n / (0.92 x 48.5 GB/s);
+  // tree: 14 us + 2D x 8.5 us + 2n / (0.8625 x 48.5 GB/s x 0.9), 2n through the busiest NIC,
+  // D = log2 N, 0.9 NCCL's Tree correction for LL128 at 32 MiB:
+  //   16 nodes: ring 1,544 us, tree 1,865 us: ring;
+  //   64 nodes: ring 1,999 us, tree 1,899 us: the tree, pipelined (before, one GPU a node ran
   //   the double binary tree in one piece, which NCCL's estimate never chose).
-  for (const auto& [nodes, row] : {std::pair{"16", "    67108864     16777216  float       ring   ll128   16"},
-                                   {"64", "    67108864     16777216  float       tree  simple   16"}}) {
+  for (const auto& [nodes, row] : {std::pair{"16", "    33554432      8388608  float       ring   ll128   16"},
+                                   {"64", "    33554432      8388608  float       tree   ll128   16"}}) {
     const CliResult r =
         run_commsim({"collective", "--topology-file", source_path("topologies/h100-ib-cluster.textproto"), "--nodes",
-                     nodes, "--gpus-per-node", "1", "--size", "64M"});
+                     nodes, "--gpus-per-node", "1", "--size", "32M"});
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_CONTAINS(r.out, row);
   }
@@ -544,7 +546,8 @@ TEST(CliCollective, ShippedPresetsRunAtTheirClosedFormOnAnIdleNetwork) {
   // Every shipped system under its own library, NCCL's choice at every size from 4 KiB to
   // 256 MiB, every collective: on an idle network the simulator is the closed form (1e-6:
   // the clock's picoseconds), so sim/model means contention alone. Two exceptions, both
-  // documented: NCCL's tree with its chunks (an approximation, within 10% here), and the
+  // documented: NCCL's tree with its chunks (an approximation, within 12% here: 0.884 for
+  // the A100 cluster's 64 MiB, tree LL128 as NCCL's Tree correction ranks it), and the
   // rail-aligned chains of Broadcast and Reduce across nodes, which meet on NVLink ports
   // where the closed form lets them pass (contention it does not see: never below 1 with
   // 8 GPUs a node; with 4, chains it has meeting at the root may reach it at different times). A
@@ -573,7 +576,7 @@ TEST(CliCollective, ShippedPresetsRunAtTheirClosedFormOnAnIdleNetwork) {
           preset.nodes && (kind == CollectiveKind::kBroadcast || kind == CollectiveKind::kReduce);
       for (const auto& [algorithm, ratio] : algorithm_and_ratio(args)) {
         if (algorithm == "tree") {
-          EXPECT_NEAR(ratio, 1.0, 0.1) << algorithm;
+          EXPECT_NEAR(ratio, 1.0, 0.12) << algorithm;
         } else if (chains_across_nodes) {
           EXPECT_GE(ratio, 1.0 - 1e-6);
           EXPECT_LE(ratio, 1.2);

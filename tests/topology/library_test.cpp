@@ -61,11 +61,25 @@ TEST(Library, NcclTreeRowsAreTuningCcsTreeConstants) {
   EXPECT_DOUBLE_EQ(simple.rate(100e9), 92e9);
   // The estimate ranks tree by the same rows.
   std::vector<double> ranked;
-  nccl.fastest(CollectiveKind::kAllReduce, AlgorithmKind::kTree, [&](const ProtocolCosts& c) {
+  nccl.fastest(CollectiveKind::kAllReduce, AlgorithmKind::kTree, [&](Protocol, const ProtocolCosts& c) {
     ranked.push_back(c.efficiency);
     return 0.0;
   });
   EXPECT_EQ(ranked, (std::vector<double>{0.92 / 3.8, 0.92 * 7 / 9, 0.92}));
+}
+
+TEST(Library, NcclTreeCorrectionIsTuningCcsTableBySize) {
+  // treeCorrectionFactor[protocol][log2(n / 64)], 64 B <= n < 512 MiB; 1 outside.
+  using P = Protocol;
+  EXPECT_EQ(nccl_tree_correction(P::kSimple, 63), 1.0);                      // below the table
+  EXPECT_EQ(nccl_tree_correction(P::kSimple, 64), 0.9);                      // index 0
+  EXPECT_EQ(nccl_tree_correction(P::kLL, 127), 1.0);                         // still index 0
+  EXPECT_EQ(nccl_tree_correction(P::kLL, 1024), 0.9);                        // index 4
+  EXPECT_EQ(nccl_tree_correction(P::kLL, 256 << 10), 0.4);                   // index 12, LL's least
+  EXPECT_EQ(nccl_tree_correction(P::kLL128, 1 << 20), 0.6);                  // index 14
+  EXPECT_EQ(nccl_tree_correction(P::kSimple, 32 << 20), 0.7);                // index 19
+  EXPECT_EQ(nccl_tree_correction(P::kSimple, (Bytes{512} << 20) - 1), 0.9);  // index 22, the last
+  EXPECT_EQ(nccl_tree_correction(P::kSimple, Bytes{512} << 20), 1.0);        // past the table
 }
 
 TEST(Library, NcclRingLlSharesAreTuningCcsByCollective) {
@@ -91,7 +105,7 @@ TEST(Library, NcclRingLlSharesAreTuningCcsByCollective) {
   EXPECT_DOUBLE_EQ(node.costs(CollectiveKind::kAllReduce, AlgorithmKind::kRing, Protocol::kLL128).efficiency, 0.92);
   EXPECT_DOUBLE_EQ(node.costs(CollectiveKind::kAllReduce, AlgorithmKind::kTree, Protocol::kLL).efficiency, 0.92 / 3.8);
   std::vector<double> ranked;
-  node.fastest(CollectiveKind::kAllGather, AlgorithmKind::kRing, [&](const ProtocolCosts& c) {
+  node.fastest(CollectiveKind::kAllGather, AlgorithmKind::kRing, [&](Protocol, const ProtocolCosts& c) {
     ranked.push_back(c.efficiency);
     return 0.0;
   });
