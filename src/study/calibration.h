@@ -49,8 +49,9 @@ struct FittedTerm {
 };
 
 /// Two terms the rows tell apart poorly: the correlation of their fitted values
-/// (term_spread), |correlation| >= kTradingCorrelation. -1: their sum is what the rows show
-/// (a launch and a call latency that always add); +1: their difference.
+/// (term_spread), |correlation| >= kTradingCorrelation. -1: the rows show only their sum (a
+/// launch and a call latency that always add) or product (a bandwidth scale and an
+/// efficiency); +1: their difference or ratio.
 struct TradingTerms {
   std::string first, second;
   double correlation = 0;

@@ -332,11 +332,11 @@ LibraryProfile gloo_library() {
 
 }  // namespace
 
-// NCCL's treeCorrectionFactor (src/graph/tuning.cc, ncclTopoGetAlgoTime, releases 2.19 to
-// 2.28; src/tuning/cost_model.cc after): "Trees are not perfectly sticking to the model for
-// medium sizes. Applying a static correction factor is not ideal but works quite well." Its
-// estimate of a Tree AllReduce of n bytes multiplies the bandwidth by row[log2(n / 64)] for
-// 64 B <= n < 512 MiB (index 0 .. 22, "logSize >= 0 && logSize < 23").
+// NCCL's treeCorrectionFactor (src/graph/tuning.cc, ncclTopoGetAlgoTime, before 2.30;
+// src/tuning/cost_model.cc in 2.30, the same rows): "Trees are not perfectly sticking to the
+// model for medium sizes. Applying a static correction factor is not ideal but works quite
+// well." Its estimate of a Tree AllReduce of n bytes multiplies the bandwidth by
+// row[log2(n / 64)] for 64 B <= n < 512 MiB (index 0 .. 22, "logSize >= 0 && logSize < 23").
 double nccl_tree_correction(Protocol protocol, Bytes bytes) {
   static constexpr std::array<std::array<double, 23>, 3> kRows{{
       {1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0, 1.0, 1.0},  // LL
