@@ -182,8 +182,10 @@ class Fit {
     return validate_measurements(calibrated_groups(groups_, fit), with_library(options_.validation, fit.library));
   }
 
-  Eigen::VectorXd residuals(const Eigen::VectorXd& x) const {
-    const ValidationResult result = validate(at(x));
+  Eigen::VectorXd residuals(const Eigen::VectorXd& x) const { return residuals(validate(at(x)), x); }
+
+  /// The residuals at x of `result`, the rows as validate(at(x)) predicts them.
+  Eigen::VectorXd residuals(const ValidationResult& result, const Eigen::VectorXd& x) const {
     const auto n = static_cast<Eigen::Index>(result.rows.size());
     Eigen::VectorXd r(n + x.size());
     for (Eigen::Index i = 0; i < n; ++i) r[i] = robust_residual(result.rows[static_cast<std::size_t>(i)].error);
@@ -295,18 +297,16 @@ CalibrationResult calibrate(const std::vector<MeasuredRows>& groups, const std::
   solver.on_iteration = options.on_iteration;
   const Eigen::VectorXd lo = fit.vector(&CalibrationTerm::lo);
   const Eigen::VectorXd hi = fit.vector(&CalibrationTerm::hi);
-  const BoundedLeastSquaresResult solved =
-      bounded_least_squares([&](const Eigen::VectorXd& x) { return fit.residuals(x); }, fit.start(), lo, hi,
-                            fit.vector(&CalibrationTerm::scale), solver);
+  const Eigen::VectorXd scale = fit.vector(&CalibrationTerm::scale);
+  const ResidualFunction residuals = [&](const Eigen::VectorXd& x) { return fit.residuals(x); };
+  const BoundedLeastSquaresResult solved = bounded_least_squares(residuals, fit.start(), lo, hi, scale, solver);
   result.fit = fit.at(solved.x);
   result.fit.library.name = options.validation.library.name + "-calibrated";
   result.after = fit.validate(result.fit);
-  const ResidualFunction residuals = [&](const Eigen::VectorXd& x) { return fit.residuals(x); };
-  const Eigen::VectorXd at_fit = residuals(solved.x);
+  const Eigen::VectorXd at_fit = fit.residuals(result.after, solved.x);
   const TermSpread spread =
-      term_spread(forward_difference_jacobian(residuals, solved.x, at_fit, hi, fit.vector(&CalibrationTerm::scale),
-                                              solver.relative_step),
-                  at_fit, at_fit.size() - solved.x.size());
+      term_spread(forward_difference_jacobian(residuals, solved.x, at_fit, hi, scale, solver.relative_step), at_fit,
+                  at_fit.size() - solved.x.size());
   const Eigen::VectorXd start = fit.start();
   for (std::size_t k = 0; k < fit.terms().size(); ++k) {
     const auto i = static_cast<Eigen::Index>(k);
@@ -321,7 +321,7 @@ CalibrationResult calibrate(const std::vector<MeasuredRows>& groups, const std::
                                                  with_library(options.validation, result.fit.library));
   }
   result.iterations = solved.iterations;
-  result.evaluations = solved.evaluations + 1 + fit.terms().size();  // the spread's
+  result.evaluations = solved.evaluations + 1 + fit.terms().size();  // after, and the spread's
   result.prior_weight = options.prior_weight;
   return result;
 }
