@@ -138,7 +138,7 @@ void print_header(std::ostream& out, CollectiveKind kind, const Topology& topolo
       << ", rank order: " << rank_order << "\n";
   if (!o.library.ideal()) {
     out << "# library: " << o.library.name << ", protocol "
-        << (o.protocol ? std::string(protocol_name(*o.protocol)) : "auto (the fastest by the closed form)")
+        << (o.protocol ? std::string(protocol_name(*o.protocol)) : "auto (the fastest by the library's estimate)")
         << ", rings at once " << o.run.channels << " (ch: the channels a call runs on)\n"
         << gpus_per_thread_line(o.library, o.gpus_per_thread) << one_node_ramp_line(topology, o.library);
     if (o.library.in_switch && kind == CollectiveKind::kAllReduce && nccl_leaves_nvls_out(topology)) {
@@ -206,7 +206,7 @@ void print_block(std::ostream& out, const CollectiveBlock& block, CollectiveKind
   const std::string choice =
       o.library.runs_own_algorithms()
           ? "of the algorithm " + o.library.name + " runs (its own for the collective, else as NCCL picks)"
-          : "of the algorithm NCCL would pick at each size (least closed-form time)";
+          : "of the algorithm NCCL would pick at each size (least time by its estimate)";
   out << "#\n# algorithm " << (block.algorithm ? std::string(algorithm_name(*block.algorithm)) : "nccl") << ": model "
       << (block.algorithm ? block.formula : choice) << "\n";
   Table table = block_table(block, o.library.ideal());

@@ -520,11 +520,16 @@ bool nccl_leaves_ll128_out(const Topology& topology) {
 
 namespace {
 
-// The time NCCL's estimate ranks a run by: the closed form under `options`, with the
-// bandwidth part of a Tree AllReduce over NCCL's size-dependent share of it
-// (nccl_tree_correction: its estimate multiplies the Tree bandwidth by it).
+// The time NCCL's estimate ranks a run by (src/graph/tuning.cc, ncclTopoGetAlgoTime): the
+// closed form in its estimate form (ModelOptions::estimate) at the costs the profile ranks by
+// (LibraryProfile::ranked_costs), with the bandwidth part of a Tree AllReduce over NCCL's
+// size-dependent share of it (nccl_tree_correction: its estimate multiplies the Tree
+// bandwidth by it). NCCL ranks every algorithm and protocol so, together.
 double ranked_time_s(const Topology& topology, CollectiveKind kind, AlgorithmKind algorithm, Bytes size,
-                     const ModelOptions& options, std::optional<Protocol> protocol) {
+                     ModelOptions options, const LibraryProfile& profile, std::optional<Protocol> protocol) {
+  options.library = profile.ranked_costs(kind, algorithm, protocol);
+  options.estimate = true;
+  options.estimate_nvls_tree_net_rate_Bps = profile.estimated().nvls_tree_net_rate_Bps;
   const CollectiveCost cost = collective_cost(topology, kind, algorithm, size, options);
   const double time_s = cost.time_s(options.gamma_s_per_byte);
   if (kind != Kind::kAllReduce || algorithm != Algo::kTree || !protocol) return time_s;
@@ -546,9 +551,8 @@ std::optional<Protocol> fastest_protocol(const Topology& topology, CollectiveKin
   const auto left_out = has_ll128 && nccl_leaves_ll128_out(topology) ? std::optional(Protocol::kLL128) : std::nullopt;
   return profile.fastest(
       kind, algorithm,
-      [&](Protocol protocol, const ProtocolCosts& costs) {
-        options.library = costs;
-        return ranked_time_s(topology, kind, algorithm, size, options, protocol);
+      [&](Protocol protocol, const ProtocolCosts&) {
+        return ranked_time_s(topology, kind, algorithm, size, options, profile, protocol);
       },
       left_out);
 }
@@ -657,11 +661,7 @@ NcclChoice nccl_choice(const Topology& topology, CollectiveKind kind, Bytes size
     }
     const std::optional<Protocol> p =
         protocol ? protocol : fastest_protocol(topology, kind, algorithm, size, options, profile);
-    ModelOptions with = options;
-    with.library = profile.ranked_costs(kind, algorithm, p);
-    with.estimate = true;
-    with.estimate_nvls_tree_net_rate_Bps = profile.estimated().nvls_tree_net_rate_Bps;
-    const double t = ranked_time_s(topology, kind, algorithm, size, with, p);
+    const double t = ranked_time_s(topology, kind, algorithm, size, options, profile, p);
     if (best_s < 0 || t < best_s) {
       best = {algorithm, p};
       best_s = t;

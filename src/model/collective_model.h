@@ -76,10 +76,11 @@ struct CollectiveCost {
 CollectiveCost collective_cost(const Topology& topology, CollectiveKind kind,
                                AlgorithmKind algorithm, Bytes size, const ModelOptions& options);
 
-/// The protocol of least closed-form time for this collective, algorithm and size, as NCCL
-/// chooses by its own estimate (a Tree AllReduce's bandwidth part over NCCL's share of it,
-/// nccl_tree_correction); ties go to the earlier protocol of the profile. Empty for an ideal
-/// profile, which has none.
+/// The protocol NCCL would run this collective, algorithm and size with: of least time by
+/// its own estimate (ncclTopoGetAlgoTime: the closed form's estimate form at the costs the
+/// profile ranks by, a Tree AllReduce's bandwidth part over NCCL's share of it,
+/// nccl_tree_correction), the ranking nccl_choice puts algorithms in too; ties go to the
+/// earlier protocol of the profile. Empty for an ideal profile, which has none.
 std::optional<Protocol> fastest_protocol(const Topology& topology, CollectiveKind kind, AlgorithmKind algorithm,
                                          Bytes size, ModelOptions options, const LibraryProfile& profile);
 

@@ -17,7 +17,7 @@ CollectiveConfig library_run(const Topology& topology, const CollectiveStudyOpti
 }
 
 // NCCL's pick (algorithm and protocol) or the algorithm asked for with the protocol asked
-// for, else the fastest by the closed form.
+// for, else the fastest by NCCL's estimate (fastest_protocol).
 NcclChoice choose(const Topology& topology, CollectiveKind kind, AlgorithmChoice algorithm, Bytes size,
                   const CollectiveStudyOptions& o) {
   const ModelOptions model = model_options(library_run(topology, o));

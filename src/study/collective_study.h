@@ -32,7 +32,7 @@ struct CollectiveStudyOptions {
   /// only (a single point, run_collective_point, records its own).
   CollectiveConfig run;
   LibraryProfile library;            // ideal: the wire alone
-  std::optional<Protocol> protocol;  // forced; empty: the fastest by the closed form, as NCCL picks
+  std::optional<Protocol> protocol;  // forced; empty: the fastest by NCCL's estimate, as NCCL picks
   std::function<void()> on_point;    // called after each point of a study (progress); may be empty
   /// Record every message of each algorithm's run at the largest size (CollectiveBlock::timeline).
   bool record_timeline = false;

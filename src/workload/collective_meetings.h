@@ -86,7 +86,7 @@ class CollectiveMeetings {
   /// the node's or the options' algorithm; else, under a library, NCCL's choice on the
   /// topology the members span (nccl_choice, in-switch reduction included where their
   /// switches reduce); else default_algorithm(). Its protocol: the one asked for, or the
-  /// fastest by the closed form; its chunks: as a library pipelines
+  /// one NCCL's estimate ranks fastest (fastest_protocol); its chunks: as a library pipelines
   /// (least_time_chunks), within the footprint limits; 1 under the ideal library. The
   /// least time the call takes under the library's one-node ramp (ramp_floor_ps).
   struct Choice {

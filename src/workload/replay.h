@@ -40,8 +40,8 @@ namespace commsim {
 struct ReplayOptions {
   TimePs overhead_ps = 0;                              // o, per message
   /// The communication library (topology/library.h). A collective pays its call latency
-  /// and runs under `protocol`, or else the protocol of least closed-form time for the same
-  /// collective and size on the topology its group spans (as NCCL picks),
+  /// and runs under `protocol`, or else the protocol NCCL's estimate ranks fastest for the
+  /// same collective and size on the topology its group spans (fastest_protocol),
   /// pipelined in the chunks of least closed-form time (least_time_chunks);
   /// a send or receive runs under `protocol`, or else the profile's last (NCCL's Simple),
   /// with no call latency, as traces group them with their neighbours.

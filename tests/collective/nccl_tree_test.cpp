@@ -199,6 +199,30 @@ TEST(NcclTree, ClosedFormFollowsThePipeline) {
   }
 }
 
+TEST(NcclTree, ItsProtocolIsRankedByNcclsEstimateAsTheAlgorithmsAre) {
+  // 4 nodes x 1 GPU (NodesOfOneGpuRunNcclsTreesOfNodes), links without latency, no step
+  // latency; LL free at half the wire, Simple 200 us a call at all of it; NCCL's Tree
+  // correction is 0.5 for both at 1 MiB (nccl_tree_correction). NCCL's estimate moves 2n at
+  // the busiest NIC, over the correction:
+  //   LL 2 MiB / (0.5 x 25 GB/s) / 0.5 = 335.54 us; Simple 200 + 2 MiB / 25 GB/s / 0.5 = 367.77 us
+  // so NCCL runs LL. The run's form with one chunk moves 3n (the fill): ranked by it, with the
+  // same correction, LL would be 503.32 us and Simple 451.66, and Simple would run.
+  ASSERT_EQ(nccl_tree_correction(Protocol::kLL, kMiB), 0.5);
+  ASSERT_EQ(nccl_tree_correction(Protocol::kSimple, kMiB), 0.5);
+  LibraryProfile profile;
+  profile.name = "two";
+  profile.protocols = {{Protocol::kLL, {0, {0, 0, 0}, 0.5}}, {Protocol::kSimple, {ps_from_us(200), {0, 0, 0}, 1.0}}};
+  ModelOptions o;
+  o.tree_node_gpus = 1;
+  o.channels = 2;
+  const Topology four = cluster(4, 1, 0);
+  EXPECT_NEAR(estimate_s(four, 1, kMiB, 1, profile.costs(Protocol::kLL)), 2.0 * kMiB / 12.5e9, 1e-15);
+  EXPECT_NEAR(estimate_s(four, 1, kMiB, 1, profile.costs(Protocol::kSimple)), 200e-6 + 2.0 * kMiB / 25e9, 1e-15);
+  EXPECT_NEAR(model_s(four, 1, kMiB, 1, profile.costs(Protocol::kLL)), 3.0 * kMiB / 12.5e9, 1e-15);
+  EXPECT_EQ(fastest_protocol(four, kAllReduce, A::kTree, kMiB, o, profile), Protocol::kLL);
+  EXPECT_EQ(nccl_choice(four, kAllReduce, kMiB, o, profile).protocol, Protocol::kLL);
+}
+
 TEST(NcclTree, NodesMustDivideTheRanks) {
   EXPECT_THROW(make_tree_schedule(kAllReduce, 10, 0, 4), InputError);
   EXPECT_THROW(model_s(cluster(0, 10), 4, kMiB), InputError);

@@ -256,7 +256,7 @@ TEST(CliCollective, NcclLibraryShowsTheProtocolOfEachSize) {
   const CliResult r = run_commsim(
       {"collective", "--topology-file", datasheet_h100(), "--algorithm", "ring", "--library", "nccl", "--sizes", "1K:1G"});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_CONTAINS(r.out, "# library: nccl, protocol auto (the fastest by the closed form)");
+  EXPECT_CONTAINS(r.out, "# library: nccl, protocol auto (the fastest by the library's estimate)");
   EXPECT_CONTAINS(r.out, "+ L_call");
   // 1 KiB on 8 GPUs: LL, 6.6 us + 14 x (0.6 us + 0.5 us of NVSwitch hops) + 14 x 128 B at
   // min(0.25 x 450, 141) GB/s (an AllReduce's LL moves a quarter of the link) = 22.0 + 0.0159
