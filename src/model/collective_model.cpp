@@ -520,21 +520,47 @@ bool nccl_leaves_ll128_out(const Topology& topology) {
 
 namespace {
 
+// NCCL's nodes (comm->nNodes) in `topology`: a hierarchical topology's, else one.
+std::size_t nccl_nodes(const Topology& topology) {
+  const Shape& shape = topology.shape();
+  if (shape.kind != TopologyKind::kHierarchical || shape.levels.empty() || shape.levels[0] == 0) return 1;
+  return topology.npu_count() / shape.levels[0];
+}
+
+// Whether NCCL's estimate puts its ring plateau (LibraryProfile::ring_plateau) on this run's
+// latency: a Ring/Simple AllReduce across nodes once bytes / (channels x ranks) >= 64, the
+// channels the communicator's (LibraryProfile::collective_channels), else the run's rings.
+bool on_ring_plateau(const Topology& topology, CollectiveKind kind, AlgorithmKind algorithm, Bytes size,
+                     const LibraryProfile& profile, std::size_t rings, std::optional<Protocol> protocol) {
+  if (kind != Kind::kAllReduce || algorithm != Algo::kRing || protocol != Protocol::kSimple) return false;
+  const std::uint32_t known = profile.estimated().collective_channels;
+  const std::size_t channels = std::max<std::size_t>(known > 0 ? known : rings, 1);
+  return nccl_nodes(topology) > 1 && size / (channels * topology.npu_count()) >= 64;
+}
+
 // The time NCCL's estimate ranks a run by (src/graph/tuning.cc, ncclTopoGetAlgoTime): the
 // closed form in its estimate form (ModelOptions::estimate) at the costs the profile ranks by
 // (LibraryProfile::ranked_costs), with the bandwidth part of a Tree AllReduce over NCCL's
 // size-dependent share of it (nccl_tree_correction: its estimate multiplies the Tree
-// bandwidth by it). NCCL ranks every algorithm and protocol so, together.
+// bandwidth by it) and the latency of a Ring/Simple AllReduce across nodes times its
+// plateau (on_ring_plateau). NCCL ranks every algorithm and protocol so, together.
 double ranked_time_s(const Topology& topology, CollectiveKind kind, AlgorithmKind algorithm, Bytes size,
                      ModelOptions options, const LibraryProfile& profile, std::optional<Protocol> protocol) {
   options.library = profile.ranked_costs(kind, algorithm, protocol);
   options.estimate = true;
   options.estimate_nvls_tree_net_rate_Bps = profile.estimated().nvls_tree_net_rate_Bps;
   const CollectiveCost cost = collective_cost(topology, kind, algorithm, size, options);
-  const double time_s = cost.time_s(options.gamma_s_per_byte);
+  double time_s = cost.time_s(options.gamma_s_per_byte), latency_s = 0, bandwidth_s = 0;
+  for (const CostTerm& term : cost.terms) {
+    latency_s += term.alpha_count * term.alpha_s;
+    bandwidth_s += term.beta_bytes * term.beta_s_per_byte;
+  }
+  if (on_ring_plateau(topology, kind, algorithm, size, profile, options.channels, protocol)) {
+    // NCCL's latency of the call, without the system's launch cost, which it does not know.
+    const double launch_s = seconds_from_ps(profile.estimated().launch_ps);
+    time_s += (latency_s - launch_s) * (profile.estimated().ring_plateau - 1);
+  }
   if (kind != Kind::kAllReduce || algorithm != Algo::kTree || !protocol) return time_s;
-  double bandwidth_s = 0;
-  for (const CostTerm& term : cost.terms) bandwidth_s += term.beta_bytes * term.beta_s_per_byte;
   return time_s + bandwidth_s * (1 / nccl_tree_correction(*protocol, size) - 1);
 }
 

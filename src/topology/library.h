@@ -327,6 +327,11 @@ struct LibraryProfile {
   /// constants after release 2.26: Hopper 45.5 GB/s, Blackwell 80); infinite: its link's
   /// bandwidth. Part of an estimate only.
   BandwidthBps nvls_tree_net_rate_Bps = std::numeric_limits<double>::infinity();
+  /// The factor NCCL's estimate puts on the latency of a Ring/Simple AllReduce across nodes
+  /// once each channel of each rank carries 64 bytes ("Plateau effect of ring",
+  /// src/graph/tuning.cc, ncclTopoGetAlgoTime: 1.4 from compute capability 8.0, 1.9 before);
+  /// 1: none. Part of an estimate only: it ranks, the run does not pay it.
+  double ring_plateau = 1.0;
   /// The channels of the library's communicator for collectives (NCCL's comm->nChannels, as
   /// NCCL_DEBUG=INFO prints "Channel 23/24"): what a call runs on at most
   /// (nccl_call_channels). 0: not known, a call counts as one channel.

@@ -316,19 +316,25 @@ TEST(InSwitch, NcclRanksNvlsTreeBeyondTwoNodesAtItsPerChannelCap) {
   estimate.estimate_nvls_tree_net_rate_Bps = nccl.nvls_tree_net_rate_Bps;
   const double expected = 167.2e-6 + 2 * 79.0 / 80 * 1024 * kMiB / (8 * 45.5e9);
   EXPECT_NEAR(collective_cost(cluster, kAllReduce, A::kNvlsTree, 1024 * kMiB, estimate).time_s(0), expected, 1e-12);
-  // A ring's estimate has the NICs' 8 x 48.5 GB/s behind 8.4 + 158 x 14 us of steps: it
-  // overtakes nvls-tree's 364 GB/s where n x 2 x 79/80 (1/364 - 1/388 GB/s) = 2053.2 us,
-  // n = 6.12 GB: nvls-tree at 4 GiB, the ring at 8 GiB. (The cluster's AllReduce moves its
-  // rings' 314-320 GB/s from 4 GiB already, tests/data: NCCL's own ring estimate, its hops
-  // summed along the ring, overtakes near 3.1 GB.)
+  // A ring's estimate has the NICs' 8 x 48.5 GB/s behind 8.4 + 158 x 14 us of steps, 1.4
+  // times over (NCCL's ring plateau, LibraryProfile::ring_plateau): it overtakes nvls-tree's
+  // 364 GB/s where n x 2 x 79/80 (1/364 - 1/388 GB/s) = 1.4 x 2220.4 - 167.2 = 2941.36 us,
+  // n = 8.76 GB: nvls-tree at 8 GiB, the ring at 16 GiB; without the plateau at 2053.2 us,
+  // n = 6.12 GB, the ring would from 8 GiB. (The cluster's AllReduce moves its rings' 314-320
+  // GB/s from 4 GiB already, tests/data: NCCL's own ring estimate, its hops summed along the
+  // ring, most at NVLink's step latency, overtakes sooner.)
   ModelOptions run;
   run.channels = 8;
-  EXPECT_EQ(nccl_choice(cluster, kAllReduce, 4096 * kMiB, run, nccl).algorithm, A::kNvlsTree);
-  EXPECT_EQ(nccl_choice(cluster, kAllReduce, 8192 * kMiB, run, nccl).algorithm, A::kRing);
+  EXPECT_EQ(nccl_choice(cluster, kAllReduce, 8192 * kMiB, run, nccl).algorithm, A::kNvlsTree);
+  EXPECT_EQ(nccl_choice(cluster, kAllReduce, 16384 * kMiB, run, nccl).algorithm, A::kRing);
+  LibraryProfile flat = nccl;
+  flat.ring_plateau = 1;
+  EXPECT_EQ(nccl_choice(cluster, kAllReduce, 4096 * kMiB, run, flat).algorithm, A::kNvlsTree);
+  EXPECT_EQ(nccl_choice(cluster, kAllReduce, 8192 * kMiB, run, flat).algorithm, A::kRing);
   // Without the cap nvls-tree ranks at the NICs' own bandwidth and keeps every size.
   LibraryProfile uncapped = nccl;
   uncapped.nvls_tree_net_rate_Bps = std::numeric_limits<double>::infinity();
-  EXPECT_EQ(nccl_choice(cluster, kAllReduce, 8192 * kMiB, run, uncapped).algorithm, A::kNvlsTree);
+  EXPECT_EQ(nccl_choice(cluster, kAllReduce, 16384 * kMiB, run, uncapped).algorithm, A::kNvlsTree);
   // It ranks and never runs: the closed form of a run is the same with and without it.
   ModelOptions capped_run = run;
   capped_run.library = nccl.costs(kAllReduce, A::kNvlsTree, Protocol::kSimple);

@@ -335,6 +335,31 @@ TEST(CollectiveModel, GlooRunsItsOwnAlgorithmWhereItHasOne) {
   EXPECT_EQ(nccl_choice(t, CollectiveKind::kReduce, 1024, {}, gloo).algorithm, AlgorithmKind::kRing);
 }
 
+TEST(CollectiveModel, NcclsRingPlateauRanksRingSimpleAllReduceAcrossNodesOnly) {
+  // NCCL's estimate multiplies a Ring/Simple AllReduce's latency across nodes (tuning.cc,
+  // "Plateau effect of ring"). Made 1000 times, it sends a 1 GiB AllReduce of 2 nodes x 4
+  // GPUs off Simple; not an AllGather there, nor an AllReduce on one node of 8.
+  TopologyConfig c;
+  c.kind = TopologyKind::kHierarchical;
+  c.nodes = 2;
+  c.gpus_per_node = 4;
+  const Topology two_nodes = build_topology(c);
+  c.kind = TopologyKind::kSwitch;
+  c.npus = 8;
+  const Topology one_node = build_topology(c);
+  LibraryProfile nccl = library_by_name("nccl", "--library");
+  EXPECT_EQ(nccl.ring_plateau, 1.4);
+  const Bytes n = Bytes{1} << 30;
+  const auto ring = [&](const Topology& t, CollectiveKind kind) {
+    return fastest_protocol(t, kind, AlgorithmKind::kRing, n, {}, nccl);
+  };
+  EXPECT_EQ(ring(two_nodes, CollectiveKind::kAllReduce), Protocol::kSimple);
+  nccl.ring_plateau = 1000;
+  EXPECT_NE(ring(two_nodes, CollectiveKind::kAllReduce), Protocol::kSimple);
+  EXPECT_EQ(ring(two_nodes, CollectiveKind::kAllGather), Protocol::kSimple);
+  EXPECT_EQ(ring(one_node, CollectiveKind::kAllReduce), Protocol::kSimple);
+}
+
 TEST(CollectiveModel, NcclRunsLl128OnlyBetweenGpusOnNvlink) {
   // LL128 free, LL and Simple 20 us per call: by least time LL128 runs at 1 MiB on NVLink.
   // On PCIe NCCL leaves LL128 out (tuning.cc: LL128 only where the ring's GPUs talk over
