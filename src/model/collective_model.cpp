@@ -215,8 +215,11 @@ class Evaluator {
   // node and beyond it): each message in its own time, the step the slowest message's at n,
   //   max over messages m of  o + a_m + n x h_m,
   // h_m step_seconds' bounds on m's own share: its bytes at its rate, its peer's bytes over
-  // the route's bottleneck, its sender's over its injection bandwidth, and with by_link (by_nic)
-  // the bytes on the busiest link (NIC) of its route. The largest h_m is step_seconds, so a
+  // the route's bottleneck, and with by_link (by_nic) the bytes on the busiest link (NIC) of
+  // its route; its sender's over its injection bandwidth only without by_link, as a proxy for
+  // its links (with it, m's own links bound m, and its sender's other links, a NIC beside an
+  // NVLink port, carry the rest: a pipelined tree's network hop). The largest h_m is
+  // step_seconds (whose injection bound the busiest link's dominates under by_link), so a
   // step of one latency is the same either way; one of several is what the simulator runs
   // (the largest latency with the slowest bytes would charge one message's latency to
   // another's bytes).
@@ -244,8 +247,8 @@ class Evaluator {
     for (const Send& s : step.sends) {
       const PathParams p = path(s);
       const double rate = std::min(library_.rate(p.bottleneck_Bps), caps_[static_cast<int>(p.link_class)]);
-      double h = std::max({s.units / rate, to_peer[{s.src, s.dst}] / (e * p.bottleneck_Bps),
-                           injected[s.src] / (e * topology_.injection_bandwidth(s.src))});
+      double h = std::max(s.units / rate, to_peer[{s.src, s.dst}] / (e * p.bottleneck_Bps));
+      if (!step.by_link) h = std::max(h, injected[s.src] / (e * topology_.injection_bandwidth(s.src)));
       for (const ChannelId channel : topology_.route(s.src, s.dst)) {
         if (!on_channel.empty() && (step.by_link || is_nic(channel))) {
           h = std::max(h, on_channel[channel] / (e * topology_.link(link_of(channel)).params.bandwidth_Bps));

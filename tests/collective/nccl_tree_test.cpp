@@ -8,11 +8,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "base/error.h"
+#include "collective/algorithms.h"
 #include "collective/simulate.h"
 #include "collective/tree.h"
 #include "model/collective_model.h"
-#include "collective/algorithms.h"
 #include "topology/builders.h"
 
 namespace commsim {
@@ -221,6 +223,31 @@ TEST(NcclTree, ItsProtocolIsRankedByNcclsEstimateAsTheAlgorithmsAre) {
   EXPECT_NEAR(model_s(four, 1, kMiB, 1, profile.costs(Protocol::kLL)), 3.0 * kMiB / 12.5e9, 1e-15);
   EXPECT_EQ(fastest_protocol(four, kAllReduce, A::kTree, kMiB, o, profile), Protocol::kLL);
   EXPECT_EQ(nccl_choice(four, kAllReduce, kMiB, o, profile).protocol, Protocol::kLL);
+}
+
+TEST(NcclTree, APipelineCycleIsItsSlowestMessageOnItsOwnRoute) {
+  // 2 nodes x 4 GPUs, 4 trees, links without latency, 0.6 us a step on NVLink and 5 us across
+  // (kStepCosts); 64 MiB in 256 chunks a tree: 64 KiB a hop. A cycle moves a chunk over every
+  // edge of every tree both ways at once. GPU 1 of a node sends 7 of them through its NVLink
+  // port (to GPU 0 and GPU 2 in its four chains) and one through its NIC (tree 2's head,
+  // down across), and each message ends at its own latency and its own route's busiest link:
+  //   NVLink: 0.6 us + 7 x 64 KiB / 50 GB/s = 9.77504 us;  network: 5 us + 64 KiB / 25 GB/s = 7.62144 us
+  // so a cycle is 9.77504 us. Bounding the network message by all GPU 1 injects (8 chunks
+  // over its 75 GB/s of NVLink and NIC) would make it 5 + 6.99 = 11.99 us, though its NIC
+  // carries it alone.
+  const Topology two = cluster(2, 4, 0);
+  ModelOptions o;
+  o.tree_node_gpus = 4;
+  o.channels = 4;
+  o.chunks = 256;
+  o.library = kStepCosts;
+  const CollectiveCost cost = collective_cost(two, kAllReduce, A::kTree, 64 * kMiB, o);
+  const auto pipeline =
+      std::find_if(cost.terms.begin(), cost.terms.end(), [](const CostTerm& t) { return t.label == "pipeline"; });
+  ASSERT_NE(pipeline, cost.terms.end());
+  EXPECT_EQ(pipeline->alpha_count, 255);
+  EXPECT_NEAR(pipeline->alpha_s, 0.6e-6, 1e-15);
+  EXPECT_NEAR(pipeline->time_s(0), 255 * (0.6e-6 + 7 * 65536 / 50e9), 1e-12);
 }
 
 TEST(NcclTree, NodesMustDivideTheRanks) {
