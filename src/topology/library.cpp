@@ -245,8 +245,7 @@ LibraryProfile nccl_library(const NcclArchitecture& arch) {
 // B200 (Xeon 8570) have Intel hosts, the DGX A100 an AMD EPYC 7742 (Rome). Its collective
 // channels follow the NICs NCCL's search finds rings through, not the node's NVLink count:
 // not known, so a row shows the rings the simulator runs; NVLS keeps its own. Not modelled:
-// NCCL's x1.4 latency of multi-node Ring/Simple AllReduce at large sizes, and the Tree
-// network latencies release 2.26 charges a ring of one GPU per node (NCCL's later
+// the Tree network latencies release 2.26 charges a ring of one GPU per node (NCCL's later
 // per-algorithm cost model charges each algorithm its own network latency, as here).
 struct NcclHost {
   double net_overhead_us;  // getNetOverhead
@@ -490,6 +489,11 @@ std::vector<std::pair<std::string, std::string>> describe_library(const LibraryP
     lines.emplace_back("nvls-tree", "ranked beyond two nodes as G heads of at most " +
                                         format_bandwidth(profile.nvls_tree_net_rate_Bps) +
                                         " each across the network (NCCL's estimate; never a run's time)");
+  }
+  if (profile.ring_plateau != 1) {
+    lines.emplace_back("plateau", "a Ring/Simple AllReduce across nodes ranked at " +
+                                      format_number(profile.ring_plateau) +
+                                      " x its latency (NCCL's estimate; never a run's time)");
   }
   if (profile.runs_own_algorithms()) {
     std::string own;

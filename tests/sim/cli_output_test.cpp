@@ -123,6 +123,8 @@ TEST(CliOutput, TopoShowsTheSystemAndItsLibrary) {
            "ends two rounds of NCCL's 16-128 KiB chunks after its flows (pipeline fill)\n",
            "  nvls-tree   ranked beyond two nodes as G heads of at most 45.5 GB/s each across the network (NCCL's "
            "estimate; never a run's time)\n",
+           "  plateau     a Ring/Simple AllReduce across nodes ranked at 1.4 x its latency (NCCL's estimate; never a "
+           "run's time)\n",
        }) {
     EXPECT_NE(r.out.find(line), std::string::npos) << line << "\nin\n" << r.out;
   }
@@ -141,6 +143,7 @@ TEST(CliOutput, TopoShowsTheSystemAndItsLibrary) {
   EXPECT_CONTAINS(own.out,
                   "  algorithms  allreduce ring, allgather ring, broadcast tree, alltoall direct, barrier "
                   "dissemination; one ring or tree of all ranks, from one thread a process\n");
+  EXPECT_EQ(own.out.find("plateau"), std::string::npos);  // NCCL's estimate alone has it
 }
 
 TEST(CliOutput, TopoWritesGraphviz) {
