@@ -506,10 +506,12 @@ CollectiveCost collective_cost(const Topology& topology, CollectiveKind kind,
   return cost;
 }
 
-bool nccl_leaves_ll128_out(const Topology& topology) {
-  // Some NPU has PCIe links and no NVLink. A GPU with NVLink and PCIe (to its NIC, its CPU)
-  // talks over NVLink; one with a NIC alone has no peer in its node.
-  constexpr std::uint8_t kPcieLink = 1, kNvlinkLink = 2;
+namespace {
+
+constexpr std::uint8_t kPcieLink = 1, kNvlinkLink = 2;
+
+// Per NPU, the classes of link it has: kPcieLink, kNvlinkLink or both.
+std::vector<std::uint8_t> npu_link_classes(const Topology& topology) {
   std::vector<std::uint8_t> links_of(topology.npu_count(), 0);
   for (const Link& link : topology.links()) {
     const LinkClass c = link_class(link.params.kind);
@@ -518,6 +520,22 @@ bool nccl_leaves_ll128_out(const Topology& topology) {
       if (v < links_of.size()) links_of[v] |= bit;
     }
   }
+  return links_of;
+}
+
+// Whether every GPU talks to its node's over NVLink (NCCL: the ring graph's typeIntra is
+// PATH_NVL).
+bool gpus_talk_over_nvlink(const Topology& topology) {
+  const std::vector<std::uint8_t> links_of = npu_link_classes(topology);
+  return std::all_of(links_of.begin(), links_of.end(), [](std::uint8_t bits) { return (bits & kNvlinkLink) != 0; });
+}
+
+}  // namespace
+
+bool nccl_leaves_ll128_out(const Topology& topology) {
+  // Some NPU has PCIe links and no NVLink. A GPU with NVLink and PCIe (to its NIC, its CPU)
+  // talks over NVLink; one with a NIC alone has no peer in its node.
+  const std::vector<std::uint8_t> links_of = npu_link_classes(topology);
   return std::find(links_of.begin(), links_of.end(), kPcieLink) != links_of.end();
 }
 
@@ -531,14 +549,21 @@ std::size_t nccl_nodes(const Topology& topology) {
 }
 
 // Whether NCCL's estimate puts its ring plateau (LibraryProfile::ring_plateau) on this run's
-// latency: a Ring/Simple AllReduce across nodes once bytes / (channels x ranks) >= 64, the
-// channels the communicator's (LibraryProfile::collective_channels), else the run's rings.
+// latency: a Ring/Simple AllReduce across nodes, or where the profile says so an AllGather or
+// ReduceScatter inside one node over NVLink (ring_plateau_in_one_nvlink_node), once
+// bytes / (channels x ranks) >= 64, the channels the communicator's
+// (LibraryProfile::collective_channels), else the run's rings.
 bool on_ring_plateau(const Topology& topology, CollectiveKind kind, AlgorithmKind algorithm, Bytes size,
                      const LibraryProfile& profile, std::size_t rings, std::optional<Protocol> protocol) {
-  if (kind != Kind::kAllReduce || algorithm != Algo::kRing || protocol != Protocol::kSimple) return false;
-  const std::uint32_t known = profile.estimated().collective_channels;
+  if (algorithm != Algo::kRing || protocol != Protocol::kSimple) return false;
+  const LibraryProfile& estimated = profile.estimated();
+  const bool plateau = nccl_nodes(topology) > 1 ? kind == Kind::kAllReduce
+                                                : estimated.ring_plateau_in_one_nvlink_node &&
+                                                      (kind == Kind::kAllGather || kind == Kind::kReduceScatter) &&
+                                                      gpus_talk_over_nvlink(topology);
+  const std::uint32_t known = estimated.collective_channels;
   const std::size_t channels = std::max<std::size_t>(known > 0 ? known : rings, 1);
-  return nccl_nodes(topology) > 1 && size / (channels * topology.npu_count()) >= 64;
+  return plateau && size / (channels * topology.npu_count()) >= 64;
 }
 
 // The time NCCL's estimate ranks a run by (src/graph/tuning.cc, ncclTopoGetAlgoTime): the

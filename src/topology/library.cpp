@@ -171,6 +171,7 @@ struct NcclArchitecture {
   BandwidthBps net_channel_rate_Bps;       // LibraryProfile::net_channel_rate_Bps
   BandwidthBps nvls_tree_net_rate_Bps;     // LibraryProfile::nvls_tree_net_rate_Bps
   double ring_plateau;                     // LibraryProfile::ring_plateau: 1.9 before sm80
+  bool ring_plateau_in_one_nvlink_node;    // LibraryProfile's: from sm100 (Blackwell)
 };
 
 const std::vector<NcclArchitecture>& nccl_architectures() {
@@ -178,11 +179,11 @@ const std::vector<NcclArchitecture>& nccl_architectures() {
   const Bytes mib16 = Bytes{16} << 20, kib16 = Bytes{16} << 10, kib64 = Bytes{64} << 10;
   static const std::vector<NcclArchitecture> table{
       {"nccl", 141e9, 0.85, P2pChannels{1, 32, mib16, 4, {20e9, inf, 7.6e9}, kib16, 32, kib64, 25e9}, 24, 16,
-       kThreadLaunchPerChannelHopper, kNetChannelRateHopper, 45.5e9, 1.4},
-      {"nccl-volta", 39e9, std::nullopt, std::nullopt, 0, 0, kThreadLaunchPerChannelAmpere, inf, inf, 1.9},
+       kThreadLaunchPerChannelHopper, kNetChannelRateHopper, 45.5e9, 1.4, false},
+      {"nccl-volta", 39e9, std::nullopt, std::nullopt, 0, 0, kThreadLaunchPerChannelAmpere, inf, inf, 1.9, false},
       {"nccl-ampere", 87.7e9, std::nullopt, P2pChannels{1, 16, mib16, 2, {12.2e9, inf, inf}, kib16, 32, kib64}, 24, 0,
-       kThreadLaunchPerChannelAmpere, inf, inf, 1.4},
-      {"nccl-blackwell", 2 * 141e9, 0.74, std::nullopt, 32, 24, kThreadLaunchPerChannelHopper, inf, 80e9, 1.4},
+       kThreadLaunchPerChannelAmpere, inf, inf, 1.4, false},
+      {"nccl-blackwell", 2 * 141e9, 0.74, std::nullopt, 32, 24, kThreadLaunchPerChannelHopper, inf, 80e9, 1.4, true},
   };
   return table;
 }
@@ -211,6 +212,7 @@ LibraryProfile nccl_library(const NcclArchitecture& arch) {
   p.net_channel_rate_Bps = arch.net_channel_rate_Bps;
   p.nvls_tree_net_rate_Bps = arch.nvls_tree_net_rate_Bps;
   p.ring_plateau = arch.ring_plateau;
+  p.ring_plateau_in_one_nvlink_node = arch.ring_plateau_in_one_nvlink_node;
   if (arch.nvls_efficiency) p.in_switch = ProtocolCosts{0, {us(25.0), 0, us(20.9)}, *arch.nvls_efficiency};
   p.p2p = arch.p2p;
   p.name = arch.name;
@@ -491,7 +493,9 @@ std::vector<std::pair<std::string, std::string>> describe_library(const LibraryP
                                         " each across the network (NCCL's estimate; never a run's time)");
   }
   if (profile.ring_plateau != 1) {
-    lines.emplace_back("plateau", "a Ring/Simple AllReduce across nodes ranked at " +
+    const std::string in_one_node =
+        profile.ring_plateau_in_one_nvlink_node ? ", and an AllGather or ReduceScatter in one NVLink node," : "";
+    lines.emplace_back("plateau", "a Ring/Simple AllReduce across nodes" + in_one_node + " ranked at " +
                                       format_number(profile.ring_plateau) +
                                       " x its latency (NCCL's estimate; never a run's time)");
   }

@@ -332,6 +332,11 @@ struct LibraryProfile {
   /// src/graph/tuning.cc, ncclTopoGetAlgoTime: 1.4 from compute capability 8.0, 1.9 before);
   /// 1: none. Part of an estimate only: it ranks, the run does not pay it.
   double ring_plateau = 1.0;
+  /// Whether the plateau also falls on a Ring/Simple AllGather or ReduceScatter inside one node
+  /// whose GPUs talk over NVLink: NCCL's estimate does so from compute capability 10.0
+  /// (Blackwell; its ring cost model, ncclTuningRingModelSim: "single NVL Domain
+  /// AllGather/ReduceScatter for Blackwell"). Part of an estimate only, as the plateau.
+  bool ring_plateau_in_one_nvlink_node = false;
   /// The channels of the library's communicator for collectives (NCCL's comm->nChannels, as
   /// NCCL_DEBUG=INFO prints "Channel 23/24"): what a call runs on at most
   /// (nccl_call_channels). 0: not known, a call counts as one channel.

@@ -360,6 +360,34 @@ TEST(CollectiveModel, NcclsRingPlateauRanksRingSimpleAllReduceAcrossNodesOnly) {
   EXPECT_EQ(ring(one_node, CollectiveKind::kAllReduce), Protocol::kSimple);
 }
 
+TEST(CollectiveModel, BlackwellsRingPlateauAlsoRanksAllGatherAndReduceScatterInsideOneNvlinkNode) {
+  // From compute capability 10.0 NCCL's estimate puts the ring plateau on a Ring/Simple
+  // AllGather or ReduceScatter inside one NVLink node too (ncclTuningRingModelSim). Made 1000
+  // times, it sends a 1 GiB AllGather and ReduceScatter of 8 NVLink GPUs off Simple under
+  // Blackwell's profile; not an AllReduce there, nor on PCIe, nor under Hopper's.
+  TopologyConfig c;
+  c.kind = TopologyKind::kSwitch;
+  c.npus = 8;
+  const Topology nvlink = build_topology(c);
+  c.link = {50e9, 0, LinkKind::kPcie, Duplex::kFull};
+  const Topology pcie = build_topology(c);
+  LibraryProfile blackwell = library_by_name("nccl-blackwell", "--library");
+  EXPECT_TRUE(blackwell.ring_plateau_in_one_nvlink_node);
+  EXPECT_FALSE(library_by_name("nccl", "--library").ring_plateau_in_one_nvlink_node);
+  const Bytes n = Bytes{1} << 30;
+  const auto ring = [&](const Topology& t, CollectiveKind kind) {
+    return fastest_protocol(t, kind, AlgorithmKind::kRing, n, {}, blackwell);
+  };
+  EXPECT_EQ(ring(nvlink, CollectiveKind::kAllGather), Protocol::kSimple);
+  blackwell.ring_plateau = 1000;
+  EXPECT_NE(ring(nvlink, CollectiveKind::kAllGather), Protocol::kSimple);
+  EXPECT_NE(ring(nvlink, CollectiveKind::kReduceScatter), Protocol::kSimple);
+  EXPECT_EQ(ring(nvlink, CollectiveKind::kAllReduce), Protocol::kSimple);
+  EXPECT_EQ(ring(pcie, CollectiveKind::kAllGather), Protocol::kSimple);
+  blackwell.ring_plateau_in_one_nvlink_node = false;
+  EXPECT_EQ(ring(nvlink, CollectiveKind::kAllGather), Protocol::kSimple);
+}
+
 TEST(CollectiveModel, NcclRunsLl128OnlyBetweenGpusOnNvlink) {
   // LL128 free, LL and Simple 20 us per call: by least time LL128 runs at 1 MiB on NVLink.
   // On PCIe NCCL leaves LL128 out (tuning.cc: LL128 only where the ring's GPUs talk over
