@@ -17,14 +17,16 @@ constexpr std::string_view kSpecExtension = ".textproto";
 // The presets of the SXM GPUs they describe, by a word of CUDA's name of the GPU (its start:
 // "A100-SXM" is the word "A100-SXM4-80GB"). The H100 SXM5 is "NVIDIA H100 80GB HBM3", the H200
 // SXM "NVIDIA H200", the B200 "NVIDIA B200"; "GH200" and "GB200" (Grace superchips) are other
-// words. No cluster preset of H200s is shipped.
+// words. H200 nodes across a network take the H100 cluster's preset: the same Hopper GPU
+// (compute capability 9.0, NCCL's constants) and NVLink4, and the DGX H200's compute fabric is
+// the DGX H100's, 8 single-port ConnectX-7 NICs of 400 Gb/s (NVIDIA DGX H100/H200 datasheet).
 struct DevicePresets {
   std::string_view word;
   std::string_view node, cluster;  // empty: none
 };
 constexpr DevicePresets kDevicePresets[] = {
     {"H100", "h100-nvswitch-node", "h100-ib-cluster"},
-    {"H200", "h200-nvswitch-node", ""},
+    {"H200", "h200-nvswitch-node", "h100-ib-cluster"},
     {"A100-SXM", "a100-nvswitch-node", "a100-ib-cluster"},
     {"B200", "b200-nvswitch-node", "b200-ib-cluster"},
 };

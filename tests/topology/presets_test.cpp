@@ -91,7 +91,7 @@ TEST(Presets, TheSystemOfAMeasuredGpu) {
   EXPECT_EQ(preset("NVIDIA A100-SXM4-80GB", false), "a100-nvswitch-node");
   EXPECT_EQ(preset("NVIDIA A100-SXM4-40GB", true), "a100-ib-cluster");
   EXPECT_EQ(preset("NVIDIA H200", false), "h200-nvswitch-node");
-  EXPECT_EQ(preset("NVIDIA H200", true), "none");  // no H200 cluster is shipped
+  EXPECT_EQ(preset("NVIDIA H200", true), "h100-ib-cluster");  // the same GPU, NVLink and NICs
   EXPECT_EQ(preset("NVIDIA B200", true), "b200-ib-cluster");
   for (const std::string_view other :
        {"NVIDIA H100 PCIe", "NVIDIA H100 NVL", "NVIDIA H200 NVL", "NVIDIA A100-PCIE-40GB", "NVIDIA A100 80GB PCIe",
