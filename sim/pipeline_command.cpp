@@ -40,7 +40,9 @@ po::options_description pipeline_options() {
   add_option(options, "hidden-size", "H", "hidden dimension (default 4096)");
   add_option(options, "dtype-bytes", "D", "bytes per element (default 2, bf16)");
   add_option(options, "overhead", "T", "launch overhead o per P2P operation, or per call when batched (default 0)");
-  add_option(options, "placement", "FILE", "NPU of each stage, one per line or whitespace separated (default: stage i on NPU i)");
+  add_option(options, "placement", "WHERE",
+             "linear (stage i on NPU i, the default), spread (stage i on NPU i x floor(N/P) of N NPUs: one stage a "
+             "node on a cluster of P nodes), or a FILE of each stage's NPU, one per line or whitespace separated");
   add_option(options, "p2p-order", "ORDER",
              "megatron (default) or send-first: every stage sends before it receives, which "
              "deadlocks sequential mode (to see a deadlock report)");
@@ -120,7 +122,7 @@ void placement_options(const po::variables_map& vm, const Topology& topo, Pipeli
   }
   o.run.overhead_ps = parse_time(option_text(vm, "overhead").value_or("0"), "--overhead");
   if (const auto placement = option_text(vm, "placement")) {
-    o.run.npu_of_device = read_placement_file(*placement, p, topo.npu_count());
+    o.run.npu_of_device = parse_stage_placement(*placement, p, topo.npu_count());
   }
   const std::string order = option_text(vm, "p2p-order").value_or("megatron");
   if (order != "megatron" && order != "send-first") {

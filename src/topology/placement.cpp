@@ -64,4 +64,18 @@ std::vector<Rank> parse_rank_order(const std::string& text, std::size_t ranks) {
   return read_placement_file(text, ranks, ranks);
 }
 
+std::vector<Rank> spread_placement(std::size_t ranks, std::size_t npus) {
+  COMMSIM_CHECK(ranks > 0 && ranks <= npus, "spread placement of more ranks than NPUs");
+  const std::size_t stride = npus / ranks;
+  std::vector<Rank> order;
+  for (std::size_t i = 0; i < ranks; ++i) order.push_back(static_cast<Rank>(i * stride));
+  return order;
+}
+
+std::vector<Rank> parse_stage_placement(const std::string& text, std::size_t ranks, std::size_t npus) {
+  if (text == "linear") return {};
+  if (text == "spread") return spread_placement(ranks, npus);
+  return read_placement_file(text, ranks, npus);
+}
+
 }  // namespace commsim

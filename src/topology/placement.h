@@ -22,4 +22,12 @@ std::vector<Rank> read_placement_file(const std::string& path, std::size_t ranks
 /// for linear.
 std::vector<Rank> parse_rank_order(const std::string& text, std::size_t ranks);
 
+/// Rank i on NPU i x floor(npus / ranks): the ranks as far apart as the NPUs' numbering puts
+/// them, so on a cluster of as many nodes as ranks one a node (its first GPU). ranks <= npus.
+std::vector<Rank> spread_placement(std::size_t ranks, std::size_t npus);
+
+/// Where `ranks` pipeline stages run among `npus` NPUs: "linear" (stage i on NPU i; empty
+/// result), "spread" (spread_placement) or a placement file (read_placement_file).
+std::vector<Rank> parse_stage_placement(const std::string& text, std::size_t ranks, std::size_t npus);
+
 }  // namespace commsim

@@ -18,6 +18,21 @@ TEST(CliPipeline, LibraryCostsEveryBoundaryTransfer) {
   EXPECT_CONTAINS(r.out, "model 33000.00 us without communication, 33519.69 us with P2P");
 }
 
+TEST(CliPipeline, SpreadPutsAStageOnEachNode) {
+  // 4 stages on 4 nodes of 8 GPUs: NPUs 0, 8, 16, 24, each boundary across the network, GPU
+  // to NIC to switch to NIC to GPU: 2 x 1 us + 33554432 B / 50 GB/s = 673.09 us, six of them
+  // on 1F1B's 33,000 us: 37,038.53 us (linear keeps them in node 0, on NVLink).
+  const CliResult r =
+      run_commsim({"pipeline", "--topology", "hierarchical", "--nodes", "4", "--stages", "4", "--placement", "spread"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_CONTAINS(r.out, "model 33000.00 us without communication, 37038.53 us with P2P");
+  for (const char* npu : {"\n      0      0 ", "\n      1      8 ", "\n      2     16 ", "\n      3     24 "}) {
+    EXPECT_CONTAINS(r.out, npu);
+  }
+  const CliResult linear = run_commsim({"pipeline", "--topology", "hierarchical", "--nodes", "4", "--stages", "4"});
+  EXPECT_CONTAINS(linear.out, "\n      3      3 ");
+}
+
 TEST(CliPipeline, BadInput) {
   expect_error({"pipeline", "--microbatches", "0"}, "--microbatches: '0' is out of range");
   expect_error({"pipeline", "--stages", "9", "--topology", "switch"},
