@@ -10,9 +10,15 @@ namespace {
 // round orders[ch] (position -> rank), the reverse way when `reverse` says so.
 class RingSchedule : public Schedule {
  public:
-  RingSchedule(CollectiveKind kind, std::vector<std::vector<Rank>> orders, std::vector<bool> reverse, Rank root)
-      : kind_(kind), p_(orders.front().size()), channels_(orders.size()), root_(root),
-        orders_(std::move(orders)), reverse_(std::move(reverse)) {
+  RingSchedule(CollectiveKind kind, std::vector<std::vector<Rank>> orders, std::vector<bool> reverse, Rank root,
+               bool channel_rings = false)
+      : kind_(kind),
+        p_(orders.front().size()),
+        channels_(orders.size()),
+        root_(root),
+        channel_rings_(channel_rings),
+        orders_(std::move(orders)),
+        reverse_(std::move(reverse)) {
     positions_.resize(channels_, std::vector<std::uint32_t>(p_));
     for (std::size_t ch = 0; ch < channels_; ++ch) {
       COMMSIM_CHECK(orders_[ch].size() == p_, "ring orders of different sizes");
@@ -23,6 +29,9 @@ class RingSchedule : public Schedule {
   std::size_t ranks() const override { return p_; }
   std::size_t channels() const override { return channels_; }
   std::size_t blocks() const override { return chain() ? channels_ : channels_ * p_; }
+  // NCCL's chains, a channel's ring each: across nodes their rings go round different cycles
+  // and meet on links at different hops, each at its channel's rate.
+  bool fixed_channel_rates() const override { return channel_rings_ && chain() && channels_ > 1; }
 
   std::size_t steps(Rank r, std::size_t channel) const override {
     if (p_ < 2) return 0;
@@ -120,6 +129,7 @@ class RingSchedule : public Schedule {
   std::size_t p_;
   std::size_t channels_;
   Rank root_;
+  bool channel_rings_;  // a library's channels (make_channel_ring_schedule), not one ring's directions
   std::vector<std::vector<Rank>> orders_;
   std::vector<std::vector<std::uint32_t>> positions_;  // inverse of orders_
   std::vector<bool> reverse_;
@@ -145,7 +155,7 @@ std::unique_ptr<Schedule> make_channel_ring_schedule(CollectiveKind kind, std::v
   COMMSIM_CHECK(kind != CollectiveKind::kAllToAll && kind != CollectiveKind::kBarrier,
                 "channel rings run AllReduce, AllGather, ReduceScatter, Broadcast and Reduce");
   const std::vector<bool> forward(orders.size(), false);
-  return std::make_unique<RingSchedule>(kind, std::move(orders), forward, root);
+  return std::make_unique<RingSchedule>(kind, std::move(orders), forward, root, true);
 }
 
 }  // namespace commsim

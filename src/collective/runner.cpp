@@ -9,8 +9,7 @@
 
 namespace commsim {
 
-CollectiveRunner::CollectiveRunner(Transport& transport, const Schedule& schedule,
-                                   Bytes data_bytes, RunOptions options)
+CollectiveRunner::CollectiveRunner(Transport& transport, const Schedule& schedule, Bytes data_bytes, RunOptions options)
     : transport_(transport),
       schedule_(schedule),
       chunks_(options.chunks),
@@ -21,7 +20,8 @@ CollectiveRunner::CollectiveRunner(Transport& transport, const Schedule& schedul
       on_rank_done_(std::move(options.on_rank_done)),
       on_message_(std::move(options.on_message)),
       library_(options.library),
-      rate_caps_by_class_(options.rate_caps_by_class) {
+      rate_caps_by_class_(options.rate_caps_by_class),
+      channel_rates_(options.channel_rates) {
   COMMSIM_CHECK(chunks_ >= 1, "at least one chunk");
   // The protocol's rate cap is the call's (NCCL's llMaxBw caps a call's bus bandwidth, all
   // its channels together): each of the schedule's channels moves at most its share.
@@ -162,6 +162,7 @@ void CollectiveRunner::start_transfer(std::uint32_t id) {
   SendOptions options;
   if (library_) options.library = &*library_;
   if (rate_caps_by_class_ != kNoRateCaps) options.rate_caps_by_class = &rate_caps_by_class_;
+  if (channel_rates_) options.rate_cap_Bps = channel_rates_->rate(lane_at(m.sender_lane).channel, sender(m));
   transport_.send(npu(sender(m)), npu(dst), m.bytes, EventCall{this, id}, options);
 }
 

@@ -26,9 +26,10 @@
 #include <string>
 #include <vector>
 
-#include "collective/collective_message.h"
 #include "base/index_map.h"
 #include "base/slot_pool.h"
+#include "collective/channel_rates.h"
+#include "collective/collective_message.h"
 #include "collective/data_tracker.h"
 #include "collective/schedule.h"
 #include "network/transport.h"
@@ -47,6 +48,8 @@ struct RunOptions {
                                            // cap the call's, shared by the schedule's channels;
                                            // empty: the transport's own
   RateCapsByClass rate_caps_by_class = kNoRateCaps;  // on every message, by its route's class
+  const ChannelRates* channel_rates = nullptr;       // each message's channel's rate, where the
+                                                     // schedule has fixed ones; null: none
 };
 
 // Messages tell their arrival as typed events (EventTarget), with their id.
@@ -154,6 +157,7 @@ class CollectiveRunner : private EventTarget {
   OnCollectiveMessage on_message_;
   std::optional<ProtocolCosts> library_;
   RateCapsByClass rate_caps_by_class_;
+  const ChannelRates* channel_rates_;
   std::vector<Bytes> chunk_bytes_;
   std::vector<Bytes> chunk_block_bytes_;  // per chunk: m / B, and the remainder m mod B
   std::vector<Bytes> chunk_block_rest_;

@@ -68,6 +68,10 @@ class Schedule {
   virtual std::size_t ranks() const = 0;
   virtual std::size_t blocks() const = 0;
   virtual std::size_t channels() const { return 1; }
+  /// Whether each channel moves at a fixed rate, its share of the links it crosses with the
+  /// pipeline full, whatever the others do (collective/channel_rates.h); else messages share
+  /// links max-min fairly as they meet.
+  virtual bool fixed_channel_rates() const { return false; }
   virtual std::size_t steps(Rank rank, std::size_t channel) const = 0;
   /// Fills `out` (cleared by the caller) with step `k` of `rank` on `channel`.
   virtual void step(Rank rank, std::size_t channel, std::size_t k, StepSpec& out) const = 0;

@@ -71,6 +71,8 @@ CollectiveResult simulate_collective(const Topology& topology, CollectiveKind ki
   options.on_message = config.on_message;
   options.rate_caps_by_class = config.rate_caps_by_class;
   options.library = config.library;
+  const auto channel_rates = channel_rates_of(topology, *schedule, config.npu_of_rank, config.library);
+  options.channel_rates = channel_rates.get();
   CollectiveRunner runner(network, *schedule, block_space_bytes(kind, size, p), options);
   // The library's per-call latency (launch, set-up) passes before any rank starts.
   engine.schedule_after(config.library.call_latency_ps, [&runner] { runner.start(); });

@@ -112,7 +112,8 @@ class Evaluator {
         const std::vector<Send> side_by_side = sends_beside(levels, lane, l, k);
         Stage stage{step_alpha_s(hop), 0};
         for (const Send& s : hop.sends) {
-          if (s.units > 0) stage.h = std::max(stage.h, message_seconds(s, side_by_side) / s.units);
+          if (s.units > 0)
+            stage.h = std::max(stage.h, message_seconds(s, side_by_side, chains[l]->channel_rates) / s.units);
         }
         sum[l].alpha_s += stage.alpha_s;
         sum[l].h += stage.h;
@@ -138,16 +139,24 @@ class Evaluator {
   }
 
   // The messages hop k of level l of `lane` moves beside: its own, and the other lanes' hop k
-  // of level l where they move with it. Lanes in step (a ring's mirrored directions, rings
-  // round one cycle) share links hop by hop; lanes that drift apart (rings round different
-  // cycles, whose network hops come at different places) only where they leave the root together
-  // (first hop) and reach it together (last).
+  // of level l where they move with it. Lanes in step (a ring's mirrored directions) share
+  // links hop by hop; lanes at their channels' fixed rates (Phase::channel_rates) share them
+  // with every hop of every lane, as when the pipeline is full.
   static std::vector<Send> sends_beside(const std::vector<std::vector<const Phase*>>& levels, std::size_t lane,
                                         std::size_t l, std::size_t k) {
     const std::vector<const Phase*>& chains = levels[lane];
     std::vector<Send> sends = chains[l]->steps[k].sends;
-    const bool at_root = (l == 0 && k == 0) || (l + 1 == chains.size() && k + 1 == chains[l]->steps.size());
-    if (!at_root && chains[l]->drifts) return sends;
+    if (chains[l]->channel_rates) {
+      for (std::size_t other = 0; other < levels.size(); ++other) {
+        for (const Phase* level : levels[other]) {
+          for (std::size_t hop = 0; hop < level->steps.size(); ++hop) {
+            if (level == chains[l] && hop == k) continue;  // its own, already in
+            sends.insert(sends.end(), level->steps[hop].sends.begin(), level->steps[hop].sends.end());
+          }
+        }
+      }
+      return sends;
+    }
     for (std::size_t other = 0; other < levels.size(); ++other) {
       if (other != lane && l < levels[other].size() && k < levels[other][l]->steps.size()) {
         const auto& beside = levels[other][l]->steps[k].sends;
@@ -158,9 +167,10 @@ class Evaluator {
   }
 
   // Seconds per unit of n of message `s` among `concurrent` (s among them): the largest of
-  // its bytes at its own rate, its sender's bytes over its injection bandwidth, and the
-  // bytes on the busiest channel of its route, in wire bytes (efficiency e).
-  double message_seconds(const Send& s, const std::vector<Send>& concurrent) const {
+  // its bytes at its own rate, its sender's bytes over its injection bandwidth (unless
+  // `by_link` alone: its share of each link of its route bounds it, as a channel's fixed
+  // rate), and the bytes on the busiest channel of its route, in wire bytes (efficiency e).
+  double message_seconds(const Send& s, const std::vector<Send>& concurrent, bool by_link) const {
     const PathParams p = path(s);
     const double rate = std::min(library_.rate(p.bottleneck_Bps), caps_[static_cast<int>(p.link_class)]);
     double seconds = s.units / rate, injected = 0;
@@ -174,7 +184,7 @@ class Evaluator {
         if (const auto it = units.find(channel); it != units.end()) it->second += other.units;
       }
     }
-    seconds = std::max(seconds, injected / (library_.efficiency * topology_.injection_bandwidth(s.src)));
+    if (!by_link) seconds = std::max(seconds, injected / (library_.efficiency * topology_.injection_bandwidth(s.src)));
     for (const auto& [channel, u] : units) {
       seconds = std::max(seconds, u / (library_.efficiency * topology_.link(link_of(channel)).params.bandwidth_Bps));
     }

@@ -44,9 +44,10 @@ struct Phase {
   std::vector<Step> steps = {};
   bool chain = false;  // a chain level: its steps are its hops in order (evaluate_chains)
   std::size_t lane = 0;  // chains of different lanes run at once (two directions, channels)
-  bool drifts = false;   // lanes that do not keep in step (channels' rings round different
-                         // cycles): they meet only at the root; else (a ring's two mirrored
-                         // directions, rings round one cycle) hop by hop
+  bool channel_rates = false;  // each lane at its channel's fixed rate (NCCL's Broadcast and
+                               // Reduce chains): every hop of every lane shares the links at
+                               // once, as when the pipeline is full; else (a ring's two mirrored
+                               // directions) lanes keep in step and share them hop by hop
 };
 
 struct Plan {

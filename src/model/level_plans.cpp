@@ -194,16 +194,6 @@ Plan channel_rings_plan(const Topology& t, Kind kind, std::size_t channels) {
   return plan;
 }
 
-namespace {
-// Each rank's successor round the ring `order`: rings that are rotations of one another
-// (one cycle entered at different ranks) have the same.
-std::vector<Rank> successors(const std::vector<Rank>& order) {
-  std::vector<Rank> next(order.size());
-  for (std::size_t i = 0; i < order.size(); ++i) next[order[i]] = order[(i + 1) % order.size()];
-  return next;
-}
-}  // namespace
-
 // C chains at once (NCCL's ring Broadcast and Reduce split the data over its channels), chain
 // c along t.ring_order(c, C) away from the root (Broadcast) or toward it (Reduce), each with
 // n/C in chunks of n/(C x chunks): lane c of evaluate_chains, the slowest lane's time.
@@ -216,18 +206,18 @@ Plan channel_chains_plan(const Topology& t, Kind kind, std::size_t channels, Ran
   plan.channels = channels;
   std::vector<std::vector<Rank>> orders;
   for (std::size_t c = 0; c < channels; ++c) orders.push_back(t.ring_order(c, channels));
-  // Chains round one cycle (a node's rings, whatever GPU each starts from) keep in step,
-  // sharing each hop's links; chains round different cycles (rail-aligned rings across
-  // nodes) drift apart where their network hops differ.
-  const std::vector<Rank> cycle = successors(orders.front());
-  const bool drift = std::any_of(orders.begin(), orders.end(), [&](const auto& o) { return successors(o) != cycle; });
+  // Each chain moves at its channel's fixed rate, its share of the links with every hop of
+  // every chain (the run's too: collective/channel_rates.h). Chains round one cycle (a node's
+  // rings, whatever GPU each starts from) are one chain from the root, hop by hop the same
+  // links; chains round different cycles (rail-aligned rings across nodes) meet on links at
+  // different hops.
   for (std::size_t c = 0; c < channels; ++c) {
     const std::vector<Rank>& order = orders[c];
     const auto at = static_cast<std::size_t>(std::find(order.begin(), order.end(), root) - order.begin());
     Phase phase{reduce ? "reduce" : "broadcast", hops, hops * chunk, reduce ? hops * chunk : 0};
     phase.chain = true;
     phase.lane = c;
-    phase.drifts = drift;
+    phase.channel_rates = true;
     for (std::size_t k = 0; k + 1 < p; ++k) {
       // Broadcast hop k: from k places past the root to the next; Reduce hop k: from the far
       // end's k-th rank back toward the root.

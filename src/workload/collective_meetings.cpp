@@ -25,6 +25,7 @@ struct CollectiveMeetings::Meeting {
   std::size_t done = 0;       // members whose part is done
   std::size_t collective = 0;  // its entry in collectives_
   std::unique_ptr<Schedule> schedule;
+  std::unique_ptr<ChannelRates> channel_rates;       // the schedule's, where it has fixed ones
   std::unique_ptr<CollectiveRunner> runner;          // a schedule's run, or
   std::unique_ptr<InSwitchAllReduceRun> in_switch;  // an AllReduce the switch reduces
   bool started = false;  // the run's start() has returned
@@ -172,6 +173,8 @@ void CollectiveMeetings::make_runner(Meeting& m, const WorkloadNode& s, const To
   run.npu_of_rank = m.members;
   run.on_rank_done = [this, meeting = &m](Rank member) { member_done(*meeting, member); };
   run.library = costs;
+  m.channel_rates = channel_rates_of(topology_, *m.schedule, m.members, costs);
+  run.channel_rates = m.channel_rates.get();
   run.rate_caps_by_class = collective_rate_caps(spanned, s.collective, algorithm, s.bytes, protocol,
                                                 library_for(spanned), model_for(spanned));
   m.runner = std::make_unique<CollectiveRunner>(network_, *m.schedule,

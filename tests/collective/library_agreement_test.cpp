@@ -72,6 +72,33 @@ TEST(LibraryAgreement, SimulatorEqualsClosedFormUnderEveryProfile) {
   }
 }
 
+TEST(LibraryAgreement, ChainsMoveAtTheirChannelsFixedRates) {
+  // NCCL's Broadcast over 2 channels on 2 nodes of 4: chain 0 round ring 0 1 2 3 7 6 5 4,
+  // chain 1 round ring 1 2 3 0 4 7 6 5 (Topology::ring_order), each from the root 0 with
+  // n/2. Both cross NVLink 1->2, 2->3, 7->6 and 6->5, chain 0 early (hops 1-2, 4-5), chain 1
+  // late (hops 5-6, 2-3), so they never meet there in time, yet each channel moves at its
+  // fixed share, 0.8 x 50 / 2 = 20 GB/s (collective/channel_rates.h); alone on NVLink at 40,
+  // on a NIC 0.8 x 25 = 20. A hop costs its route's latency and the protocol's step: NVLink
+  // 0.6 + 0.6 us, network 2 + 2.7 us. With one chunk a chain is its hops in turn:
+  //   chain 0: 6 x 1.2 + 4.7 = 11.9 us + n/2 (2/40 + 5/20) ns/B = 11.9 us + 0.15 n ns
+  //   chain 1: 5 x 1.2 + 2 x 4.7 = 15.4 us + n/2 (1/40 + 6/20) ns/B = 15.4 us + 0.1625 n ns,
+  // and the call 7 us first: 64 MiB in 7 + 15.4 + 10905.1904 us, in both.
+  const Topology t = built(TopologyKind::kHierarchical, 0);
+  const ProtocolCosts whole{ps_from_us(7), {ps_from_ns(600), ps_from_ns(1500), ps_from_ns(2700)}, 0.8};
+  CollectiveConfig config;
+  config.library = whole;
+  config.channels = 2;
+  ModelOptions options;
+  options.library = whole;
+  options.channels = 2;
+  const double expected_s = 7e-6 + 15.4e-6 + 0.1625e-9 * 64 * kMiB;
+  EXPECT_NEAR(seconds_from_ps(
+                  simulate_collective(t, CollectiveKind::kBroadcast, AlgorithmKind::kRing, 64 * kMiB, config).time_ps),
+              expected_s, 1e-11);
+  EXPECT_NEAR(collective_cost(t, CollectiveKind::kBroadcast, AlgorithmKind::kRing, 64 * kMiB, options).time_s(0),
+              expected_s, 1e-11);
+}
+
 TEST(LibraryAgreement, NcclsRingLatencyFormula) {
   // NCCL (tuning.cc): Ring AllReduce, LL, one node of 8 GPUs on NVLink:
   //   base + 2(p-1) x hwLatency = 6.6 + 14 x 0.6 = 15.0 us.
