@@ -28,6 +28,14 @@ namespace {
 
 class Evaluator {
  public:
+  using BothWays = std::array<double, 2>;  // units on a half-duplex link, each way
+  // The units every message of a set puts on each channel, and on each half-duplex link each
+  // way.
+  struct LinkLoads {
+    std::map<ChannelId, double> on_channel;
+    std::map<LinkId, BothWays> half_duplex;
+  };
+
   Evaluator(const Topology& topology, double overhead_s, const ProtocolCosts& library, const RateCapsByClass& caps,
             bool route_latency)
       : topology_(topology), overhead_s_(overhead_s), library_(library), caps_(caps), route_latency_(route_latency) {}
@@ -66,8 +74,9 @@ class Evaluator {
   //   beta  = (sum_k h_k + (C - 1) h_j) / (S_l + C - 1).
   // One level of p ranks on uniform hops: (p - 2 + C)(alpha + n/C beta). Chains of different
   // lanes (a bidirectional ring's two directions, channels' rings) run at once, each its own
-  // flow shop, sharing links with the other lanes' hops of the same index (message_seconds):
-  // hop by hop for lanes in step, at the root only for lanes that drift apart. The terms are
+  // flow shop: lanes in step (a ring's two directions) share links with the other lanes' hops
+  // of the same index (message_seconds); lanes at their channels' fixed rates
+  // (Phase::channel_rates) with every hop of every lane (fixed_rate_seconds). The terms are
   // the slowest lane's.
   std::vector<CostTerm> evaluate_chains(const std::vector<Phase>& chains, double n, double gamma,
                                         std::size_t chunks) const {
@@ -75,11 +84,17 @@ class Evaluator {
     for (const Phase& chain : chains) lanes = std::max(lanes, chain.lane + 1);
     std::vector<std::vector<const Phase*>> levels(lanes);  // each lane's chains in order
     for (const Phase& chain : chains) levels[chain.lane].push_back(&chain);
+    std::vector<Send> every_hop;  // of the lanes at fixed rates
+    for (const Phase& chain : chains) {
+      if (!chain.channel_rates) continue;
+      for (const Step& hop : chain.steps) every_hop.insert(every_hop.end(), hop.sends.begin(), hop.sends.end());
+    }
+    const LinkLoads loads = link_loads(every_hop);
     std::vector<CostTerm> slowest_terms;
     double slowest_s = -1;
     for (std::size_t lane = 0; lane < lanes; ++lane) {
       if (levels[lane].empty()) continue;
-      std::vector<CostTerm> terms = evaluate_flow_shop(levels, lane, n, gamma, chunks);
+      std::vector<CostTerm> terms = evaluate_flow_shop(levels, lane, n, gamma, chunks, loads);
       double seconds = 0;
       for (const CostTerm& t : terms) seconds += t.time_s(gamma);
       if (seconds > slowest_s) {
@@ -93,7 +108,7 @@ class Evaluator {
  private:
   // Lane `lane`'s chains as one flow shop (evaluate_chains).
   std::vector<CostTerm> evaluate_flow_shop(const std::vector<std::vector<const Phase*>>& levels, std::size_t lane,
-                                           double n, double gamma, std::size_t chunks) const {
+                                           double n, double gamma, std::size_t chunks, const LinkLoads& loads) const {
     struct Stage {
       double alpha_s = 0, h = 0;
     };
@@ -109,11 +124,13 @@ class Evaluator {
       const double chunk_bytes = term.beta_bytes / stages, chunk_gamma_s = term.gamma_bytes * gamma / stages;
       for (std::size_t k = 0; k < chains[l]->steps.size(); ++k) {
         const Step& hop = chains[l]->steps[k];
-        const std::vector<Send> side_by_side = sends_beside(levels, lane, l, k);
+        const bool fixed = chains[l]->channel_rates;
+        const std::vector<Send> side_by_side = fixed ? std::vector<Send>{} : sends_beside(levels, lane, l, k);
         Stage stage{step_alpha_s(hop), 0};
         for (const Send& s : hop.sends) {
-          if (s.units > 0)
-            stage.h = std::max(stage.h, message_seconds(s, side_by_side, chains[l]->channel_rates) / s.units);
+          if (s.units <= 0) continue;
+          const double seconds = fixed ? fixed_rate_seconds(s, loads) : message_seconds(s, side_by_side);
+          stage.h = std::max(stage.h, seconds / s.units);
         }
         sum[l].alpha_s += stage.alpha_s;
         sum[l].h += stage.h;
@@ -139,24 +156,11 @@ class Evaluator {
   }
 
   // The messages hop k of level l of `lane` moves beside: its own, and the other lanes' hop k
-  // of level l where they move with it. Lanes in step (a ring's mirrored directions) share
-  // links hop by hop; lanes at their channels' fixed rates (Phase::channel_rates) share them
-  // with every hop of every lane, as when the pipeline is full.
+  // of level l, in step with it (a ring's mirrored directions share links hop by hop).
   static std::vector<Send> sends_beside(const std::vector<std::vector<const Phase*>>& levels, std::size_t lane,
                                         std::size_t l, std::size_t k) {
     const std::vector<const Phase*>& chains = levels[lane];
     std::vector<Send> sends = chains[l]->steps[k].sends;
-    if (chains[l]->channel_rates) {
-      for (std::size_t other = 0; other < levels.size(); ++other) {
-        for (const Phase* level : levels[other]) {
-          for (std::size_t hop = 0; hop < level->steps.size(); ++hop) {
-            if (level == chains[l] && hop == k) continue;  // its own, already in
-            sends.insert(sends.end(), level->steps[hop].sends.begin(), level->steps[hop].sends.end());
-          }
-        }
-      }
-      return sends;
-    }
     for (std::size_t other = 0; other < levels.size(); ++other) {
       if (other != lane && l < levels[other].size() && k < levels[other][l]->steps.size()) {
         const auto& beside = levels[other][l]->steps[k].sends;
@@ -166,11 +170,38 @@ class Evaluator {
     return sends;
   }
 
+  // What `sends` put on the links, all at once.
+  LinkLoads link_loads(const std::vector<Send>& sends) const {
+    LinkLoads loads;
+    for (const Send& s : sends) {
+      for (const ChannelId channel : topology_.route(s.src, s.dst)) loads.on_channel[channel] += s.units;
+    }
+    loads.half_duplex = half_duplex_units(sends);
+    return loads;
+  }
+
+  // Seconds per unit of n of message `s` at its channel's fixed rate (Phase::channel_rates),
+  // every message of `loads` on the links at once: the larger of its bytes at its own rate
+  // and its share of each link of its route, in wire bytes (efficiency e): the units on the
+  // link over its bandwidth (a half-duplex link's both ways, half_duplex_seconds).
+  double fixed_rate_seconds(const Send& s, const LinkLoads& loads) const {
+    const PathParams p = path(s);
+    double seconds = s.units / std::min(library_.rate(p.bottleneck_Bps), caps_[static_cast<int>(p.link_class)]);
+    for (const ChannelId channel : topology_.route(s.src, s.dst)) {
+      const double units = loads.on_channel.at(channel);
+      seconds =
+          std::max(seconds, units / (library_.efficiency * topology_.link(link_of(channel)).params.bandwidth_Bps));
+      if (const auto it = loads.half_duplex.find(link_of(channel)); it != loads.half_duplex.end()) {
+        seconds = std::max(seconds, half_duplex_seconds(it->first, it->second));
+      }
+    }
+    return seconds;
+  }
+
   // Seconds per unit of n of message `s` among `concurrent` (s among them): the largest of
-  // its bytes at its own rate, its sender's bytes over its injection bandwidth (unless
-  // `by_link` alone: its share of each link of its route bounds it, as a channel's fixed
-  // rate), and the bytes on the busiest channel of its route, in wire bytes (efficiency e).
-  double message_seconds(const Send& s, const std::vector<Send>& concurrent, bool by_link) const {
+  // its bytes at its own rate, its sender's bytes over its injection bandwidth, and the
+  // bytes on the busiest channel of its route, in wire bytes (efficiency e).
+  double message_seconds(const Send& s, const std::vector<Send>& concurrent) const {
     const PathParams p = path(s);
     const double rate = std::min(library_.rate(p.bottleneck_Bps), caps_[static_cast<int>(p.link_class)]);
     double seconds = s.units / rate, injected = 0;
@@ -184,7 +215,7 @@ class Evaluator {
         if (const auto it = units.find(channel); it != units.end()) it->second += other.units;
       }
     }
-    if (!by_link) seconds = std::max(seconds, injected / (library_.efficiency * topology_.injection_bandwidth(s.src)));
+    seconds = std::max(seconds, injected / (library_.efficiency * topology_.injection_bandwidth(s.src)));
     for (const auto& [channel, u] : units) {
       seconds = std::max(seconds, u / (library_.efficiency * topology_.link(link_of(channel)).params.bandwidth_Bps));
     }
@@ -317,7 +348,6 @@ class Evaluator {
 
   // The step's units on each half-duplex link its messages cross, each way (empty on a
   // topology of full-duplex links alone).
-  using BothWays = std::array<double, 2>;
   std::map<LinkId, BothWays> half_duplex_units(const std::vector<Send>& sends) const {
     std::map<LinkId, BothWays> units;
     if (!has_half_duplex()) return units;
