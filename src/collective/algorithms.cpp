@@ -82,7 +82,7 @@ std::unique_ptr<Schedule> schedule_for(CollectiveKind kind, AlgorithmKind algori
     case A::kRing: return make_ring_schedule(kind, p, false, root);
     case A::kRingBidir: return make_ring_schedule(kind, p, true, root);
     case A::kTree:
-      return make_tree_schedule(kind, p, root, std::max<std::size_t>(tree_node_gpus, 1),
+      return make_tree_schedule(kind, p, root, tree_node_gpus,
                                 collective_lanes(kind, algorithm, channels, tree_node_gpus));
     case A::kRecursiveDoubling:
     case A::kRecursiveHalving:

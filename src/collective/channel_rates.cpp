@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <set>
+#include <utility>
 
 #include "base/error.h"
 
@@ -11,6 +13,7 @@ namespace {
 
 struct Message {
   std::size_t index;  // channel x ranks + sender
+  Rank receiver;
   double blocks;
   Route route;
 };
@@ -20,7 +23,7 @@ std::vector<Message> messages_of_a_chunk(const Topology& topology, const Schedul
                                          const std::vector<Rank>& npu_of_rank) {
   const auto npu = [&](Rank r) { return npu_of_rank.empty() ? r : npu_of_rank[r]; };
   std::vector<Message> messages;
-  std::vector<bool> sends(schedule.channels() * schedule.ranks(), false);
+  std::set<std::pair<std::size_t, Rank>> sends;  // (channel x ranks + sender, receiver)
   StepSpec spec;
   for (Rank r = 0; r < schedule.ranks(); ++r) {
     for (std::size_t ch = 0; ch < schedule.channels(); ++ch) {
@@ -30,11 +33,11 @@ std::vector<Message> messages_of_a_chunk(const Topology& topology, const Schedul
         for (std::size_t i = 0; i < spec.send_count(); ++i) {
           const SendSpec& send = spec.sends(i);
           const std::size_t index = ch * schedule.ranks() + r;
-          COMMSIM_CHECK(!sends[index], "channel rates of a rank that sends twice on a channel");
-          sends[index] = true;
+          COMMSIM_CHECK(sends.insert({index, send.peer}).second,
+                        "channel rates of a rank that sends twice to a peer on a channel");
           double blocks = 0;
           for (const BlockRange& range : send.blocks) blocks += range.count;
-          messages.push_back({index, blocks, topology.route(npu(r), npu(send.peer))});
+          messages.push_back({index, send.peer, blocks, topology.route(npu(r), npu(send.peer))});
         }
       }
     }
@@ -46,7 +49,7 @@ std::vector<Message> messages_of_a_chunk(const Topology& topology, const Schedul
 
 ChannelRates::ChannelRates(const Topology& topology, const Schedule& schedule, const std::vector<Rank>& npu_of_rank,
                            double efficiency)
-    : ranks_(schedule.ranks()), rate_(schedule.channels() * schedule.ranks(), std::numeric_limits<double>::infinity()) {
+    : ranks_(schedule.ranks()), rates_(schedule.channels() * schedule.ranks()) {
   const std::vector<Message> messages = messages_of_a_chunk(topology, schedule, npu_of_rank);
   // W per link direction; a half-duplex link's two directions are one (its link id, marked).
   constexpr std::uint64_t kWholeLink = std::uint64_t{1} << 63;
@@ -66,10 +69,17 @@ ChannelRates::ChannelRates(const Topology& topology, const Schedule& schedule, c
     return link.bandwidth_Bps * (both_ways ? link.both_ways_efficiency : 1);
   };
   for (const Message& m : messages) {
-    for (const ChannelId c : m.route) {
-      rate_[m.index] = std::min(rate_[m.index], efficiency * bandwidth(c) * m.blocks / blocks_on[key(c)]);
-    }
+    BandwidthBps rate = std::numeric_limits<double>::infinity();
+    for (const ChannelId c : m.route) rate = std::min(rate, efficiency * bandwidth(c) * m.blocks / blocks_on[key(c)]);
+    rates_[m.index].push_back({m.receiver, rate});
   }
+}
+
+BandwidthBps ChannelRates::rate(std::size_t channel, Rank sender, Rank receiver) const {
+  for (const PeerRate& to : rates_[channel * ranks_ + sender]) {
+    if (to.peer == receiver) return to.rate;
+  }
+  return std::numeric_limits<double>::infinity();
 }
 
 std::unique_ptr<ChannelRates> channel_rates_of(const Topology& topology, const Schedule& schedule,

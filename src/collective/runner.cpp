@@ -162,7 +162,7 @@ void CollectiveRunner::start_transfer(std::uint32_t id) {
   SendOptions options;
   if (library_) options.library = &*library_;
   if (rate_caps_by_class_ != kNoRateCaps) options.rate_caps_by_class = &rate_caps_by_class_;
-  if (channel_rates_) options.rate_cap_Bps = channel_rates_->rate(lane_at(m.sender_lane).channel, sender(m));
+  if (channel_rates_) options.rate_cap_Bps = channel_rates_->rate(lane_at(m.sender_lane).channel, sender(m), dst);
   transport_.send(npu(sender(m)), npu(dst), m.bytes, EventCall{this, id}, options);
 }
 

@@ -134,12 +134,18 @@ enum class TreePhase : std::uint8_t {
 // trees' heads use T different GPUs and NICs of a node while T <= G.
 class DoubleBinaryTreeSchedule : public Schedule {
  public:
+  /// node_gpus 0: the double binary tree of all ranks (G = 1), sharing links as it meets.
   DoubleBinaryTreeSchedule(std::size_t ranks, std::size_t node_gpus, std::size_t trees)
-      : p_(ranks), g_(node_gpus), nodes_(ranks / node_gpus), trees_(trees) {}
+      : p_(ranks),
+        g_(std::max<std::size_t>(node_gpus, 1)),
+        nodes_(ranks / g_),
+        trees_(trees),
+        channel_rates_(node_gpus > 0) {}
 
   std::size_t ranks() const override { return p_; }
   std::size_t blocks() const override { return trees_; }
   std::size_t channels() const override { return trees_; }
+  bool fixed_channel_rates() const override { return channel_rates_; }
 
   std::size_t steps(Rank r, std::size_t tree) const override {
     if (p_ < 2) return 0;
@@ -214,6 +220,7 @@ class DoubleBinaryTreeSchedule : public Schedule {
   std::size_t g_;
   std::size_t nodes_;
   std::size_t trees_;
+  bool channel_rates_;  // NCCL's trees: each channel at its fixed rate
 };
 
 }  // namespace
@@ -224,7 +231,7 @@ std::unique_ptr<Schedule> make_tree_schedule(CollectiveKind kind, std::size_t ra
     case C::kBroadcast:
     case C::kReduce: return std::make_unique<BinomialTreeSchedule>(kind, ranks, root);
     case C::kAllReduce:
-      if (node_gpus == 0 || ranks % node_gpus != 0) {
+      if (ranks % std::max<std::size_t>(node_gpus, 1) != 0) {
         throw InputError("tree: nodes of " + std::to_string(node_gpus) + " GPUs do not divide " +
                          std::to_string(ranks) + " ranks");
       }

@@ -15,7 +15,9 @@
 //     chain through each node's GPUs and the double binary tree across the nodes, joining
 //     the chains' heads (GPU 0 of a node in tree 0; GPU G-1 in tree 1, whose chain runs
 //     the other way), and with T > 2 trees (NCCL's tree channels) their chains start at
-//     T different GPUs of a node.
+//     T different GPUs of a node. NCCL's trees move at their channels' fixed rates
+//     (collective/channel_rates.h): each edge's message of a chunk, up or down, at its share
+//     of the links with every edge of every tree busy both ways.
 
 #include <cstdint>
 #include <memory>
@@ -27,11 +29,12 @@
 namespace commsim {
 
 /// `kind` is kBroadcast, kReduce or kAllReduce (algorithms.cpp checked it); `root` is used
-/// by Broadcast and Reduce; `node_gpus` G and `trees` T by AllReduce: ranks in nodes of G
-/// (rank r on node r / G), 1 for the double binary tree of all ranks; T >= 2 trees at once,
-/// each with 1/T of the data (fewer count as 2). Throws InputError unless G divides the
-/// ranks.
+/// by Broadcast and Reduce; `node_gpus` G and `trees` T by AllReduce: NCCL's trees with ranks
+/// in nodes of G (rank r on node r / G; G = 1: its trees of nodes) at fixed channel rates;
+/// 0 for the double binary tree of all ranks, sharing links as its messages meet; T >= 2
+/// trees at once, each with 1/T of the data (fewer count as 2). Throws InputError unless G
+/// divides the ranks.
 std::unique_ptr<Schedule> make_tree_schedule(CollectiveKind kind, std::size_t ranks, Rank root,
-                                             std::size_t node_gpus = 1, std::size_t trees = 2);
+                                             std::size_t node_gpus = 0, std::size_t trees = 2);
 
 }  // namespace commsim

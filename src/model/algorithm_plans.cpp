@@ -56,20 +56,16 @@ Plan double_binary_tree(std::size_t p) {
   return plan;
 }
 
-// NCCL's tree AllReduce with nodes of G > 1 GPUs (src/graph/connect.cc; the layout is
+// NCCL's tree AllReduce with nodes of G GPUs (src/graph/connect.cc; the layout is
 // collective/tree.h's): T >= 2 trees (one per channel), tree k in the shape of binary tree
 // k mod 2 across the N = p/G nodes, joining the first GPUs (heads) of chains through every
 // node's GPUs, at depth at most D. Each tree reduces n/T up and broadcasts it down in C
-// chunks of n/(TC). A chunk passes 2(G-1) chain hops and 2D hops across nodes (the fill),
-// and the C - 1 chunks behind it follow one pipeline cycle each, a cycle being one chunk
-// over every edge of every tree both ways at once:
-//   T = 2(G-1) (a_node + n/(TC) b_chain) + 2D (a_net + n/(TC) b_across)
-//       + (C-1) (a + n/(TC) b_all) [+ n/(TC) g per reducing hop]
-// each b the busiest rank or link of its step (steps of a level's hops in every node and
-// tree at once). With C = 1 this is exact where the hops of a level meet only as the
-// formula has them (one node of 2 trees; a NIC shared by two child nodes); with C > 1 the
-// fill and drain overlap more than the formula lets them, so it is an estimate, close once
-// C is large. NCCL's latency: 2((G-1) intraLat + log2(N) interLat).
+// chunks of n/(TC), every tree at its channel's fixed rate: a chunk passes a leaf-to-root
+// path U and a root-to-leaf path D, and the C - 1 chunks before it the slowest stage beside
+// them once each (collective_model.cpp, evaluate_trees, exact):
+//   T = max over U, D of  sum_U (a + n/(TC) b + g) + sum_D (a + n/(TC) b) + (C-1) (a + n/(TC) b)_slowest
+// each b an edge's share of its links with every edge of every tree busy both ways.
+// NCCL's latency: 2((G-1) intraLat + log2(N) interLat), the paths' alphas.
 namespace {
 
 struct NcclTreeLayout {
@@ -97,32 +93,45 @@ struct NcclTreeLayout {
     }
     return step;
   }
-  /// Hops between the heads of nodes at depth d and their parents' (every d: 0), every tree.
-  Step node_hops(std::size_t d, bool up, double units) const {
+  /// Hops between the heads of nodes and their parents', every tree.
+  Step node_hops(bool up, double units) const {
     Step step{{}, 1, true};
     for (std::size_t tree = 0; tree < trees; ++tree) {
       for (std::size_t q = 1; q < nodes; ++q) {
-        if (d != 0 && node_depth[q] != d) continue;
         add(step, gpu(node_at(q, tree), 0, tree), gpu(node_at(node_parent[q], tree), 0, tree), up, units);
       }
     }
     return step;
   }
-  /// Every edge of every tree both ways, `units` each, `count` times: a pipeline cycle.
-  Step every_edge(double units, double count) const {
-    Step all{{}, count, true};
+  /// Every edge of every tree both ways, `units` each: a pipeline cycle.
+  Step every_edge(double units) const {
+    Step all{{}, 1, true};
     for (const bool up : {true, false}) {
       for (std::size_t i = 1; i < g; ++i) {
         const Step hops = chain_hops(i, up, units);
         all.sends.insert(all.sends.end(), hops.sends.begin(), hops.sends.end());
       }
-      const Step hops = node_hops(0, up, units);
+      const Step hops = node_hops(up, units);
       all.sends.insert(all.sends.end(), hops.sends.begin(), hops.sends.end());
     }
     return all;
   }
   static void add(Step& step, Rank child, Rank parent, bool up, double units) {
     step.sends.push_back(up ? Send{child, parent, units} : Send{parent, child, units});
+  }
+  /// Every tree's edges, its chains' and those joining its nodes' heads, `units` a chunk.
+  PipelinedTrees pipelined(double units) const {
+    PipelinedTrees all{{}, units};
+    for (std::size_t tree = 0; tree < trees; ++tree) {
+      std::vector<PipelinedTrees::Edge>& edges = all.trees.emplace_back();
+      for (std::size_t m = 0; m < nodes; ++m) {
+        for (std::size_t i = 1; i < g; ++i) edges.push_back({gpu(m, i, tree), gpu(m, i - 1, tree)});
+      }
+      for (std::size_t q = 1; q < nodes; ++q) {
+        edges.push_back({gpu(node_at(q, tree), 0, tree), gpu(node_at(node_parent[q], tree), 0, tree)});
+      }
+    }
+    return all;
   }
 };
 
@@ -145,10 +154,10 @@ Plan nccl_tree_estimate(const NcclTreeLayout& layout) {
   }
   if (layout.nodes > 1) {
     Phase across{"tree across nodes", 2 * depth, 0, 0};
-    across.steps.push_back(layout.node_hops(0, true, u));
+    across.steps.push_back(layout.node_hops(true, u));
     plan.phases.push_back(std::move(across));
   }
-  plan.phases.push_back({"pipeline", 0, u, u, {layout.every_edge(u, 1)}});
+  plan.phases.push_back({"pipeline", 0, u, u, {layout.every_edge(u)}});
   return plan;
 }
 
@@ -161,28 +170,12 @@ Plan nccl_tree(std::size_t p, std::size_t node_gpus, std::size_t trees, std::siz
   }
   const NcclTreeLayout layout(p, node_gpus, std::max<std::size_t>(trees, 2));
   if (estimate) return nccl_tree_estimate(layout);
-  const double u = 1.0 / static_cast<double>(layout.trees * chunks);  // a chunk of one tree's share
-  const double g = static_cast<double>(node_gpus), depth = static_cast<double>(layout.max_depth());
-  Plan plan{{}, "2(G-1) (a + n/(TC) b) + 2D (a' + n/(TC) b') + (C-1) (a'' + n/(TC) b''), G GPUs a node, "
-                "T trees, D the depth of the tree of nodes, b'' with every edge busy (approximate)",
+  Plan plan{{},
+            "max over U, D of sum_U (a + n/(TC) b + g) + sum_D (a + n/(TC) b) + (C-1) (a + n/(TC) b)_slowest, "
+            "U a leaf-to-root path, D a root-to-leaf path, T trees, b at every edge's fixed share",
             true};
   plan.channels = layout.trees;
-  if (node_gpus > 1) {
-    Phase chains{"node chains", 2 * (g - 1), 2 * (g - 1) * u, (g - 1) * u};
-    for (std::size_t i = node_gpus - 1; i >= 1; --i) chains.steps.push_back(layout.chain_hops(i, true, u));
-    for (std::size_t i = 1; i < node_gpus; ++i) chains.steps.push_back(layout.chain_hops(i, false, u));
-    plan.phases.push_back(std::move(chains));
-  }
-  if (layout.nodes > 1) {
-    Phase across{"tree across nodes", 2 * depth, 2 * depth * u, depth * u};
-    for (std::size_t d = layout.max_depth(); d >= 1; --d) across.steps.push_back(layout.node_hops(d, true, u));
-    for (std::size_t d = 1; d <= layout.max_depth(); ++d) across.steps.push_back(layout.node_hops(d, false, u));
-    plan.phases.push_back(std::move(across));
-  }
-  if (chunks > 1) {
-    const double cycles = static_cast<double>(chunks - 1);
-    plan.phases.push_back({"pipeline", cycles, cycles * u, cycles * u, {layout.every_edge(u, cycles)}});
-  }
+  plan.pipelined_trees = layout.pipelined(1.0 / static_cast<double>(layout.trees * chunks));
   return plan;
 }
 

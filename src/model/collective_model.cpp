@@ -90,22 +90,157 @@ class Evaluator {
       for (const Step& hop : chain.steps) every_hop.insert(every_hop.end(), hop.sends.begin(), hop.sends.end());
     }
     const LinkLoads loads = link_loads(every_hop);
-    std::vector<CostTerm> slowest_terms;
-    double slowest_s = -1;
+    std::vector<std::vector<CostTerm>> each_lane;
     for (std::size_t lane = 0; lane < lanes; ++lane) {
-      if (levels[lane].empty()) continue;
-      std::vector<CostTerm> terms = evaluate_flow_shop(levels, lane, n, gamma, chunks, loads);
-      double seconds = 0;
-      for (const CostTerm& t : terms) seconds += t.time_s(gamma);
-      if (seconds > slowest_s) {
-        slowest_s = seconds;
-        slowest_terms = std::move(terms);
+      if (!levels[lane].empty()) each_lane.push_back(evaluate_flow_shop(levels, lane, n, gamma, chunks, loads));
+    }
+    return slowest(std::move(each_lane), gamma);
+  }
+
+  // NCCL's trees, each at its channel's fixed rate (PipelinedTrees), C chunks. Every edge's
+  // message of a chunk takes a fixed time: up from child x to parent y tau_xy = a + c h, its
+  // latency a and its bytes c at its share of every link with every edge of every tree busy
+  // both ways (h: fixed_rate_seconds, as the run's collective/channel_rates.h); down tau'_yx
+  // likewise; y's receive from its children adds g_y = gamma x (its children) x c. The
+  // runner's rules (a lane's step waits for its previous step and for the previous chunk's
+  // same step; a transfer for its send and its receive) make chunk k's times a max-plus
+  // recursion, U_y(k) when y has its children's chunk k summed, R_x(k) when x has it back:
+  //   U_y(k) = g_y + max( max_x (tau_xy + U_x(k)),  max_x tau_xy + U_y(k-1) ),  U_leaf = 0
+  //   R_x(k) = tau'_yx + max( R_y(k),  max_x' R_x'(k-1) ),  x' y's children, R_root = U_root
+  // whose last chunk ends, per tree, at the maximum over a leaf-to-root path U and a
+  // root-to-leaf path D (a path is its leaf) of
+  //   A_U + A_D + (C-1) max(M_U, M_D),
+  //   A_U = sum over x->y in U of (tau_xy + g_y),   M_U = max over y on U of (max_x tau_xy + g_y),
+  //   A_D = sum over y->x in D of tau'_yx,           M_D = max over y on D of max_x tau'_yx
+  // (y on a path: its every rank but the leaf): the last chunk climbs U and descends D, and
+  // the chunks before it pass the slowest stage beside them once each (a receive at y waits
+  // for y's previous one, from the slowest child). The maximum splits,
+  //   max (a + b + K max(x, y)) = max( max (a + K x) + max b,  max a + max (b + K y) ),
+  // so each path is walked once. The terms are the slowest tree's: its U, its D and C - 1
+  // stages.
+  std::vector<CostTerm> evaluate_trees(const PipelinedTrees& plan, double n, double gamma, std::size_t chunks) const {
+    std::vector<Send> every_edge;
+    for (const auto& tree : plan.trees) {
+      for (const PipelinedTrees::Edge& e : tree) {
+        every_edge.push_back({e.child, e.parent, plan.units});
+        every_edge.push_back({e.parent, e.child, plan.units});
       }
     }
-    return slowest_terms;
+    const LinkLoads loads = link_loads(every_edge);
+    std::vector<std::vector<CostTerm>> each_tree;
+    for (const auto& tree : plan.trees) {
+      each_tree.push_back(evaluate_tree(tree, plan.units, n, gamma, static_cast<double>(chunks - 1), loads));
+    }
+    return slowest(std::move(each_tree), gamma);
   }
 
  private:
+  // The terms of the slowest of `candidates` at gamma; the first of equals.
+  static std::vector<CostTerm> slowest(std::vector<std::vector<CostTerm>> candidates, double gamma) {
+    std::size_t slowest_index = 0;
+    double slowest_s = -1;
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+      double seconds = 0;
+      for (const CostTerm& t : candidates[i]) seconds += t.time_s(gamma);
+      if (seconds > slowest_s) {
+        slowest_s = seconds;
+        slowest_index = i;
+      }
+    }
+    return candidates.empty() ? std::vector<CostTerm>{} : std::move(candidates[slowest_index]);
+  }
+
+  // A tree edge's message: its latency (o included), seconds per byte, and the bytes reduced
+  // after it per byte (its receiver's children, on the way up).
+  struct TreeStage {
+    double alpha_s = 0, h = 0, reduced = 0;
+    double seconds(double c, double gamma) const { return alpha_s + c * (h + reduced * gamma); }
+    void add(const TreeStage& s) {
+      alpha_s += s.alpha_s;
+      h += s.h;
+      reduced += s.reduced;
+    }
+  };
+  // A path of a tree: its stages summed, and the slowest stage beside it.
+  struct TreePath {
+    TreeStage sum, slowest;
+    double hops = 0;
+  };
+
+  TreeStage tree_stage(Rank src, Rank dst, double units, const LinkLoads& loads) const {
+    const Send s{src, dst, units};
+    return {step_alpha_s(Step{{s}}), fixed_rate_seconds(s, loads) / units, 0};
+  }
+
+  // One tree (evaluate_trees), K = C - 1 chunks behind the last: its U, D and pipeline terms.
+  std::vector<CostTerm> evaluate_tree(const std::vector<PipelinedTrees::Edge>& edges, double units, double n,
+                                      double gamma, double behind, const LinkLoads& loads) const {
+    const double c = units * n;
+    const std::size_t p = topology_.npu_count();
+    constexpr Rank kRoot = std::numeric_limits<Rank>::max();
+    std::vector<Rank> parent(p, kRoot);
+    std::vector<double> children(p, 0);
+    std::vector<TreeStage> up(p), down(p);  // of the edge between r and its parent
+    for (const PipelinedTrees::Edge& e : edges) {
+      parent[e.child] = e.parent;
+      children[e.parent] += 1;
+      up[e.child] = tree_stage(e.child, e.parent, units, loads);
+      down[e.child] = tree_stage(e.parent, e.child, units, loads);
+    }
+    std::vector<std::optional<TreeStage>> into(p), out_of(p);  // slowest from r's children, to them
+    const auto keep_slower = [&](std::optional<TreeStage>& slowest, const TreeStage& s) {
+      if (!slowest || s.seconds(c, gamma) > slowest->seconds(c, gamma)) slowest = s;
+    };
+    for (Rank r = 0; r < p; ++r) {
+      if (parent[r] == kRoot) continue;
+      up[r].reduced = children[parent[r]];
+      keep_slower(into[parent[r]], up[r]);
+      keep_slower(out_of[parent[r]], down[r]);
+    }
+    const auto seconds = [&](const TreePath& path, double stages) {
+      return path.sum.seconds(c, gamma) + stages * path.slowest.seconds(c, gamma);
+    };
+    // The best of each: A_U + K M_U, A_U, A_D, A_D + K M_D.
+    std::array<std::optional<TreePath>, 4> best;
+    const auto keep_best = [&](std::optional<TreePath>& kept, const TreePath& path, double stages) {
+      if (!kept || seconds(path, stages) > seconds(*kept, stages)) kept = path;
+    };
+    for (Rank leaf = 0; leaf < p; ++leaf) {
+      if (parent[leaf] == kRoot || children[leaf] > 0) continue;
+      TreePath climb, descent;
+      for (Rank r = leaf; parent[r] != kRoot; r = parent[r]) {
+        climb.sum.add(up[r]);
+        descent.sum.add(down[r]);
+        climb.hops = descent.hops += 1;
+        if (climb.hops == 1 || into[parent[r]]->seconds(c, gamma) > climb.slowest.seconds(c, gamma)) {
+          climb.slowest = *into[parent[r]];
+        }
+        if (descent.hops == 1 || out_of[parent[r]]->seconds(c, gamma) > descent.slowest.seconds(c, gamma)) {
+          descent.slowest = *out_of[parent[r]];
+        }
+      }
+      keep_best(best[0], climb, behind);
+      keep_best(best[1], climb, 0);
+      keep_best(best[2], descent, 0);
+      keep_best(best[3], descent, behind);
+    }
+    if (!best[0]) return {};
+    const bool climb_paces =
+        seconds(*best[0], behind) + seconds(*best[2], 0) >= seconds(*best[1], 0) + seconds(*best[3], behind);
+    const TreePath& u = climb_paces ? *best[0] : *best[1];
+    const TreePath& d = climb_paces ? *best[2] : *best[3];
+    std::vector<CostTerm> terms{tree_term("reduce up the tree", u.sum, u.hops, c),
+                                tree_term("broadcast down the tree", d.sum, d.hops, c)};
+    if (behind > 0) terms.push_back(tree_term("pipeline", (climb_paces ? u : d).slowest, 1, c, behind));
+    return terms;
+  }
+
+  // `stages` stages whose sum is `sum` (`count` times over), c bytes each.
+  static CostTerm tree_term(std::string label, const TreeStage& sum, double stages, double c, double count = 1) {
+    return {std::move(label),        count * stages,       count * stages * c,
+            count * sum.reduced * c, sum.alpha_s / stages, sum.h / stages};
+  }
+
   // Lane `lane`'s chains as one flow shop (evaluate_chains).
   std::vector<CostTerm> evaluate_flow_shop(const std::vector<std::vector<const Phase*>>& levels, std::size_t lane,
                                            double n, double gamma, std::size_t chunks, const LinkLoads& loads) const {
@@ -522,8 +657,9 @@ CollectiveCost collective_cost(const Topology& topology, CollectiveKind kind,
     return cost;
   }
   Plan p = plan(topology, kind, algorithm, options);
-  // Chunks: C pieces pipeline through the algorithm. Chains: see evaluate_chains; pipelined
-  // plans hold their own (NCCL's tree). Others add C - 1 alpha terms (exact for the ring
+  // Chunks: C pieces pipeline through the algorithm. Chains: see evaluate_chains; NCCL's
+  // trees: evaluate_trees; pipelined plans hold their own (NCCL's estimate of its tree, which
+  // has none). Others add C - 1 alpha terms (exact for the ring
   // family with gamma = 0: (S + C - 1) alpha + S n/p beta; approximate where steps differ in
   // size or levels overlap).
   ProtocolCosts per_flow = options.library;  // the call's rate cap, shared by its channels
@@ -531,6 +667,11 @@ CollectiveCost collective_cost(const Topology& topology, CollectiveKind kind,
   const Evaluator evaluator(topology, options.overhead_s, per_flow, options.rate_caps_by_class, !options.estimate);
   const double n = static_cast<double>(size);
   CollectiveCost cost{{}, std::move(p.formula)};
+  if (!p.pipelined_trees.trees.empty()) {
+    cost.terms = evaluator.evaluate_trees(p.pipelined_trees, n, options.gamma_s_per_byte, options.chunks);
+    add_call_latency(cost, options.library);
+    return cost;
+  }
   if (p.phases.front().chain) {
     cost.terms = evaluator.evaluate_chains(p.phases, n, options.gamma_s_per_byte, options.chunks);
     add_call_latency(cost, options.library);

@@ -50,6 +50,17 @@ struct Phase {
                                // directions) lanes keep in step and share them hop by hop
 };
 
+/// NCCL's tree AllReduce as it runs (nccl_tree; collective/tree.h): trees at once, each at
+/// its channel's fixed rate, every edge moving `units` of n a chunk up to the parent and then
+/// down from it (Evaluator::evaluate_trees).
+struct PipelinedTrees {
+  struct Edge {
+    Rank child, parent;
+  };
+  std::vector<std::vector<Edge>> trees;  // each tree's edges
+  double units = 0;                      // a chunk of one tree's share: bytes / n
+};
+
 struct Plan {
   std::vector<Phase> phases;
   std::string formula;
@@ -58,6 +69,7 @@ struct Plan {
   /// share the protocol's rate cap, which is the call's (NCCL's llMaxBw caps a call's bus
   /// bandwidth, all its channels together).
   std::size_t channels = 1;
+  PipelinedTrees pipelined_trees = {};  // NCCL's tree as it runs, in place of phases
 };
 
 inline unsigned ceil_log2(std::size_t p) { return p <= 1 ? 0 : std::bit_width(p - 1); }
