@@ -4,6 +4,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <span>
 
 #include "base/error.h"
 #include "base/input_file.h"
@@ -138,11 +139,34 @@ class LogReader {
       return;
     }
     // A command line naming the program, as older logs have instead of a header.
-    for (const std::string_view word : words) {
-      if (const auto test = nccl_tests_program_test(word)) {
+    for (auto word = words.begin(); word != words.end(); ++word) {
+      if (const auto test = nccl_tests_program_test(*word)) {
         start_test(*test, line);
+        read_gpus_option({word + 1, words.end()}, line);
         return;
       }
+    }
+  }
+
+  // nccl-tests' own options on its command line, `options`: -g N (also -gN, --ngpus N,
+  // --ngpus=N), the GPUs a thread drives, which a pasted table without the parameter line
+  // ("nThread 1 nGpus N", read after it) says nowhere else.
+  void read_gpus_option(std::span<const std::string_view> options, const TextLine& line) {
+    constexpr std::string_view kLong = "--ngpus=";
+    for (std::size_t i = 0; i < options.size(); ++i) {
+      const std::string_view option = options[i];
+      std::string_view value;
+      if ((option == "-g" || option == "--ngpus") && i + 1 < options.size()) {
+        value = options[i + 1];
+      } else if (option.starts_with(kLong)) {
+        value = option.substr(kLong.size());
+      } else if (option.starts_with("-g") && option.size() > 2) {
+        value = option.substr(2);
+      } else {
+        continue;
+      }
+      run_.gpus_per_thread =
+          parse_count(value, where(line) + ": -g (GPUs a thread)", 1, std::numeric_limits<std::uint32_t>::max());
     }
   }
 

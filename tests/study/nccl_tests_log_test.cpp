@@ -115,6 +115,21 @@ TEST(NcclTestsLog, OneProcessDrivingEightGpusIsOneNode) {
   EXPECT_EQ(parse_nccl_tests_log(one, "t.log").rows.at(0).gpus_per_thread, 1u);
 }
 
+// A table pasted with its command line and no parameter line: the command's -g says how many
+// GPUs a thread drives, in each of getopt's spellings; a value that is no count is an error
+// naming its line.
+TEST(NcclTestsLog, ACommandLinesGpusOptionIsTheGpusAThread) {
+  const std::string table = kColumnHeader + kRow;
+  for (const auto& [option, gpus] : {std::pair{"-g 8", 8u}, {"-g4", 4u}, {"--ngpus 2", 2u}, {"--ngpus=8", 8u}}) {
+    const std::string log = "mpirun -np 8 ./build/all_reduce_perf -b 1K -e 1K " + std::string(option) + "\n" + table;
+    EXPECT_EQ(parse_nccl_tests_log(log, "t.log").rows.at(0).gpus_per_thread, gpus) << option;
+  }
+  EXPECT_EQ(parse_nccl_tests_log("./build/all_reduce_perf -b 1K\n" + table, "t.log").rows.at(0).gpus_per_thread, 0u);
+  const std::string error = error_of("./build/all_reduce_perf -b 1K -g eight\n" + table);
+  EXPECT_CONTAINS(error, "t.log:1: -g (GPUs a thread)");
+  EXPECT_CONTAINS(error, "eight");
+}
+
 TEST(NcclTestsLog, MpiRanksCountNodesByHost) {
   const auto row_on = [](const std::vector<std::string>& hosts) {
     return parse_nccl_tests_log(run_of("all_reduce", kRow, hosts), "t.log").rows.at(0);
