@@ -40,8 +40,16 @@ double model_s(const Topology& t, CollectiveKind kind, AlgorithmKind a, Bytes si
 TEST(LibraryAgreement, SimulatorEqualsClosedFormUnderEveryProfile) {
   // A profile whose rates are whole picoseconds per byte (0.8 x 50 GB/s = 40 GB/s: 25 ps/B;
   // LL's 0.5 x 50 = 25 GB/s: 40 ps/B), so the clock rounds nothing: agreement to 1e-9.
+  // And every built-in profile's every protocol (1e-6: the clock's picoseconds).
   const ProtocolCosts whole{ps_from_us(7), {ps_from_ns(600), ps_from_ns(1500), ps_from_ns(2700)}, 0.8};
-  const LibraryProfile nccl = library_by_name("nccl", "--library");
+  std::vector<LibraryProfile> profiles;
+  const std::string names = library_names();
+  for (std::size_t at = 0; at < names.size();) {
+    const std::size_t end = std::min(names.find(", ", at), names.size());
+    profiles.push_back(library_by_name(names.substr(at, end - at), "--library"));
+    at = end + 2;
+  }
+  ASSERT_EQ(profiles.size(), 9u);
   using A = AlgorithmKind;
   struct Case {
     Topology topology;
@@ -49,6 +57,7 @@ TEST(LibraryAgreement, SimulatorEqualsClosedFormUnderEveryProfile) {
   };
   const std::vector<Case> cases{
       {built(TopologyKind::kRing, 8), {A::kRing, A::kRingBidir}},
+      // (NCCL's tree, a profile's: nccl_tree_test.cpp, ClosedFormIsTheRunExactly.)
       {built(TopologyKind::kSwitch, 8), {A::kRingBidir, A::kDirect, A::kRecursiveDoubling, A::kRabenseifner, A::kBruck}},
       // Steps, rounds and hops that cross NVLink or a NIC each pay their own alpha (a
       // chain of 3 NVLink hops, a NIC and 3 more; recursive doubling's third step across).
@@ -62,10 +71,11 @@ TEST(LibraryAgreement, SimulatorEqualsClosedFormUnderEveryProfile) {
         SCOPED_TRACE(c.topology.name() + " " + std::string(algorithm_name(a)) + " " +
                      std::string(collective_name(kind)));
         EXPECT_NEAR(sim_s(c.topology, kind, a, size, whole) / model_s(c.topology, kind, a, size, whole), 1.0, 1e-9);
-        for (const auto& [protocol, costs] : nccl.protocols) {
-          SCOPED_TRACE(std::string(protocol_name(protocol)));
-          EXPECT_NEAR(sim_s(c.topology, kind, a, size, costs) / model_s(c.topology, kind, a, size, costs), 1.0,
-                      1e-6);
+        for (const LibraryProfile& profile : profiles) {
+          for (const auto& [protocol, costs] : profile.protocols) {
+            SCOPED_TRACE(profile.name + " " + std::string(protocol_name(protocol)));
+            EXPECT_NEAR(sim_s(c.topology, kind, a, size, costs) / model_s(c.topology, kind, a, size, costs), 1.0, 1e-6);
+          }
         }
       }
     }
