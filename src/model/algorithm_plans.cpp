@@ -85,11 +85,19 @@ struct NcclTreeLayout {
     const std::size_t step = (tree / 2 + place) % g;
     return rank(node * g + (tree % 2 == 0 ? step : g - 1 - step));
   }
+  /// In `tree`, the edge from place i of node m's chain up to place i - 1.
+  PipelinedTrees::Edge chain_edge(std::size_t m, std::size_t i, std::size_t tree) const {
+    return {gpu(m, i, tree), gpu(m, i - 1, tree)};
+  }
+  /// In `tree`, the edge from the head of the node at position q > 0 up to its parent's head.
+  PipelinedTrees::Edge node_edge(std::size_t q, std::size_t tree) const {
+    return {gpu(node_at(q, tree), 0, tree), gpu(node_at(node_parent[q], tree), 0, tree)};
+  }
   /// Chain hops from place i to i - 1 (up) in every node and tree.
   Step chain_hops(std::size_t i, bool up, double units) const {
     Step step{{}, 1, true};
     for (std::size_t tree = 0; tree < trees; ++tree) {
-      for (std::size_t m = 0; m < nodes; ++m) add(step, gpu(m, i, tree), gpu(m, i - 1, tree), up, units);
+      for (std::size_t m = 0; m < nodes; ++m) add(step, chain_edge(m, i, tree), up, units);
     }
     return step;
   }
@@ -97,9 +105,7 @@ struct NcclTreeLayout {
   Step node_hops(bool up, double units) const {
     Step step{{}, 1, true};
     for (std::size_t tree = 0; tree < trees; ++tree) {
-      for (std::size_t q = 1; q < nodes; ++q) {
-        add(step, gpu(node_at(q, tree), 0, tree), gpu(node_at(node_parent[q], tree), 0, tree), up, units);
-      }
+      for (std::size_t q = 1; q < nodes; ++q) add(step, node_edge(q, tree), up, units);
     }
     return step;
   }
@@ -116,8 +122,8 @@ struct NcclTreeLayout {
     }
     return all;
   }
-  static void add(Step& step, Rank child, Rank parent, bool up, double units) {
-    step.sends.push_back(up ? Send{child, parent, units} : Send{parent, child, units});
+  static void add(Step& step, PipelinedTrees::Edge e, bool up, double units) {
+    step.sends.push_back(up ? Send{e.child, e.parent, units} : Send{e.parent, e.child, units});
   }
   /// Every tree's edges, its chains' and those joining its nodes' heads, `units` a chunk.
   PipelinedTrees pipelined(double units) const {
@@ -125,11 +131,9 @@ struct NcclTreeLayout {
     for (std::size_t tree = 0; tree < trees; ++tree) {
       std::vector<PipelinedTrees::Edge>& edges = all.trees.emplace_back();
       for (std::size_t m = 0; m < nodes; ++m) {
-        for (std::size_t i = 1; i < g; ++i) edges.push_back({gpu(m, i, tree), gpu(m, i - 1, tree)});
+        for (std::size_t i = 1; i < g; ++i) edges.push_back(chain_edge(m, i, tree));
       }
-      for (std::size_t q = 1; q < nodes; ++q) {
-        edges.push_back({gpu(node_at(q, tree), 0, tree), gpu(node_at(node_parent[q], tree), 0, tree)});
-      }
+      for (std::size_t q = 1; q < nodes; ++q) edges.push_back(node_edge(q, tree));
     }
     return all;
   }
